@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+//
+// MarkerShutter: capture camera-calibration images only while a calibration target is seen.
+//
+// The targets follow the data flow, one folder each under Sources/:
+//
+//   V4L2 camera -> FrameCapture (over CV4L2Shim) -> MarkerDetection (over COpenCVShim)
+//               -> Debounce (conditional debouncer) -> MarkerShutter (pipeline) -> marker-shutter
+//
+// Dependencies only point up that chain; `Debounce` knows nothing of cameras.
+
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+// MARK: - Rate limiting: conditional debounce, debounce, throttle, last-out queue
+
+let debounceProducts: [Product] = [
+    .library(name: "Debounce", targets: ["Debounce"]),
+]
+
+let debounceTargets: [Target] = [
+    .target(name: "Debounce", swiftSettings: strictSwift),
+]
+
+// MARK: - Detection: C shim over OpenCV 4.6 and its Swift API
+
+let detectionProducts: [Product] = []
+let detectionTargets: [Target] = []
+
+// MARK: - Capture: C shim over libv4l2, frame sources, emulated camera
+
+let captureProducts: [Product] = []
+let captureTargets: [Target] = []
+
+// MARK: - Package
+
+let package = Package(
+    name: "MarkerShutter",
+    products: debounceProducts + detectionProducts + captureProducts,
+    targets: debounceTargets + detectionTargets + captureTargets,
+    swiftLanguageModes: [.v6]
+)
