@@ -26,6 +26,13 @@ let debounceTargets: [Target] = [
     .target(name: "Debounce", swiftSettings: strictSwift),
 ]
 
+// MARK: - Pixels: the image type shared by capture and detection
+
+let pixelsTargets: [Target] = [
+    .target(name: "Pixels", swiftSettings: strictSwift),
+    .testTarget(name: "PixelsTests", dependencies: ["Pixels"], swiftSettings: strictSwift),
+]
+
 // MARK: - Detection: C shim over OpenCV 4.6 and its Swift API
 
 let detectionProducts: [Product] = []
@@ -41,6 +48,6 @@ let captureTargets: [Target] = []
 let package = Package(
     name: "MarkerShutter",
     products: debounceProducts + detectionProducts + captureProducts,
-    targets: debounceTargets + detectionTargets + captureTargets,
+    targets: debounceTargets + pixelsTargets + detectionTargets + captureTargets,
     swiftLanguageModes: [.v6]
 )
