@@ -20,10 +20,20 @@ let strictSwift: [SwiftSetting] = [
 
 let debounceProducts: [Product] = [
     .library(name: "Debounce", targets: ["Debounce"]),
+    .library(name: "DebounceTesting", targets: ["DebounceTesting"]),
+    .executable(name: "debounce-examples", targets: ["DebounceExamples"]),
 ]
 
 let debounceTargets: [Target] = [
     .target(name: "Debounce", swiftSettings: strictSwift),
+    .target(name: "DebounceTesting", dependencies: ["Debounce"], swiftSettings: strictSwift),
+    .executableTarget(
+        name: "DebounceExamples",
+        dependencies: ["Debounce"],
+        path: "Samples/DebounceExamples",
+        swiftSettings: strictSwift
+    ),
+    .testTarget(name: "DebounceTests", dependencies: ["Debounce", "DebounceTesting"], swiftSettings: strictSwift),
 ]
 
 // MARK: - Pixels: the image type shared by capture and detection

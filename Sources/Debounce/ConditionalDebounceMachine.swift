@@ -130,3 +130,5 @@ public struct ConditionalDebounceMachine<Value, Instant: InstantProtocol> {
 
 extension ConditionalDebounceMachine: Sendable where Value: Sendable {}
 extension ConditionalDebounceMachine.State: Sendable where Value: Sendable {}
+
+extension ConditionalDebounceMachine: ClockedMachine {}

@@ -1,0 +1,92 @@
+/// Delivers values now or later, deciding value by value: the live counterpart of
+/// ``ConditionalDebounceMachine``.
+///
+/// Every value sent is handed to `decide`, and the ``DebounceDecision`` says whether it is delivered
+/// at once (`.now`), after a quiet period (`.debounce`), after a hold measured from the first value
+/// of the pending run (`.hold`), or ignored (`.drop`).
+///
+/// ```swift
+/// let shutter = ConditionalDebouncer<Detection, ContinuousClock>(
+///     clock: ContinuousClock(),
+///     decide: { $0.isValid ? .now : .hold(.milliseconds(300)) },
+///     output: { detection in await display.update(detection) }
+/// )
+/// shutter.send(detection)   // from any thread, never blocks on the output
+/// ```
+///
+/// Guarantees:
+/// - Outputs are delivered in the order the machine released them, one at a time: the output
+///   closure is never called concurrently with itself.
+/// - `send`, `flush` and `cancel` never wait for the output closure; they are safe to call from any
+///   thread or task.
+/// - At most one timer task exists per pending run. When the deadline moves later, the sleeping task
+///   sleeps again instead of being cancelled and replaced. Steady traffic allocates nothing.
+/// - Releasing the debouncer drops what is pending and cancels the timer; values already released
+///   for delivery are still delivered.
+public final class ConditionalDebouncer<Value: Sendable, C: Clock>: Sendable {
+    private let driver: ClockedDriver<ConditionalDebounceMachine<Value, C.Instant>, C>
+    private let decide: @Sendable (Value) -> DebounceDecision<C.Duration>
+
+    /// Creates a debouncer that reads time from `clock`.
+    ///
+    /// - Parameters:
+    ///   - clock: The clock deadlines are measured on (a `ManualClock` in tests).
+    ///   - decide: Called once for every value sent, on the sender's thread, to decide its fate.
+    ///   - output: Receives the delivered values in order, never concurrently.
+    public init(
+        clock: C,
+        decide: @escaping @Sendable (Value) -> DebounceDecision<C.Duration>,
+        output: @escaping @Sendable (Value) async -> Void
+    ) {
+        self.decide = decide
+        self.driver = ClockedDriver(machine: ConditionalDebounceMachine(), clock: clock, output: output)
+    }
+
+    deinit { driver.shutdown() }
+
+    /// Sends a value; `decide` says what happens to it. A value that was due before this one is
+    /// delivered first.
+    public func send(_ value: Value) {
+        let decision = decide(value)
+        driver.update { machine, now in machine.send(value, decision, at: now) }
+    }
+
+    /// Delivers the pending value now, if there is one.
+    public func flush() {
+        driver.update { machine, _ in machine.flush() }
+    }
+
+    /// Drops the pending value and anything released but not yet handed to `output`. Nothing sent
+    /// before the call is delivered afterwards, except a value whose output call had already begun.
+    public func cancel() {
+        driver.cancelPending()
+    }
+
+    /// Whether a value is waiting for its deadline.
+    public var isPending: Bool {
+        driver.read { $0.pending != nil }
+    }
+
+    /// Returns once every value released so far has been delivered (its output call has returned).
+    public func waitForDeliveries() async {
+        await driver.waitForDeliveries()
+    }
+
+    /// How many timer tasks this debouncer has started and how many times they woke up: a measure of
+    /// the timer work a stream of values costs.
+    public var timerStatistics: TimerStatistics { driver.timerStatistics }
+}
+
+extension ConditionalDebouncer where C == ContinuousClock {
+    /// Creates a debouncer on the `ContinuousClock`.
+    ///
+    /// - Parameters:
+    ///   - decide: Called once for every value sent, on the sender's thread, to decide its fate.
+    ///   - output: Receives the delivered values in order, never concurrently.
+    public convenience init(
+        decide: @escaping @Sendable (Value) -> DebounceDecision<Duration>,
+        output: @escaping @Sendable (Value) async -> Void
+    ) {
+        self.init(clock: ContinuousClock(), decide: decide, output: output)
+    }
+}
