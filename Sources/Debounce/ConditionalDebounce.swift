@@ -39,7 +39,7 @@ public func conditionalDebounce<T: Sendable, C: Clock>(
     clock: C,
     action: @escaping @Sendable (T) -> Void,
     shouldDebounce: @escaping @Sendable (T) -> Bool
-) -> @Sendable (T) -> Void {
+) -> @Sendable (T) -> Void where C.Duration == Duration {
     let debouncer = ConditionalDebouncer<T, C>(
         clock: clock,
         decide: { shouldDebounce($0) ? .debounce(delay) : .now },

@@ -32,34 +32,24 @@
 /// A deadline that is already reached when it is set delivers the value at once (`.debounce(.zero)`,
 /// or a `.hold` whose run started long enough ago).
 public struct ConditionalDebounceMachine<Value, Instant: InstantProtocol> {
-    fileprivate enum State {
-        case idle
-        case pending(Value, deadline: Instant, runStart: Instant)
-    }
-
-    private var state: State = .idle
+    // Plain optional fields rather than an enum with a tuple payload: the send path then compiles
+    // to loads, compares and stores, with no runtime calls for the payload's layout.
+    @usableFromInline var pendingValue: Value?
+    @usableFromInline var pendingDeadline: Instant?
+    @usableFromInline var pendingRunStart: Instant?
 
     /// Creates a machine with nothing pending.
-    public init() {}
+    @inlinable public init() {}
 
     /// The value waiting for its deadline, if any.
-    public var pending: Value? {
-        guard case .pending(let value, _, _) = state else { return nil }
-        return value
-    }
+    @inlinable public var pending: Value? { pendingValue }
 
     /// When the pending value is due, or `nil` when nothing is pending.
-    public var deadline: Instant? {
-        guard case .pending(_, let deadline, _) = state else { return nil }
-        return deadline
-    }
+    @inlinable public var deadline: Instant? { pendingDeadline }
 
     /// When the current pending run started (the arrival of its first value), or `nil` when
     /// nothing is pending. `now - pendingSince` is how long the run has lasted.
-    public var pendingSince: Instant? {
-        guard case .pending(_, _, let runStart) = state else { return nil }
-        return runStart
-    }
+    @inlinable public var pendingSince: Instant? { pendingRunStart }
 
     /// Receives a value together with the decision for it.
     ///
@@ -71,20 +61,20 @@ public struct ConditionalDebounceMachine<Value, Instant: InstantProtocol> {
     ///   `.debounce`/`.hold` whose deadline is already reached.
     /// - Precondition: No pending value is overdue at `now`; call ``advance(to:)`` first, which is
     ///   what defines ties (the old value is delivered before the new one arrives).
-    public mutating func send(_ value: Value, _ decision: DebounceDecision<Instant.Duration>, at now: Instant) -> Value? {
-        if case .pending(_, let deadline, _) = state {
+    @inlinable public mutating func send(_ value: Value, _ decision: DebounceDecision<Instant.Duration>, at now: Instant) -> Value? {
+        if let deadline = pendingDeadline {
             precondition(now < deadline, "send(at: \(now)) while the pending value was due at \(deadline): call advance(to:) first")
         }
         switch decision {
         case .now:
-            state = .idle
+            clear()
             return value
         case .drop:
             return nil
         case .debounce(let wait):
-            return makePending(value, deadline: now.advanced(by: wait), runStart: runStart(or: now), now: now)
+            return makePending(value, deadline: now.advanced(by: wait), runStart: pendingRunStart ?? now, now: now)
         case .hold(let wait):
-            let start = runStart(or: now)
+            let start = pendingRunStart ?? now
             return makePending(value, deadline: start.advanced(by: wait), runStart: start, now: now)
         }
     }
@@ -93,42 +83,42 @@ public struct ConditionalDebounceMachine<Value, Instant: InstantProtocol> {
     ///
     /// - Parameter now: The current instant.
     /// - Returns: The pending value when it is due; `nil` otherwise.
-    public mutating func advance(to now: Instant) -> Value? {
-        guard case .pending(let value, let deadline, _) = state, deadline <= now else { return nil }
-        state = .idle
-        return value
+    @inlinable public mutating func advance(to now: Instant) -> Value? {
+        guard let deadline = pendingDeadline, deadline <= now else { return nil }
+        return flush()
     }
 
     /// Ends the pending run early.
     ///
     /// - Returns: The pending value, to be delivered now; `nil` when nothing was pending.
-    public mutating func flush() -> Value? {
-        guard case .pending(let value, _, _) = state else { return nil }
-        state = .idle
-        return value
+    @inlinable public mutating func flush() -> Value? {
+        defer { clear() }
+        return pendingValue
     }
 
     /// Drops the pending value, if any, without delivering it.
-    public mutating func cancel() {
-        state = .idle
+    @inlinable public mutating func cancel() {
+        clear()
     }
 
-    private func runStart(or now: Instant) -> Instant {
-        if case .pending(_, _, let start) = state { return start }
-        return now
+    @inlinable mutating func clear() {
+        pendingValue = nil
+        pendingDeadline = nil
+        pendingRunStart = nil
     }
 
-    private mutating func makePending(_ value: Value, deadline: Instant, runStart: Instant, now: Instant) -> Value? {
+    @inlinable mutating func makePending(_ value: Value, deadline: Instant, runStart: Instant, now: Instant) -> Value? {
         if deadline <= now {
-            state = .idle
+            clear()
             return value
         }
-        state = .pending(value, deadline: deadline, runStart: runStart)
+        pendingValue = value
+        pendingDeadline = deadline
+        pendingRunStart = runStart
         return nil
     }
 }
 
 extension ConditionalDebounceMachine: Sendable where Value: Sendable {}
-extension ConditionalDebounceMachine.State: Sendable where Value: Sendable {}
 
 extension ConditionalDebounceMachine: ClockedMachine {}

@@ -23,9 +23,9 @@
 ///   sleeps again instead of being cancelled and replaced. Steady traffic allocates nothing.
 /// - Releasing the debouncer drops what is pending and cancels the timer; values already released
 ///   for delivery are still delivered.
-public final class ConditionalDebouncer<Value: Sendable, C: Clock>: Sendable {
-    private let driver: ClockedDriver<ConditionalDebounceMachine<Value, C.Instant>, C>
-    private let decide: @Sendable (Value) -> DebounceDecision<C.Duration>
+public final class ConditionalDebouncer<Value: Sendable, C: Clock>: Sendable where C.Duration == Duration {
+    @usableFromInline let driver: ClockedDriver<ConditionalDebounceMachine<Value, DriverInstant>, C>
+    @usableFromInline let decide: @Sendable (Value) -> DebounceDecision<C.Duration>
 
     /// Creates a debouncer that reads time from `clock`.
     ///
@@ -46,12 +46,14 @@ public final class ConditionalDebouncer<Value: Sendable, C: Clock>: Sendable {
 
     /// Sends a value; `decide` says what happens to it. A value that was due before this one is
     /// delivered first.
+    @inlinable
     public func send(_ value: Value) {
         let decision = decide(value)
         driver.update { machine, now in machine.send(value, decision, at: now) }
     }
 
     /// Delivers the pending value now, if there is one.
+    @inlinable
     public func flush() {
         driver.update { machine, _ in machine.flush() }
     }
@@ -63,6 +65,7 @@ public final class ConditionalDebouncer<Value: Sendable, C: Clock>: Sendable {
     }
 
     /// Whether a value is waiting for its deadline.
+    @inlinable
     public var isPending: Bool {
         driver.read { $0.pending != nil }
     }

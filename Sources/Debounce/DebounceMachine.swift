@@ -9,18 +9,21 @@ public struct DebounceMachine<Value, Instant: InstantProtocol> {
     public let options: DebounceOptions<Instant.Duration>
 
     /// One interval after the latest value: when the current burst ends. `nil` outside a burst.
-    private var burstEnd: Instant?
+    @usableFromInline var burstEnd: Instant?
     /// The value waiting for the trailing edge (or for `maxWait`).
-    public private(set) var pending: Value?
+    @usableFromInline var pendingValue: Value?
+
+    /// The value waiting to be delivered, if any.
+    @inlinable public var pending: Value? { pendingValue }
     /// Arrival of the first value since the last delivery (the start of `maxWait`).
-    private var pendingSince: Instant?
+    @usableFromInline var pendingSince: Instant?
     /// The last delivery, for `maxWait` without a trailing edge.
-    private var lastDelivery: Instant?
+    @usableFromInline var lastDelivery: Instant?
 
     /// Creates a machine with nothing pending.
     ///
     /// - Precondition: `interval` is greater than zero.
-    public init(interval: Instant.Duration, options: DebounceOptions<Instant.Duration> = .trailing) {
+    @inlinable public init(interval: Instant.Duration, options: DebounceOptions<Instant.Duration> = .trailing) {
         precondition(interval > .zero, "the debounce interval must be greater than zero, got \(interval)")
         self.interval = interval
         self.options = options
@@ -28,8 +31,8 @@ public struct DebounceMachine<Value, Instant: InstantProtocol> {
 
     /// When the pending value is due: the end of the burst, or `maxWait` after it became pending if
     /// that comes first. `nil` when nothing is pending.
-    public var deadline: Instant? {
-        guard pending != nil, let burstEnd, let pendingSince else { return nil }
+    @inlinable public var deadline: Instant? {
+        guard pendingValue != nil, let burstEnd, let pendingSince else { return nil }
         guard let maxWait = options.maxWait else { return burstEnd }
         return min(burstEnd, pendingSince.advanced(by: maxWait))
     }
@@ -38,7 +41,7 @@ public struct DebounceMachine<Value, Instant: InstantProtocol> {
     ///
     /// - Returns: The value to deliver now (the leading edge), if any.
     /// - Precondition: Nothing pending is overdue at `now` (call ``advance(to:)`` first).
-    public mutating func send(_ value: Value, at now: Instant) -> Value? {
+    @inlinable public mutating func send(_ value: Value, at now: Instant) -> Value? {
         if let deadline { precondition(now < deadline, "send(at: \(now)) while a value was due at \(deadline): call advance(to:) first") }
         let inBurst = burstEnd.map { now < $0 } ?? false
         burstEnd = now.advanced(by: interval)
@@ -58,35 +61,35 @@ public struct DebounceMachine<Value, Instant: InstantProtocol> {
     }
 
     /// Delivers the pending value if it is due at `now`.
-    public mutating func advance(to now: Instant) -> Value? {
-        guard let due = deadline, due <= now, let value = pending else { return nil }
-        pending = nil
+    @inlinable public mutating func advance(to now: Instant) -> Value? {
+        guard let due = deadline, due <= now, let value = pendingValue else { return nil }
+        pendingValue = nil
         pendingSince = nil
         if let burstEnd, burstEnd <= now { self.burstEnd = nil }
         return deliver(value, at: now)
     }
 
     /// Delivers the pending value now, if any; the burst goes on.
-    public mutating func flush() -> Value? {
-        guard let value = pending else { return nil }
-        pending = nil
+    @inlinable public mutating func flush() -> Value? {
+        guard let value = pendingValue else { return nil }
+        pendingValue = nil
         pendingSince = nil
         return value
     }
 
     /// Drops the pending value and forgets the burst: the next value starts a new one.
-    public mutating func cancel() {
-        pending = nil
+    @inlinable public mutating func cancel() {
+        pendingValue = nil
         pendingSince = nil
         burstEnd = nil
     }
 
-    private mutating func makePending(_ value: Value, at now: Instant) {
-        if pending == nil { pendingSince = now }
-        pending = value
+    @inlinable mutating func makePending(_ value: Value, at now: Instant) {
+        if pendingValue == nil { pendingSince = now }
+        pendingValue = value
     }
 
-    private mutating func deliver(_ value: Value, at now: Instant) -> Value {
+    @inlinable mutating func deliver(_ value: Value, at now: Instant) -> Value {
         lastDelivery = now
         return value
     }

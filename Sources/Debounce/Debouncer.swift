@@ -10,8 +10,8 @@
 ///
 /// Delivery works as in ``ConditionalDebouncer``: in order, never concurrently, one timer task per
 /// burst that is re-armed while the burst goes on, no allocation per value in steady traffic.
-public final class Debouncer<Value: Sendable, C: Clock>: Sendable {
-    private let driver: ClockedDriver<DebounceMachine<Value, C.Instant>, C>
+public final class Debouncer<Value: Sendable, C: Clock>: Sendable where C.Duration == Duration {
+    @usableFromInline let driver: ClockedDriver<DebounceMachine<Value, DriverInstant>, C>
 
     /// Creates a debouncer.
     ///
@@ -32,11 +32,13 @@ public final class Debouncer<Value: Sendable, C: Clock>: Sendable {
     deinit { driver.shutdown() }
 
     /// Sends a value.
+    @inlinable
     public func send(_ value: Value) {
         driver.update { machine, now in machine.send(value, at: now) }
     }
 
     /// Delivers the pending value now, if any.
+    @inlinable
     public func flush() {
         driver.update { machine, _ in machine.flush() }
     }
@@ -47,6 +49,7 @@ public final class Debouncer<Value: Sendable, C: Clock>: Sendable {
     }
 
     /// Whether a value waits for the trailing edge.
+    @inlinable
     public var isPending: Bool {
         driver.read { $0.pending != nil }
     }

@@ -92,7 +92,7 @@ private protocol LastOutQueueStorage<Key>: Sendable {
 
 private final class ClockedLastOutQueue<Key: Hashable & Sendable, C: Clock>: LastOutQueueStorage, Sendable
 where C.Duration == Duration {
-    private let driver: ClockedDriver<LastOutMachine<Key, C.Instant>, C>
+    private let driver: ClockedDriver<LastOutMachine<Key, DriverInstant>, C>
 
     init(delay: Duration, clock: C) {
         driver = ClockedDriver(machine: LastOutMachine(delay: delay), clock: clock) { job in await job.run() }

@@ -13,61 +13,64 @@ public struct ThrottleMachine<Value, Instant: InstantProtocol> {
     /// The edges to deliver and which value the trailing edge keeps.
     public let options: ThrottleOptions
 
-    private var windowEnd: Instant?
+    @usableFromInline var windowEnd: Instant?
     /// The value the trailing edge will deliver.
-    public private(set) var pending: Value?
+    @usableFromInline var pendingValue: Value?
+
+    /// The value waiting to be delivered, if any.
+    @inlinable public var pending: Value? { pendingValue }
 
     /// Creates a machine with no window open.
     ///
     /// - Precondition: `interval` is greater than zero.
-    public init(interval: Instant.Duration, options: ThrottleOptions = ThrottleOptions()) {
+    @inlinable public init(interval: Instant.Duration, options: ThrottleOptions = ThrottleOptions()) {
         precondition(interval > .zero, "the throttle interval must be greater than zero, got \(interval)")
         self.interval = interval
         self.options = options
     }
 
     /// The end of the current window when a trailing value waits for it; `nil` otherwise.
-    public var deadline: Instant? {
-        pending == nil ? nil : windowEnd
+    @inlinable public var deadline: Instant? {
+        pendingValue == nil ? nil : windowEnd
     }
 
     /// Receives a value.
     ///
     /// - Returns: The value to deliver now (the leading edge of a new window), if any.
     /// - Precondition: No trailing value is overdue at `now` (call ``advance(to:)`` first).
-    public mutating func send(_ value: Value, at now: Instant) -> Value? {
+    @inlinable public mutating func send(_ value: Value, at now: Instant) -> Value? {
         if let deadline { precondition(now < deadline, "send(at: \(now)) while a value was due at \(deadline): call advance(to:) first") }
         if let windowEnd, now < windowEnd {
-            if options.trailing, options.latest || pending == nil { pending = value }
+            if options.trailing, options.latest || pendingValue == nil { pendingValue = value }
             return nil
         }
         windowEnd = now.advanced(by: interval)
         if options.leading { return value }
-        pending = value
+        pendingValue = value
         return nil
     }
 
     /// Delivers the trailing value if its window has ended, opening the next window.
-    public mutating func advance(to now: Instant) -> Value? {
+    @inlinable public mutating func advance(to now: Instant) -> Value? {
         guard let windowEnd, windowEnd <= now else { return nil }
-        guard let value = pending else {
+        guard let value = pendingValue else {
             self.windowEnd = nil
             return nil
         }
-        pending = nil
+        pendingValue = nil
         self.windowEnd = now.advanced(by: interval)
         return value
     }
 
     /// Delivers the trailing value now, if any; the window stays as it is.
-    public mutating func flush() -> Value? {
-        defer { pending = nil }
-        return pending
+    @inlinable public mutating func flush() -> Value? {
+        defer { pendingValue = nil }
+        return pendingValue
     }
 
     /// Drops the trailing value and closes the window.
-    public mutating func cancel() {
-        pending = nil
+    @inlinable public mutating func cancel() {
+        pendingValue = nil
         windowEnd = nil
     }
 }

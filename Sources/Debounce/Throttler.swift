@@ -11,8 +11,8 @@
 ///
 /// Delivery works as in ``ConditionalDebouncer``: in order, never concurrently, no allocation per
 /// value in steady traffic.
-public final class Throttler<Value: Sendable, C: Clock>: Sendable {
-    private let driver: ClockedDriver<ThrottleMachine<Value, C.Instant>, C>
+public final class Throttler<Value: Sendable, C: Clock>: Sendable where C.Duration == Duration {
+    @usableFromInline let driver: ClockedDriver<ThrottleMachine<Value, DriverInstant>, C>
 
     /// Creates a throttler.
     ///
@@ -34,11 +34,13 @@ public final class Throttler<Value: Sendable, C: Clock>: Sendable {
     deinit { driver.shutdown() }
 
     /// Sends a value.
+    @inlinable
     public func send(_ value: Value) {
         driver.update { machine, now in machine.send(value, at: now) }
     }
 
     /// Delivers the trailing value now, if any.
+    @inlinable
     public func flush() {
         driver.update { machine, _ in machine.flush() }
     }
@@ -50,6 +52,7 @@ public final class Throttler<Value: Sendable, C: Clock>: Sendable {
     }
 
     /// Whether a trailing value waits for the end of its window.
+    @inlinable
     public var isPending: Bool {
         driver.read { $0.pending != nil }
     }

@@ -1,4 +1,4 @@
-package import Debounce
+import Debounce
 
 /// A clock that only moves when a test moves it.
 ///

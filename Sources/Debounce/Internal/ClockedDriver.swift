@@ -1,9 +1,11 @@
+public import Synchronization
 
 /// A pure machine that decides what to deliver and when, with time passed in.
 ///
 /// The machines behind the public types (``ConditionalDebounceMachine``, ``DebounceMachine``,
 /// ``ThrottleMachine`` and the last-out queue's) all have this shape, so one driver runs each of
 /// them against a real or a manual clock.
+@usableFromInline
 protocol ClockedMachine {
     associatedtype Output
     associatedtype Instant: InstantProtocol
@@ -19,6 +21,7 @@ protocol ClockedMachine {
 }
 
 /// One item in the driver's delivery queue.
+@usableFromInline
 enum Delivery<Output: Sendable>: Sendable {
     /// A value for the output closure.
     case value(Output)
@@ -36,47 +39,58 @@ enum Delivery<Output: Sendable>: Sendable {
 /// - One deliverer task calls the output closure for each value in order, never two at once. It
 ///   parks on a continuation when the queue is empty and is woken by the next value, so steady
 ///   traffic allocates nothing. It ends when the owner shuts the driver down.
+@usableFromInline
 final class ClockedDriver<Machine: ClockedMachine & Sendable, C: Clock>: Sendable
-where Machine.Instant == C.Instant, Machine.Output: Sendable {
-    typealias Output = Machine.Output
+where Machine.Instant == DriverInstant, Machine.Output: Sendable, C.Duration == Duration {
+    @usableFromInline typealias Output = Machine.Output
 
-    private enum TimerState {
-        case idle
-        case armed(Task<Void, Never>, target: C.Instant, generation: UInt64)
-    }
-
-    private enum DelivererState {
+    @usableFromInline
+    enum DelivererState: Sendable {
         case none
         case busy
         case parked(UnsafeContinuation<Delivery<Output>?, Never>)
     }
 
-    private struct State {
-        var machine: Machine
-        var outbox = Outbox<Delivery<Output>>()
-        var timer = TimerState.idle
-        var timerGeneration: UInt64 = 0
-        var timerTasksStarted = 0
-        var timerWakeups = 0
-        var deliverer = DelivererState.none
-        var isShutDown = false
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var machine: Machine
+        @usableFromInline var outbox = Outbox<Delivery<Output>>()
+        /// The armed timer task, if any, and the instant it sleeps until. Kept apart so that the
+        /// send path compares instants without copying (and retaining) the task handle.
+        @usableFromInline var timerTask: Task<Void, Never>?
+        @usableFromInline var timerTarget: DriverInstant?
+        @usableFromInline var timerGeneration: UInt64 = 0
+        @usableFromInline var timerTasksStarted = 0
+        @usableFromInline var timerWakeups = 0
+        @usableFromInline var deliverer = DelivererState.none
+        @usableFromInline var isShutDown = false
+
+        init(machine: sending Machine) { self.machine = machine }
     }
 
     /// A parked deliverer to resume, with the item it should deliver.
-    private struct Wake {
-        let continuation: UnsafeContinuation<Delivery<Output>?, Never>
-        let delivery: Delivery<Output>
+    @usableFromInline
+    struct Wake: Sendable {
+        @usableFromInline let continuation: UnsafeContinuation<Delivery<Output>?, Never>
+        @usableFromInline let delivery: Delivery<Output>
 
+        @inlinable
+        init(continuation: UnsafeContinuation<Delivery<Output>?, Never>, delivery: Delivery<Output>) {
+            self.continuation = continuation
+            self.delivery = delivery
+        }
+
+        @inlinable
         func resume() { continuation.resume(returning: delivery) }
     }
 
-    private let state: Locked<State>
-    private let clock: C
+    @usableFromInline let state: Locked<State>
+    @usableFromInline let time: TimeBase<C>
     private let output: @Sendable (Output) async -> Void
 
     init(machine: sending Machine, clock: C, output: @escaping @Sendable (Output) async -> Void) {
         self.state = Locked(State(machine: machine))
-        self.clock = clock
+        self.time = TimeBase(clock: clock)
         self.output = output
     }
 
@@ -84,9 +98,10 @@ where Machine.Instant == C.Instant, Machine.Output: Sendable {
 
     /// Delivers whatever is due, then lets `body` change the machine at the current instant. A value
     /// `body` returns is delivered after the ones that were due.
-    func update(_ body: (inout Machine, C.Instant) -> Output?) {
+    @inlinable
+    func update(_ body: (inout Machine, DriverInstant) -> Output?) {
         let wake = state.withLock { s -> Wake? in
-            let now = clock.now
+            let now = time.now
             Self.collectDue(&s, now: now)
             if let value = body(&s.machine, now) { s.outbox.append(.value(value)) }
             return schedule(&s)
@@ -95,9 +110,9 @@ where Machine.Instant == C.Instant, Machine.Output: Sendable {
     }
 
     /// Like ``update(_:)`` for a change that releases several values at once.
-    func updateReleasingMany(_ body: (inout Machine, C.Instant) -> [Output]) {
+    func updateReleasingMany(_ body: (inout Machine, DriverInstant) -> [Output]) {
         let wake = state.withLock { s -> Wake? in
-            let now = clock.now
+            let now = time.now
             Self.collectDue(&s, now: now)
             for value in body(&s.machine, now) { s.outbox.append(.value(value)) }
             return schedule(&s)
@@ -106,6 +121,7 @@ where Machine.Instant == C.Instant, Machine.Output: Sendable {
     }
 
     /// Reads the machine under the lock.
+    @inlinable
     func read<R: Sendable>(_ body: (Machine) -> R) -> R {
         state.withLock { body($0.machine) }
     }
@@ -139,9 +155,9 @@ where Machine.Instant == C.Instant, Machine.Output: Sendable {
         let (timer, parked) = state.withLock { s -> (Task<Void, Never>?, UnsafeContinuation<Delivery<Output>?, Never>?) in
             s.isShutDown = true
             s.machine.cancel()
-            var timer: Task<Void, Never>?
-            if case .armed(let task, _, _) = s.timer { timer = task }
-            s.timer = .idle
+            let timer = s.timerTask
+            s.timerTask = nil
+            s.timerTarget = nil
             var parked: UnsafeContinuation<Delivery<Output>?, Never>?
             if case .parked(let continuation) = s.deliverer {
                 parked = continuation
@@ -160,36 +176,38 @@ where Machine.Instant == C.Instant, Machine.Output: Sendable {
 
     // MARK: Scheduling (called with the lock held)
 
-    private static func collectDue(_ s: inout State, now: C.Instant) {
+    @inlinable
+    static func collectDue(_ s: inout State, now: DriverInstant) {
         while let due = s.machine.advance(to: now) { s.outbox.append(.value(due)) }
     }
 
-    private func schedule(_ s: inout State) -> Wake? {
+    @inlinable
+    func schedule(_ s: inout State) -> Wake? {
         if let deadline = s.machine.deadline, !s.isShutDown {
-            switch s.timer {
-            case .idle:
-                startTimer(&s, target: deadline)
-            case .armed(let task, let target, _):
-                // A later deadline is handled by re-arming when the timer wakes; an earlier one
-                // cannot wait for the current sleep.
-                if deadline < target {
-                    task.cancel()
-                    startTimer(&s, target: deadline)
-                }
+            // A later deadline is handled by re-arming when the timer wakes; an earlier one cannot
+            // wait for the current sleep.
+            if let target = s.timerTarget {
+                if deadline < target { replaceTimer(&s, target: deadline) }
+            } else {
+                replaceTimer(&s, target: deadline)
             }
         }
         return wakeDeliverer(&s)
     }
 
-    private func startTimer(_ s: inout State, target: C.Instant) {
+    /// Starts a timer task for `target`, cancelling the one armed for a later instant, if any.
+    @usableFromInline
+    func replaceTimer(_ s: inout State, target: DriverInstant) {
+        s.timerTask?.cancel()
         s.timerGeneration &+= 1
         s.timerTasksStarted += 1
         let generation = s.timerGeneration
-        let task = Task { await self.runTimer(generation: generation, target: target) }
-        s.timer = .armed(task, target: target, generation: generation)
+        s.timerTask = Task { await self.runTimer(generation: generation, target: target) }
+        s.timerTarget = target
     }
 
-    private func wakeDeliverer(_ s: inout State) -> Wake? {
+    @inlinable
+    func wakeDeliverer(_ s: inout State) -> Wake? {
         guard !s.outbox.isEmpty else { return nil }
         switch s.deliverer {
         case .busy:
@@ -207,26 +225,27 @@ where Machine.Instant == C.Instant, Machine.Output: Sendable {
 
     // MARK: The two tasks
 
-    private func runTimer(generation: UInt64, target: C.Instant) async {
+    private func runTimer(generation: UInt64, target: DriverInstant) async {
         var target = target
         while true {
             do {
-                try await clock.sleep(until: target, tolerance: nil)
+                try await time.clock.sleep(until: time.clockInstant(target), tolerance: nil)
             } catch {
                 return  // cancelled: whoever cancelled has already replaced or cleared the timer
             }
-            let (next, wake) = state.withLock { s -> (C.Instant?, Wake?) in
-                guard case .armed(let task, _, let current) = s.timer, current == generation else {
-                    return (nil, nil)  // superseded by a newer timer task
+            let (next, wake) = state.withLock { s -> (DriverInstant?, Wake?) in
+                guard s.timerGeneration == generation, s.timerTarget != nil else {
+                    return (nil, nil)  // superseded by a newer timer task, or shut down
                 }
                 s.timerWakeups += 1
-                Self.collectDue(&s, now: clock.now)
+                Self.collectDue(&s, now: time.now)
                 let wake = wakeDeliverer(&s)
                 if let deadline = s.machine.deadline, !s.isShutDown {
-                    s.timer = .armed(task, target: deadline, generation: generation)
+                    s.timerTarget = deadline  // re-armed: the same task sleeps again
                     return (deadline, wake)
                 }
-                s.timer = .idle
+                s.timerTask = nil
+                s.timerTarget = nil
                 return (nil, wake)
             }
             wake?.resume()
@@ -235,7 +254,8 @@ where Machine.Instant == C.Instant, Machine.Output: Sendable {
         }
     }
 
-    private func runDeliverer(first: Delivery<Output>) async {
+    @usableFromInline
+    func runDeliverer(first: Delivery<Output>) async {
         var next: Delivery<Output>? = first
         while let item = next {
             switch item {

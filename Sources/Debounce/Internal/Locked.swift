@@ -8,9 +8,10 @@ import Glibc
 /// waits on a futex that ThreadSanitizer does not see, so it reports races on state that the mutex
 /// does protect (reproducible with a few lines that only append to a `Mutex<[Int]>` from four
 /// tasks). A pthread mutex is intercepted by the sanitizer, so everything else is checked for real.
+@usableFromInline
 package struct Locked<Value>: ~Copyable, @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let value: UnsafeMutablePointer<Value>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let value: UnsafeMutablePointer<Value>
 
     package init(_ initialValue: consuming sending Value) {
         mutex = .allocate(capacity: 1)
@@ -26,6 +27,7 @@ package struct Locked<Value>: ~Copyable, @unchecked Sendable {
         mutex.deallocate()
     }
 
+    @inlinable
     package borrowing func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -33,10 +35,11 @@ package struct Locked<Value>: ~Copyable, @unchecked Sendable {
     }
 }
 #else
-package import Synchronization
+public import Synchronization
 
 /// A value protected by a lock: the package's one lock type, `Synchronization.Mutex`.
 ///
 /// Build with `-Xswiftc -DDEBOUNCE_PTHREAD_LOCK` for ThreadSanitizer runs (see the pthread variant).
+@usableFromInline
 package typealias Locked<Value> = Mutex<Value>
 #endif

@@ -1,16 +1,19 @@
 /// A first-in first-out queue that reuses its storage: once it has grown to the largest backlog it
 /// sees, appending and popping allocate nothing.
+@usableFromInline
 struct Outbox<Element> {
-    private var storage: ContiguousArray<Element> = []
-    private var head = 0
+    @usableFromInline var storage: ContiguousArray<Element> = []
+    @usableFromInline var head = 0
 
-    var isEmpty: Bool { head == storage.count }
+    @inlinable init() {}
 
-    mutating func append(_ element: Element) {
+    @inlinable var isEmpty: Bool { head == storage.count }
+
+    @inlinable mutating func append(_ element: Element) {
         storage.append(element)
     }
 
-    mutating func popFirst() -> Element? {
+    @inlinable mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
         head += 1
