@@ -9,8 +9,24 @@ import PackageDescription
 
 // MARK: - Rate limiting
 
-let debounceBenchmarkDependencies: [Package.Dependency] = []
-let debounceBenchmarkTargets: [Target] = []
+let debounceBenchmarkDependencies: [Package.Dependency] = [
+    .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+]
+let debounceBenchmarkTargets: [Target] = [
+    // swift run -c release DebounceBenchmark   (see BENCHMARKS.md for the full command)
+    .executableTarget(
+        name: "DebounceBenchmark",
+        dependencies: [
+            .product(name: "Debounce", package: "MarkerShutter"),
+            .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+        ]
+    ),
+]
 
 // MARK: - Detection
 
