@@ -40,8 +40,16 @@ let detectionTargets: [Target] = []
 
 // MARK: - Capture: C shim over libv4l2, frame sources, emulated camera
 
-let captureProducts: [Product] = []
-let captureTargets: [Target] = []
+let captureProducts: [Product] = [
+    //FC
+    // libv4l2 dlopens every *.so in its plugin folder in name order and gives each descriptor to the
+    // first plugin that claims it: "libv4l-emulated-camera.so" sorts before "libv4l-mplane.so".
+    .library(name: "v4l-emulated-camera", type: .dynamic, targets: ["EmulatedCamera"]),
+]
+
+let captureTargets: [Target] = [
+    .target(name: "EmulatedCamera", linkerSettings: [.linkedLibrary("jpeg")]),
+]
 
 // MARK: - Package
 
