@@ -41,14 +41,21 @@ let detectionTargets: [Target] = []
 // MARK: - Capture: C shim over libv4l2, frame sources, emulated camera
 
 let captureProducts: [Product] = [
-    //FC
+    .library(name: "FrameCapture", targets: ["FrameCapture"]),
     // libv4l2 dlopens every *.so in its plugin folder in name order and gives each descriptor to the
     // first plugin that claims it: "libv4l-emulated-camera.so" sorts before "libv4l-mplane.so".
     .library(name: "v4l-emulated-camera", type: .dynamic, targets: ["EmulatedCamera"]),
+    .executable(name: "frame-capture-probe", targets: ["FrameCaptureProbe"]),
 ]
 
 let captureTargets: [Target] = [
+    .target(name: "CV4L2Shim", linkerSettings: [.linkedLibrary("v4l2")]),
+    .target(name: "FrameCapture", dependencies: ["CV4L2Shim", "Pixels"], swiftSettings: strictSwift),
     .target(name: "EmulatedCamera", linkerSettings: [.linkedLibrary("jpeg")]),
+    // Prints what a camera delivers as JSON lines; tests run it under Scripts/with-emulated-camera.
+    .executableTarget(name: "FrameCaptureProbe", dependencies: ["FrameCapture", "Pixels"], swiftSettings: strictSwift),
+    // An in-memory device behind the shim's I/O table, for tests of faults no device makes on demand.
+    .target(name: "CV4L2Fake", dependencies: ["CV4L2Shim"]),
 ]
 
 // MARK: - Package
