@@ -46,6 +46,7 @@ let captureProducts: [Product] = [
     // first plugin that claims it: "libv4l-emulated-camera.so" sorts before "libv4l-mplane.so".
     .library(name: "v4l-emulated-camera", type: .dynamic, targets: ["EmulatedCamera"]),
     .executable(name: "frame-capture-probe", targets: ["FrameCaptureProbe"]),
+    .library(name: "EmulatedCameraHarness", targets: ["EmulatedCameraHarness"]),
 ]
 
 let captureTargets: [Target] = [
@@ -56,6 +57,12 @@ let captureTargets: [Target] = [
     .executableTarget(name: "FrameCaptureProbe", dependencies: ["FrameCapture", "Pixels"], swiftSettings: strictSwift),
     // An in-memory device behind the shim's I/O table, for tests of faults no device makes on demand.
     .target(name: "CV4L2Fake", dependencies: ["CV4L2Shim"]),
+    // Runs programs against emulated cameras (through Scripts/with-emulated-camera), for tests.
+    .target(name: "EmulatedCameraHarness", swiftSettings: strictSwift),
+    .testTarget(
+        name: "FrameCaptureTests",
+        dependencies: ["FrameCapture", "Pixels", "CV4L2Fake", "EmulatedCameraHarness", "FrameCaptureProbe"],
+        swiftSettings: strictSwift),
 ]
 
 // MARK: - Package
