@@ -271,7 +271,7 @@ static int fake_poll(void *context, struct pollfd *fds, nfds_t count, int timeou
     int timeout = !eintr && take(&fake->script.poll_timeouts);
     int error = !eintr && !timeout && take(&fake->script.poll_errors);
     int64_t wait_ms = 0;
-    if (!eintr && !timeout && !error && fake->script.pace && fake->counters.streaming) {
+    if (!eintr && !timeout && fake->script.pace && fake->counters.streaming) {
         int64_t due = fake->stream_start_ns + (int64_t)(fake->next_sequence + 1) * fake->script.frame_interval_ns;
         wait_ms = (due - now_ns() + 999999) / 1000000;
         if (wait_ms < 0) wait_ms = 0;
