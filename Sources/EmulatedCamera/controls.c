@@ -35,9 +35,10 @@ static ec_control *find(ec_control controls[EC_CONTROL_COUNT], uint32_t id) {
     return NULL;
 }
 
-/// The control with `id`, or with the next larger id when `next` is set.
-static ec_control *lookup(ec_control controls[EC_CONTROL_COUNT], uint32_t id, int next) {
-    if (!next) return find(controls, id);
+/// The control a query names: `id` itself, or with V4L2_CTRL_FLAG_NEXT_CTRL the one with the next larger id.
+static ec_control *queried(ec_control controls[EC_CONTROL_COUNT], uint32_t query_id) {
+    uint32_t id = query_id & ~(V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND);
+    if (!(query_id & V4L2_CTRL_FLAG_NEXT_CTRL)) return find(controls, id);
     ec_control *best = NULL;
     for (int i = 0; i < EC_CONTROL_COUNT; i++)
         if (controls[i].id > id && (!best || controls[i].id < best->id)) best = &controls[i];
@@ -95,8 +96,7 @@ int ec_controls_ioctl(ec_control controls[EC_CONTROL_COUNT], unsigned long reque
     switch (request) {
     case VIDIOC_QUERYCTRL: {
         struct v4l2_queryctrl *query = arg;
-        int next = (query->id & V4L2_CTRL_FLAG_NEXT_CTRL) != 0;
-        ec_control *control = lookup(controls, query->id & ~(V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND), next);
+        ec_control *control = queried(controls, query->id);
         if (!control) return fail(EINVAL);
         memset(query, 0, sizeof *query);
         query->id = control->id;
@@ -111,8 +111,7 @@ int ec_controls_ioctl(ec_control controls[EC_CONTROL_COUNT], unsigned long reque
     }
     case VIDIOC_QUERY_EXT_CTRL: {
         struct v4l2_query_ext_ctrl *query = arg;
-        int next = (query->id & V4L2_CTRL_FLAG_NEXT_CTRL) != 0;
-        ec_control *control = lookup(controls, query->id & ~(V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND), next);
+        ec_control *control = queried(controls, query->id);
         if (!control) return fail(EINVAL);
         memset(query, 0, sizeof *query);
         query->id = control->id;

@@ -40,14 +40,20 @@ static void jpeg_quiet(j_common_ptr info, int level) {
     (void)level;
 }
 
+/// An error manager that longjmps to `error->escape` (which the caller sets) and prints nothing.
+static struct jpeg_error_mgr *quiet_errors(ec_jpeg_error *error) {
+    struct jpeg_error_mgr *manager = jpeg_std_error(&error->manager);
+    manager->error_exit = jpeg_error_exit;
+    manager->emit_message = jpeg_quiet;
+    return manager;
+}
+
 /// Decodes JPEG bytes to packed RGB; returns a malloc-ed image or NULL.
 static uint8_t *decode_jpeg(const uint8_t *bytes, size_t size, uint32_t *width, uint32_t *height) {
     struct jpeg_decompress_struct info;
     ec_jpeg_error error;
     uint8_t *volatile pixels = NULL;
-    info.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = jpeg_error_exit;
-    error.manager.emit_message = jpeg_quiet;
+    info.err = quiet_errors(&error);
     if (setjmp(error.escape)) {
         jpeg_destroy_decompress(&info);
         free(pixels);
@@ -78,9 +84,7 @@ static int encode_jpeg(const uint8_t *rgb, uint32_t width, uint32_t height, int 
     ec_jpeg_error error;
     unsigned char *volatile memory = NULL;
     unsigned long size = 0;
-    info.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = jpeg_error_exit;
-    error.manager.emit_message = jpeg_quiet;
+    info.err = quiet_errors(&error);
     if (setjmp(error.escape)) {
         jpeg_destroy_compress(&info);
         free(memory);
