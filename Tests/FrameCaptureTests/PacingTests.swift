@@ -30,3 +30,38 @@ import Testing
         run.expectCleanTeardown()
     }
 }
+
+/// The frame rate is set with VIDIOC_S_PARM and read back: the camera paces at what it granted.
+@Suite struct FrameRateTests {
+    @Test func aRateTheCameraOffersIsGrantedAndPaced() throws {
+        let harness = try makeHarness()
+        let camera = try harness.addCamera(EmulatedCameraConfiguration(rates: [30, 15]))
+        let run = try harness.stream(camera, ["--fps", "15", "--frames", "10"])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        #expect(run.opened.string("interval") == "1/15")
+        #expect(run.opened.bool("matches_request") == true)
+        let stamps = run.frames.compactMap { $0.int64("timestamp_ns") }
+        #expect(zip(stamps.dropFirst(), stamps).allSatisfy { (66_000_000...67_400_000).contains($0 - $1) })
+        #expect(camera.log().contains("s_parm fps=15"))
+    }
+
+    @Test func anotherRateGetsTheNearestOfferedAndSaysSo() throws {
+        let harness = try makeHarness()
+        let camera = try harness.addCamera(EmulatedCameraConfiguration(rates: [30, 15]))
+        let run = try harness.stream(camera, ["--fps", "20", "--frames", "1"])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        #expect(run.opened.string("interval") == "1/15")
+        #expect(run.opened.int("fps") == 15)
+        #expect(run.opened.bool("matches_request") == false)
+    }
+
+    @Test func anotherSizeGetsTheNearestOfferedAndSaysSo() throws {
+        let harness = try makeHarness()
+        let camera = try harness.addCamera(EmulatedCameraConfiguration(sizes: [(640, 480), (1280, 720)]))
+        let run = try harness.stream(camera, ["--size", "1200x700", "--frames", "1"])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        #expect(run.opened.int("width") == 1280 && run.opened.int("height") == 720)
+        #expect(run.opened.bool("matches_request") == false)
+        #expect(run.frames.first?.int("width") == 1280)
+    }
+}
