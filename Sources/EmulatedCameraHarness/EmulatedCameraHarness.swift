@@ -10,9 +10,9 @@ import Foundation
 /// let camera = try harness.addCamera(EmulatedCameraConfiguration(formats: [.mjpeg], framesFolder: folder,
 ///                                                                faults: [.gap(at: 30, count: 2)]))
 /// let run = try harness.start(harness.productsDirectory + "/marker-shutter", ["live", "--device", camera.path])
-/// try run.waitForOutput(containing: "\"frame\"", timeout: .seconds(10))
+/// try await run.waitForOutput(containing: "\"frame\"", timeout: .seconds(10))
 /// run.send(SIGINT)
-/// let result = try run.wait(timeout: .seconds(10))
+/// let result = try await run.wait(timeout: .seconds(10))
 /// print(camera.log())   // open, s_fmt, reqbufs, streamon, ..., streamoff, reqbufs count=0, close
 /// ```
 public final class EmulatedCameraHarness: Sendable {
@@ -60,8 +60,8 @@ public final class EmulatedCameraHarness: Sendable {
 
     /// Why programs cannot be run against the emulated camera here (the script's reason when the
     /// mount namespace or its mounts are refused), or `nil` when they can.
-    public func unavailableReason() -> String? {
-        guard let result = try? run("/bin/true", [], timeout: .seconds(20)) else { return "cannot start \(script)" }
+    public func unavailableReason() async -> String? {
+        guard let result = try? await run("/bin/true", [], timeout: .seconds(20)) else { return "cannot start \(script)" }
         if result.status == 0 { return nil }
         let reason = result.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
         return reason.isEmpty ? "\(script) exited with \(result.status)" : reason
@@ -86,13 +86,13 @@ public final class EmulatedCameraHarness: Sendable {
     /// Runs `executable` under the script to the end.
     public func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)
-    ) throws -> HarnessResult {
-        try start(executable, arguments, environment: environment).wait(timeout: timeout)
+    ) async throws -> HarnessResult {
+        try await start(executable, arguments, environment: environment).wait(timeout: timeout)
     }
 
     /// Runs the probe under the script and parses its JSON lines.
-    public func runProbe(_ arguments: [String], timeout: Duration = .seconds(60)) throws -> HarnessResult {
-        try run(probe, arguments, timeout: timeout)
+    public func runProbe(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> HarnessResult {
+        try await run(probe, arguments, timeout: timeout)
     }
 }
 
@@ -170,17 +170,18 @@ public final class HarnessProcess: @unchecked Sendable {
     }
 
     /// Waits until standard output contains `text`; throws after `timeout` or when the program ends first.
-    public func waitForOutput(containing text: String, timeout: Duration) throws {
+    public func waitForOutput(containing text: String, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         while !standardOutput.contains(text) {
             guard process.isRunning else { throw HarnessError("the program ended before printing \(text)") }
             guard ContinuousClock.now < deadline else { throw HarnessError("no \(text) within \(timeout)") }
-            usleep(10_000)
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 
-    /// Waits for the program to end; kills it (SIGKILL) and throws after `timeout`.
-    public func wait(timeout: Duration) throws -> HarnessResult {
+    /// Waits for the program to end (sleeping between looks, so no thread is held); kills it
+    /// (SIGKILL) and throws after `timeout`.
+    public func wait(timeout: Duration) async throws -> HarnessResult {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now >= deadline {
@@ -188,7 +189,7 @@ public final class HarnessProcess: @unchecked Sendable {
                 process.waitUntilExit()
                 throw HarnessError("the program did not end within \(timeout); killed it")
             }
-            usleep(5_000)
+            try await Task.sleep(for: .milliseconds(5))
         }
         process.waitUntilExit()
         outputPipe.fileHandleForReading.readabilityHandler = nil

@@ -8,14 +8,15 @@ import Testing
 @Suite struct ShimSeamTests {
     @Test func aPollThatNeverReportsAFrameEndsWithATimeout() async throws {
         let fake = FakeDevice { $0.poll_timeouts = -1 }
-        let camera = try fake.openCamera(CaptureSettings(width: 64, height: 48, frameTimeout: .milliseconds(200)))
+        let camera = try fake.openCamera(CaptureSettings(width: 64, height: 48, frameTimeout: .milliseconds(200), queueLimit: 8))
         let start = ContinuousClock.now
         let (frames, error) = await collect(camera, count: 5)
         let elapsed = ContinuousClock.now - start
         #expect(frames.isEmpty)
         #expect(error?.kind == .timedOut)
         #expect(error?.call == "poll")
-        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(2), "\(elapsed)")
+        // At least the timeout; the upper bound only says it did not hang (tests share two cores).
+        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(30), "\(elapsed)")
         #expect(fake.toreDown)
         #expect(camera.teardownReport?.reason == .failed(error!))
     }
@@ -66,7 +67,7 @@ import Testing
 
     @Test func eagainForeverEndsWithATimeout() async throws {
         let fake = FakeDevice { $0.dequeue_eagain = -1 }
-        let camera = try fake.openCamera(CaptureSettings(width: 64, height: 48, frameTimeout: .milliseconds(150)))
+        let camera = try fake.openCamera(CaptureSettings(width: 64, height: 48, frameTimeout: .milliseconds(150), queueLimit: 8))
         let (frames, error) = await collect(camera, count: 1)
         #expect(frames.isEmpty)
         #expect(error?.kind == .timedOut)
@@ -159,15 +160,19 @@ import Testing
     @Test func cancellingTheConsumerStopsAndTearsDown() async throws {
         let fake = FakeDevice()
         let camera = try fake.openCamera()
+        let (started, signal) = AsyncStream.makeStream(of: Void.self)
         let consumer = Task {
             var count = 0
-            for try await _ in camera.frames() { count += 1 }
+            for try await _ in camera.frames() {
+                count += 1
+                if count == 3 { signal.yield() }
+            }
             return count
         }
-        try await Task.sleep(for: .milliseconds(50))
+        for await _ in started { break }
         consumer.cancel()
         let count = try await consumer.value
-        #expect(count > 0)
+        #expect(count >= 3)
         camera.stop()
         #expect(fake.toreDown)
         #expect(camera.teardownReport?.reason == .stopped)

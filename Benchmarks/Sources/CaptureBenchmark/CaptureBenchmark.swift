@@ -33,7 +33,7 @@ struct CaptureBenchmark {
             print("build the plugin first: swift build -c release --package-path .. --product v4l-emulated-camera")
             exit(1)
         }
-        if let reason = harness.unavailableReason() {
+        if let reason = await harness.unavailableReason() {
             print("cannot run the emulated camera here: \(reason)")
             exit(1)
         }
@@ -48,7 +48,7 @@ struct CaptureBenchmark {
         ]
         for (index, (name, configuration)) in cameras.enumerated() {
             let camera = try harness.addCamera(configuration, named: "video\(index)")
-            let result = try harness.run(CommandLine.arguments[0], ["--inside", name, camera.path], timeout: .seconds(300))
+            let result = try await harness.run(CommandLine.arguments[0], ["--inside", name, camera.path], timeout: .seconds(300))
             print(result.standardOutput, terminator: "")
             if result.status != 0 { print(result.standardError) }
         }

@@ -4,10 +4,10 @@ import Testing
 
 /// A harness for one test, or the test is skipped (cancelled) with the reason the emulated camera
 /// cannot run here. Missing build products fail the test instead.
-func makeHarness() throws -> EmulatedCameraHarness {
+func makeHarness() async throws -> EmulatedCameraHarness {
     let harness = try EmulatedCameraHarness()
     try harness.checkProducts()
-    if let reason = namespaceRefusal.value(harness) {
+    if let reason = await namespaceRefusal.value(harness) {
         try Test.cancel("the emulated camera cannot run here: \(reason)")
     }
     return harness
@@ -16,18 +16,14 @@ func makeHarness() throws -> EmulatedCameraHarness {
 /// Asked once per test process: the namespace is either allowed or not.
 private let namespaceRefusal = NamespaceCheck()
 
-private final class NamespaceCheck: @unchecked Sendable {
-    // @unchecked: `answer` is only touched under `lock`.
-    private let lock = NSLock()
+private actor NamespaceCheck {
     private var answer: String??
 
-    func value(_ harness: EmulatedCameraHarness) -> String? {
-        lock.withLock {
-            if let answer { return answer }
-            let reason = harness.unavailableReason()
-            answer = .some(reason)
-            return reason
-        }
+    func value(_ harness: EmulatedCameraHarness) async -> String? {
+        if let answer { return answer }
+        let reason = await harness.unavailableReason()
+        answer = .some(reason)
+        return reason
     }
 }
 
@@ -61,8 +57,8 @@ struct ProbeRun {
 }
 
 extension EmulatedCameraHarness {
-    func stream(_ camera: EmulatedCamera, _ arguments: [String], timeout: Duration = .seconds(60)) throws -> ProbeRun {
-        ProbeRun(try runProbe(["stream", "--device", camera.path] + arguments, timeout: timeout))
+    func stream(_ camera: EmulatedCamera, _ arguments: [String], timeout: Duration = .seconds(60)) async throws -> ProbeRun {
+        ProbeRun(try await runProbe(["stream", "--device", camera.path] + arguments, timeout: timeout))
     }
 
     /// Reads the probe's dump of frame `sequence`.
@@ -84,3 +80,8 @@ enum SharedImages {
     static let charucoBoard = root + "/charuco/board.jpg"
     static let singleMarkers = root + "/aruco/singlemarkers.jpg"
 }
+
+/// Every suite that runs programs against the emulated camera, one test at a time: the camera
+/// paces frames in real time, and a dozen probes converting frames at once on two cores would
+/// fall behind it and lose frames the tests count exactly.
+@Suite(.serialized) enum EmulatedCameraTests {}

@@ -29,8 +29,10 @@ final class FakeDevice: @unchecked Sendable {
         return counters
     }
 
+    /// Opens a camera on the fake. The queue is long (4096 frames of 9 KB) so that a test whose task
+    /// waits for a thread while other tests run loses no frame to the keep-it-fresh policy.
     func openCamera(
-        _ settings: CaptureSettings = CaptureSettings(width: 64, height: 48, frameTimeout: .seconds(2), queueLimit: 32)
+        _ settings: CaptureSettings = CaptureSettings(width: 64, height: 48, frameTimeout: .seconds(2), queueLimit: 4096)
     ) throws -> Camera {
         try Camera(path: "/fake/video0", settings: settings, io: io)
     }
