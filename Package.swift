@@ -50,8 +50,30 @@ let detectionTargets: [Target] = []
 
 // MARK: - Capture: C shim over libv4l2, frame sources, emulated camera
 
-let captureProducts: [Product] = []
-let captureTargets: [Target] = []
+let captureProducts: [Product] = [
+    .library(name: "FrameCapture", targets: ["FrameCapture"]),
+    // libv4l2 dlopens every *.so in its plugin folder in name order and gives each descriptor to the
+    // first plugin that claims it: "libv4l-emulated-camera.so" sorts before "libv4l-mplane.so".
+    .library(name: "v4l-emulated-camera", type: .dynamic, targets: ["EmulatedCamera"]),
+    .executable(name: "frame-capture-probe", targets: ["FrameCaptureProbe"]),
+    .library(name: "EmulatedCameraHarness", targets: ["EmulatedCameraHarness"]),
+]
+
+let captureTargets: [Target] = [
+    .target(name: "CV4L2Shim", linkerSettings: [.linkedLibrary("v4l2")]),
+    .target(name: "FrameCapture", dependencies: ["CV4L2Shim", "Pixels"], swiftSettings: strictSwift),
+    .target(name: "EmulatedCamera", linkerSettings: [.linkedLibrary("jpeg")]),
+    // Prints what a camera delivers as JSON lines; tests run it under Scripts/with-emulated-camera.
+    .executableTarget(name: "FrameCaptureProbe", dependencies: ["FrameCapture", "Pixels"], swiftSettings: strictSwift),
+    // An in-memory device behind the shim's I/O table, for tests of faults no device makes on demand.
+    .target(name: "CV4L2Fake", dependencies: ["CV4L2Shim"]),
+    // Runs programs against emulated cameras (through Scripts/with-emulated-camera), for tests.
+    .target(name: "EmulatedCameraHarness", swiftSettings: strictSwift),
+    .testTarget(
+        name: "FrameCaptureTests",
+        dependencies: ["FrameCapture", "Pixels", "CV4L2Fake", "EmulatedCameraHarness", "FrameCaptureProbe"],
+        swiftSettings: strictSwift),
+]
 
 // MARK: - Package
 

@@ -36,7 +36,15 @@ let detectionBenchmarkTargets: [Target] = []
 // MARK: - Capture
 
 let captureBenchmarkDependencies: [Package.Dependency] = []
-let captureBenchmarkTargets: [Target] = []
+let captureBenchmarkTargets: [Target] = [
+    .executableTarget(
+        name: "capture-benchmark",
+        dependencies: [
+            .product(name: "FrameCapture", package: "MarkerShutter"),
+            .product(name: "EmulatedCameraHarness", package: "MarkerShutter"),
+        ],
+        path: "Sources/CaptureBenchmark"),
+]
 
 // MARK: - Package
 

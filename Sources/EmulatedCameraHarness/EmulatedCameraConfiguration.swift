@@ -1,0 +1,84 @@
+/// What an emulated camera offers and how it misbehaves: the text of its `DEVICE.conf`
+/// (documented in `Sources/EmulatedCamera/README.md`).
+public struct EmulatedCameraConfiguration: Sendable, Hashable {
+    /// What the camera sends.
+    public enum Format: String, Sendable, Hashable {
+        case yuyv, mjpeg
+    }
+
+    /// A scripted fault; `at` is the frame's sequence number counted from 0 since the device was opened.
+    public enum Fault: Sendable, Hashable {
+        /// Frames `at ..< at + count` are lost.
+        case gap(at: Int, count: Int)
+        /// The buffer holding frame `at` is flagged `V4L2_BUF_FLAG_ERROR`.
+        case errorFlag(at: Int)
+        /// `VIDIOC_DQBUF` fails with EIO once when frame `at` is due.
+        case eio(at: Int)
+        /// The camera is unplugged when frame `at` is due (ENODEV from then on).
+        case enodev(at: Int)
+        /// Frame `at` and all after it come `milliseconds` late; 0: never.
+        case stall(at: Int, milliseconds: Int)
+
+        var line: String {
+            switch self {
+            case .gap(let at, let count): "gap \(at) \(count)"
+            case .errorFlag(let at): "error \(at)"
+            case .eio(let at): "eio \(at)"
+            case .enodev(let at): "enodev \(at)"
+            case .stall(let at, let milliseconds): "stall \(at) \(milliseconds)"
+            }
+        }
+    }
+
+    /// Card name.
+    public var name: String
+    /// Formats offered; the first is the starting one.
+    public var formats: [Format]
+    /// Sizes offered (width a multiple of 16, height of 8); the first is the starting one.
+    public var sizes: [(width: Int, height: Int)]
+    /// Frame rates offered at every size.
+    public var rates: [Int]
+    /// Frames at the frame rate (true) or as fast as they are asked for (false).
+    public var paced: Bool
+    /// A folder of JPEG files to show in name order; `nil` shows the generated pattern.
+    public var framesFolder: String?
+    /// JPEG quality for frames the camera encodes.
+    public var quality: Int
+    /// Scripted faults.
+    public var faults: [Fault]
+
+    /// A YUYV camera at 640x480 and 1280x720, 30 and 15 fps, paced, showing the pattern.
+    public init(
+        name: String = "Emulated Camera", formats: [Format] = [.yuyv],
+        sizes: [(width: Int, height: Int)] = [(640, 480), (1280, 720)], rates: [Int] = [30, 15], paced: Bool = true,
+        framesFolder: String? = nil, quality: Int = 90, faults: [Fault] = []
+    ) {
+        self.name = name
+        self.formats = formats
+        self.sizes = sizes
+        self.rates = rates
+        self.paced = paced
+        self.framesFolder = framesFolder
+        self.quality = quality
+        self.faults = faults
+    }
+
+    /// The configuration file's text, logging to `logPath` when given.
+    public func text(logPath: String?) -> String {
+        var lines = [
+            "name = \(name)",
+            "formats = " + formats.map(\.rawValue).joined(separator: ", "),
+            "sizes = " + sizes.map { "\($0.width)x\($0.height)" }.joined(separator: ", "),
+            "rates = " + rates.map(String.init).joined(separator: ", "),
+            "pace = " + (paced ? "realtime" : "unpaced"),
+            "quality = \(quality)",
+        ]
+        if let framesFolder { lines.append("frames = \(framesFolder)") }
+        if let logPath { lines.append("log = \(logPath)") }
+        lines += faults.map { "fault = \($0.line)" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.text(logPath: nil) == rhs.text(logPath: nil) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text(logPath: nil)) }
+}
