@@ -12,11 +12,11 @@ public struct DebounceMachine<Value, Instant: InstantProtocol> {
     @usableFromInline var burstEnd: Instant?
     /// The value waiting for the trailing edge (or for `maxWait`).
     @usableFromInline var pendingValue: Value?
-
-    /// The value waiting to be delivered, if any.
-    @inlinable public var pending: Value? { pendingValue }
     /// Arrival of the first value since the last delivery (the start of `maxWait`).
     @usableFromInline var pendingSince: Instant?
+    /// When the pending value is due; kept up to date on every change so the send path reads it
+    /// instead of recomputing it.
+    @usableFromInline var dueAt: Instant?
     /// The last delivery, for `maxWait` without a trailing edge.
     @usableFromInline var lastDelivery: Instant?
 
@@ -29,69 +29,67 @@ public struct DebounceMachine<Value, Instant: InstantProtocol> {
         self.options = options
     }
 
+    /// The value waiting to be delivered, if any.
+    @inlinable public var pending: Value? { pendingValue }
+
     /// When the pending value is due: the end of the burst, or `maxWait` after it became pending if
     /// that comes first. `nil` when nothing is pending.
-    @inlinable public var deadline: Instant? {
-        guard pendingValue != nil, let burstEnd, let pendingSince else { return nil }
-        guard let maxWait = options.maxWait else { return burstEnd }
-        return min(burstEnd, pendingSince.advanced(by: maxWait))
-    }
+    @inlinable public var deadline: Instant? { dueAt }
 
     /// Receives a value.
     ///
     /// - Returns: The value to deliver now (the leading edge), if any.
     /// - Precondition: Nothing pending is overdue at `now` (call ``advance(to:)`` first).
     @inlinable public mutating func send(_ value: Value, at now: Instant) -> Value? {
-        if let deadline { precondition(now < deadline, "send(at: \(now)) while a value was due at \(deadline): call advance(to:) first") }
+        if let dueAt { precondition(now < dueAt, "send(at: \(now)) while a value was due at \(dueAt): call advance(to:) first") }
         let inBurst = burstEnd.map { now < $0 } ?? false
-        burstEnd = now.advanced(by: interval)
-        if !inBurst {
-            if options.leading { return deliver(value, at: now) }
-            makePending(value, at: now)
-            return nil
+        let end = now.advanced(by: interval)
+        burstEnd = end
+        if !inBurst, options.leading {
+            lastDelivery = now
+            return value
         }
         if options.trailing {
-            makePending(value, at: now)
+            let since = pendingSince ?? now
+            pendingSince = since
+            pendingValue = value
+            if let maxWait = options.maxWait {
+                dueAt = min(end, since.advanced(by: maxWait))
+            } else {
+                dueAt = end
+            }
             return nil
         }
+        // Leading edge only, inside a burst: deliver once maxWait has passed since the last delivery.
         if let maxWait = options.maxWait, let lastDelivery, lastDelivery.advanced(by: maxWait) <= now {
-            return deliver(value, at: now)
+            self.lastDelivery = now
+            return value
         }
         return nil
     }
 
     /// Delivers the pending value if it is due at `now`.
     @inlinable public mutating func advance(to now: Instant) -> Value? {
-        guard let due = deadline, due <= now, let value = pendingValue else { return nil }
-        pendingValue = nil
-        pendingSince = nil
+        guard let dueAt, dueAt <= now else { return nil }
         if let burstEnd, burstEnd <= now { self.burstEnd = nil }
-        return deliver(value, at: now)
+        lastDelivery = now
+        return flush()
     }
 
     /// Delivers the pending value now, if any; the burst goes on.
     @inlinable public mutating func flush() -> Value? {
-        guard let value = pendingValue else { return nil }
-        pendingValue = nil
-        pendingSince = nil
-        return value
+        defer {
+            pendingValue = nil
+            pendingSince = nil
+            dueAt = nil
+        }
+        return pendingValue
     }
 
     /// Drops the pending value and forgets the burst: the next value starts a new one.
     @inlinable public mutating func cancel() {
-        pendingValue = nil
-        pendingSince = nil
+        _ = flush()
         burstEnd = nil
-    }
-
-    @inlinable mutating func makePending(_ value: Value, at now: Instant) {
-        if pendingValue == nil { pendingSince = now }
-        pendingValue = value
-    }
-
-    @inlinable mutating func deliver(_ value: Value, at now: Instant) -> Value {
-        lastDelivery = now
-        return value
     }
 }
 

@@ -84,13 +84,15 @@ private func burst(_ count: Int, from start: Int = 0, every step: Int = 100) -> 
         let clock = ManualClock()
         let recorder = Recorder<Int>(clock: clock)
         let debouncer = Debouncer<Int, ManualClock>(interval: .seconds(1), clock: clock, output: recorder.output)
-        for (value, time) in burst(3) {
+        debouncer.send(0)
+        await clock.waitForSleepers(count: 1)  // the timer sleeps until 1 s
+        #expect(clock.sleeperDeadlines == [ms(1_000)])
+        for (value, time) in burst(2, from: 100) {
             clock.advance(to: ms(time))
             debouncer.send(value)
         }
-        await clock.waitForSleepers(count: 1)
         #expect(debouncer.isPending)
-        // The timer armed for the first deadline (1 s) wakes, re-arms for 1.2 s, then delivers.
+        // The timer wakes at the first deadline (1 s), sleeps again until 1.2 s, then delivers.
         clock.advance(to: ms(1_000))
         await clock.waitForSleepers(count: 1)
         #expect(clock.sleeperDeadlines == [ms(1_200)])

@@ -202,7 +202,7 @@ where Machine.Instant == DriverInstant, Machine.Output: Sendable, C.Duration == 
         s.timerGeneration &+= 1
         s.timerTasksStarted += 1
         let generation = s.timerGeneration
-        s.timerTask = Task { await self.runTimer(generation: generation, target: target) }
+        s.timerTask = Task { await self.runTimer(generation: generation) }
         s.timerTarget = target
     }
 
@@ -225,32 +225,34 @@ where Machine.Instant == DriverInstant, Machine.Output: Sendable, C.Duration == 
 
     // MARK: The two tasks
 
-    private func runTimer(generation: UInt64, target: DriverInstant) async {
-        var target = target
+    /// The timer task: sleeps until the machine's deadline as it stands when the sleep begins, then
+    /// releases what is due, and goes on while something is pending. A deadline that moved later
+    /// while it slept costs one more sleep of the same task (re-armed), never a new task.
+    private func runTimer(generation: UInt64) async {
         while true {
+            let target = state.withLock { s -> DriverInstant? in
+                guard s.timerGeneration == generation else { return nil }  // superseded
+                guard !s.isShutDown, let deadline = s.machine.deadline else {
+                    s.timerTask = nil
+                    s.timerTarget = nil
+                    return nil
+                }
+                s.timerTarget = deadline
+                return deadline
+            }
+            guard let target else { return }
             do {
                 try await time.clock.sleep(until: time.clockInstant(target), tolerance: nil)
             } catch {
                 return  // cancelled: whoever cancelled has already replaced or cleared the timer
             }
-            let (next, wake) = state.withLock { s -> (DriverInstant?, Wake?) in
-                guard s.timerGeneration == generation, s.timerTarget != nil else {
-                    return (nil, nil)  // superseded by a newer timer task, or shut down
-                }
+            let wake = state.withLock { s -> Wake? in
+                guard s.timerGeneration == generation else { return nil }
                 s.timerWakeups += 1
                 Self.collectDue(&s, now: time.now)
-                let wake = wakeDeliverer(&s)
-                if let deadline = s.machine.deadline, !s.isShutDown {
-                    s.timerTarget = deadline  // re-armed: the same task sleeps again
-                    return (deadline, wake)
-                }
-                s.timerTask = nil
-                s.timerTarget = nil
-                return (nil, wake)
+                return wakeDeliverer(&s)
             }
             wake?.resume()
-            guard let next else { return }
-            target = next
         }
     }
 

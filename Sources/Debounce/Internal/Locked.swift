@@ -10,9 +10,10 @@ import Glibc
 /// tasks). A pthread mutex is intercepted by the sanitizer, so everything else is checked for real.
 @usableFromInline
 package struct Locked<Value>: ~Copyable, @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline let value: UnsafeMutablePointer<Value>
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let value: UnsafeMutablePointer<Value>
 
+    @usableFromInline
     package init(_ initialValue: consuming sending Value) {
         mutex = .allocate(capacity: 1)
         precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
@@ -27,7 +28,8 @@ package struct Locked<Value>: ~Copyable, @unchecked Sendable {
         mutex.deallocate()
     }
 
-    @inlinable
+    // Not inlinable: Glibc is imported internally, and speed does not matter in sanitizer runs.
+    @usableFromInline
     package borrowing func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
