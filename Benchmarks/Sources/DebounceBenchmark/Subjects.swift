@@ -110,9 +110,32 @@ final class OpenCombineSubject: BenchmarkSubject {
 /// The naive design: cancel the previous task and start a new sleeping one for every value.
 final class NaiveTaskSubject: BenchmarkSubject {
     static let name = "naive Task per value"
-    /// Counts tasks that have ended, shared with the tasks themselves.
+    /// Counts tasks that have ended, shared with the tasks themselves, and wakes whoever waits for
+    /// a count to be reached.
     final class Counter: Sendable {
-        let value = Atomic<Int>(0)
+        private let state = Mutex((count: 0, target: Int.max, waiter: CheckedContinuation<Void, Never>?.none))
+
+        func increment() {
+            let resume = state.withLock { s -> CheckedContinuation<Void, Never>? in
+                s.count += 1
+                guard s.count >= s.target, let waiter = s.waiter else { return nil }
+                s.waiter = nil
+                return waiter
+            }
+            resume?.resume()
+        }
+
+        func wait(until target: Int) async {
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { s -> Bool in
+                    if s.count >= target { return true }
+                    s.target = target
+                    s.waiter = continuation
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+        }
     }
 
     private let current = Mutex<Task<Void, Never>?>(nil)
@@ -131,7 +154,7 @@ final class NaiveTaskSubject: BenchmarkSubject {
         current.withLock { task in
             task?.cancel()
             task = Task {
-                defer { finished.value.add(1, ordering: .relaxed) }
+                defer { finished.increment() }
                 do { try await Task.sleep(for: interval) } catch { return }
                 output(value)
             }
@@ -142,7 +165,7 @@ final class NaiveTaskSubject: BenchmarkSubject {
     func processAll() async {
         // Cancelled tasks still have to wake, throw and end: that is part of their cost.
         let expected = started.withLock { $0 } - 1
-        while finished.value.load(ordering: .relaxed) < expected { await Task.yield() }
+        await finished.wait(until: expected)
     }
 }
 

@@ -14,6 +14,7 @@
 
 import Debounce
 import Dispatch
+import Foundation
 import Glibc
 import MallocInterposerSwift
 import Synchronization
@@ -22,7 +23,10 @@ struct Options {
     var sends = 1_000_000
     var interval = Duration.milliseconds(50)
     var bursts = 50
+    var rounds = 3
     var instructionsSubject: String?
+    /// Set in the child processes the table is made from: run this subject once and print a result line.
+    var subject: String?
 
     init(arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -31,9 +35,11 @@ struct Options {
             case "--sends": sends = Int(rest.popFirst() ?? "") ?? sends
             case "--interval-ms": interval = .milliseconds(Int(rest.popFirst() ?? "") ?? 50)
             case "--bursts": bursts = Int(rest.popFirst() ?? "") ?? bursts
+            case "--rounds": rounds = max(1, Int(rest.popFirst() ?? "") ?? rounds)
             case "--instructions": instructionsSubject = rest.popFirst()
+            case "--subject": subject = rest.popFirst()
             case "--help", "-h":
-                print("usage: DebounceBenchmark [--sends N] [--interval-ms MS] [--bursts B] [--instructions SUBJECT]")
+                print("usage: DebounceBenchmark [--sends N] [--interval-ms MS] [--bursts B] [--rounds R] [--instructions SUBJECT]")
                 print("subjects: \(allSubjects.map { $0.name }.joined(separator: ", "))")
                 exit(0)
             default:
@@ -44,14 +50,76 @@ struct Options {
     }
 }
 
-/// Collects the outputs of a subject.
+/// Collects the outputs of a subject, and lets the benchmark wait for a given output without
+/// polling (polling would add work in proportion to elapsed time, which callgrind would count).
 final class Sink: Sendable {
-    private let state = Mutex((count: 0, last: -1))
-    func record(_ value: Int) { state.withLock { $0 = ($0.count + 1, value) } }
-    var snapshot: (count: Int, last: Int) { state.withLock { $0 } }
+    private struct State {
+        var count = 0
+        var last = -1
+        var waiter: (value: Int, continuation: CheckedContinuation<Void, Never>)?
+    }
+
+    private let state = Mutex(State())
+
+    func record(_ value: Int) {
+        let resume = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            s.count += 1
+            s.last = value
+            guard let waiter = s.waiter, waiter.value == value else { return nil }
+            s.waiter = nil
+            return waiter.continuation
+        }
+        resume?.resume()
+    }
+
+    var snapshot: (count: Int, last: Int) { state.withLock { ($0.count, $0.last) } }
+
+    /// Returns once `value` has been output.
+    func wait(for value: Int) async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { s -> Bool in
+                if s.last == value { return true }
+                s.waiter = (value, continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
 }
 
 struct BurstResult {
+    /// The result as one tab-separated line, for the parent process.
+    var line: String {
+        ["RESULT", name, "\(medianSend)", "\(p99Send)", "\(wallPerValue)", "\(cpuPerValue)",
+         allocationsPerValue.map { "\($0)" } ?? "-", "\(peakRSS)", outputCorrect ? "1" : "0",
+         timer.map { "\($0.tasksStarted)" } ?? "-", timer.map { "\($0.wakeups)" } ?? "-"].joined(separator: "\t")
+    }
+
+    init?(line: Substring) {
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 11, fields[0] == "RESULT",
+              let median = Double(fields[2]), let p99 = Double(fields[3]), let wall = Double(fields[4]),
+              let cpu = Double(fields[5]), let rss = Double(fields[7]) else { return nil }
+        self.init(
+            name: fields[1], medianSend: median, p99Send: p99, wallPerValue: wall, cpuPerValue: cpu,
+            allocationsPerValue: Double(fields[6]), peakRSS: rss, outputCorrect: fields[8] == "1",
+            timer: Int(fields[9]).flatMap { tasks in Int(fields[10]).map { TimerStatistics(tasksStarted: tasks, wakeups: $0) } }
+        )
+    }
+
+    init(name: String, medianSend: Double, p99Send: Double, wallPerValue: Double, cpuPerValue: Double,
+         allocationsPerValue: Double?, peakRSS: Double, outputCorrect: Bool, timer: TimerStatistics?) {
+        self.name = name
+        self.medianSend = medianSend
+        self.p99Send = p99Send
+        self.wallPerValue = wallPerValue
+        self.cpuPerValue = cpuPerValue
+        self.allocationsPerValue = allocationsPerValue
+        self.peakRSS = peakRSS
+        self.outputCorrect = outputCorrect
+        self.timer = timer
+    }
+
     let name: String
     let medianSend: Double
     let p99Send: Double
@@ -75,14 +143,6 @@ func cpuTime() -> Double {
     let user = Double(usage.ru_utime.tv_sec) * 1e9 + Double(usage.ru_utime.tv_usec) * 1e3
     let system = Double(usage.ru_stime.tv_sec) * 1e9 + Double(usage.ru_stime.tv_usec) * 1e3
     return user + system
-}
-
-/// Resets the kernel's peak-RSS mark for this process (Linux 4.0+: write "5" to clear_refs).
-func resetPeakRSS() {
-    if let file = fopen("/proc/self/clear_refs", "w") {
-        fputs("5", file)
-        fclose(file)
-    }
 }
 
 /// Peak resident set size in MiB (VmHWM).
@@ -114,19 +174,28 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
     sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
 }
 
-func waitForOutput(_ sink: Sink, last: Int, timeout: Duration = .seconds(10)) async -> Bool {
-    let deadline = clock.now + timeout
-    while sink.snapshot.last != last, clock.now < deadline {
-        try? await Task.sleep(for: .milliseconds(1))
+/// Waits for the debounced output; `false` if it is not `last` within the timeout.
+func waitForOutput(_ sink: Sink, last: Int, timeout: Duration = .seconds(30)) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            await sink.wait(for: last)
+            return true
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return false
+        }
+        let first = await group.next()!
+        group.cancelAll()
+        if !first { sink.record(-2) }  // releases the waiter so the group can end
+        return first && sink.snapshot.last == last
     }
-    return sink.snapshot.last == last
 }
 
 /// Generic over the subject so that each subject's `send` is called directly in the loop, not
 /// through an existential: the loop itself then costs the same for every subject.
 func runBurst<Subject: BenchmarkSubject>(_ type: Subject.Type, options: Options, countAllocations: Bool) async -> BurstResult {
     let sink = Sink()
-    resetPeakRSS()
     let subject = Subject(interval: options.interval, output: sink.record)
     var batchCosts: [Double] = []
     batchCosts.reserveCapacity(options.sends / 1000 + 1)
@@ -167,6 +236,24 @@ func runBurst<Subject: BenchmarkSubject>(_ type: Subject.Type, options: Options,
     )
     withExtendedLifetime(subject) {}
     return result
+}
+
+/// Runs one subject in a fresh process (this program with `--subject`), so that no thread, task or
+/// memory of another subject can affect it, and its peak RSS is its own.
+func runInChildProcess(_ name: String, options: Options) -> BurstResult? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let (seconds, attoseconds) = options.interval.components
+    let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    process.arguments = ["--subject", name, "--sends", "\(options.sends)", "--interval-ms", "\(milliseconds)"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch { return nil }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    let text = String(decoding: output, as: UTF8.self)
+    return text.split(separator: "\n").lazy.compactMap(BurstResult.init(line:)).first
 }
 
 func format(_ value: Double, _ decimals: Int = 0) -> String {
@@ -212,19 +299,40 @@ func runBenchmark(_ options: Options) async -> Int32 {
         return result.outputCorrect ? 0 : 1
     }
 
-    let countAllocations = allocationCountingWorks()
-    print("Scenario 1: \(options.sends) values sent back to back from one task, interval \(options.interval)")
-    if !countAllocations {
+    if let name = options.subject {
+        guard let runner = allSubjects.first(where: { $0.name == name }) else { return 2 }
+        let result = await runner.runBurst(options, allocationCountingWorks())
+        print(result.line)
+        return 0
+    }
+
+    print("Scenario 1: \(options.sends) values sent back to back from one task, interval \(options.interval);")
+    print("each subject runs \(options.rounds) times in a process of its own, interleaved with the others;")
+    print("the round with the median wall time is shown")
+    if !allocationCountingWorks() {
         print("(allocation counts need the malloc interposer preloaded: use Benchmarks/run-debounce-benchmark.sh)")
     }
     let header = [pad("subject", 26, left: true), pad("median send", 12), pad("p99 send", 10), pad("wall/value", 11),
                   pad("CPU/value", 10), pad("allocs/value", 13), pad("peak RSS", 10), "  output"]
     print(header.joined(separator: " "))
     print("", pad("ns", 38), pad("ns", 10), pad("ns", 11), pad("ns", 10), pad("", 13), pad("MiB", 10))
+    var rounds: [[BurstResult]] = Array(repeating: [], count: allSubjects.count)
+    for _ in 0..<options.rounds {
+        for (index, runner) in allSubjects.enumerated() {
+            guard let result = runInChildProcess(runner.name, options: options) else {
+                print("\(runner.name): the child process failed")
+                return 1
+            }
+            rounds[index].append(result)
+        }
+    }
     var results: [BurstResult] = []
-    for runner in allSubjects {
-        let result = await runner.runBurst(options, countAllocations)
+    var failures: [String] = []
+    for subjectRounds in rounds {
+        let sorted = subjectRounds.sorted { $0.wallPerValue < $1.wallPerValue }
+        let result = sorted[sorted.count / 2]
         results.append(result)
+        if !subjectRounds.allSatisfy(\.outputCorrect) { failures.append(result.name) }
         let row = [
             pad(result.name, 26, left: true), pad(format(result.medianSend, 1), 12), pad(format(result.p99Send, 1), 10),
             pad(format(result.wallPerValue, 1), 11), pad(format(result.cpuPerValue, 1), 10),
@@ -259,6 +367,10 @@ func runBenchmark(_ options: Options) async -> Int32 {
         print("\(pad(type.name, 22, left: true)) \(delivered) deliveries for \(options.bursts) bursts; "
             + "\(format(Double(timer.tasksStarted) / Double(options.bursts), 2)) timer tasks and "
             + "\(format(Double(timer.wakeups) / Double(options.bursts), 2)) wake-ups per burst")
+    }
+    if !failures.isEmpty {
+        print("WRONG OUTPUT in some round: \(failures.joined(separator: ", "))")
+        return 1
     }
     return 0
 }
