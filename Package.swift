@@ -75,11 +75,22 @@ let captureTargets: [Target] = [
         swiftSettings: strictSwift),
 ]
 
+// MARK: - Pipeline: frames -> detection -> shutter states, live and offline
+
+let pipelineProducts: [Product] = [
+    .library(name: "MarkerShutter", targets: ["MarkerShutter"]),
+]
+
+let pipelineTargets: [Target] = [
+    .target(name: "MarkerShutter", dependencies: ["Debounce", "Pixels"], swiftSettings: strictSwift),
+    .testTarget(name: "MarkerShutterTests", dependencies: ["MarkerShutter", "Debounce"], swiftSettings: strictSwift),
+]
+
 // MARK: - Package
 
 let package = Package(
     name: "MarkerShutter",
-    products: debounceProducts + detectionProducts + captureProducts,
-    targets: debounceTargets + pixelsTargets + detectionTargets + captureTargets,
+    products: debounceProducts + detectionProducts + captureProducts + pipelineProducts,
+    targets: debounceTargets + pixelsTargets + detectionTargets + captureTargets + pipelineTargets,
     swiftLanguageModes: [.v6]
 )

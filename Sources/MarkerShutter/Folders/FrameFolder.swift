@@ -1,0 +1,128 @@
+import Foundation
+
+/// The frames of a recorded folder, in order, each with its timestamp.
+///
+/// With a `manifest.jsonl` (written by `marker-shutter live --record`), the manifest gives the
+/// frames and their timestamps. Without one, every image file in the folder is a frame, in natural
+/// name order (`frame2` before `frame10`), `1 / framesPerSecond` apart from zero.
+public struct FrameFolder: Sendable {
+    /// One frame to read.
+    public struct Frame: Sendable, Hashable {
+        /// Position in the folder's order, from 0.
+        public var index: Int
+        /// File name inside the folder.
+        public var file: String
+        /// Full path of the file.
+        public var path: String
+        /// When the frame was captured.
+        public var time: FrameTime
+        /// The camera's sequence number, when the manifest has it.
+        public var sequence: UInt64?
+    }
+
+    /// Where the timestamps come from.
+    public enum Timing: Sendable, Hashable, CustomStringConvertible {
+        /// The folder's `manifest.jsonl`.
+        case manifest
+        /// A fixed rate over files in natural name order.
+        case rate(framesPerSecond: Double)
+
+        public var description: String {
+            switch self {
+            case .manifest: "timestamps from \(FrameManifest.fileName)"
+            case .rate(let fps): "no \(FrameManifest.fileName): \(fps) frames per second in file name order"
+            }
+        }
+    }
+
+    /// File name extensions read as images (compared without case).
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "bmp", "tif", "tiff"]
+
+    /// The folder.
+    public let path: String
+    /// The frames, in order.
+    public let frames: [Frame]
+    /// Where the timestamps came from.
+    public let timing: Timing
+
+    /// Lists a folder's frames.
+    ///
+    /// - Parameters:
+    ///   - path: The folder.
+    ///   - framesPerSecond: The rate used when there is no manifest; greater than zero.
+    /// - Throws: ``FrameFolderError`` when the folder cannot be listed, holds no frames, or its
+    ///   manifest cannot be read.
+    public init(path: String, framesPerSecond: Double = 30) throws(FrameFolderError) {
+        guard framesPerSecond > 0, framesPerSecond.isFinite else { throw .badRate(framesPerSecond) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path) }
+        guard isDirectory.boolValue else { throw .notAFolder(path) }
+        self.path = path
+        let manifestPath = (path as NSString).appendingPathComponent(FrameManifest.fileName)
+        if FileManager.default.fileExists(atPath: manifestPath) {
+            let text: String
+            do {
+                text = try String(contentsOfFile: manifestPath, encoding: .utf8)
+            } catch {
+                throw .unreadable(manifestPath, reason: "\(error.localizedDescription)")
+            }
+            let manifest: FrameManifest
+            do {
+                manifest = try FrameManifest(parsing: text)
+            } catch {
+                throw .manifest(manifestPath, error)
+            }
+            guard !manifest.entries.isEmpty else { throw .empty(path) }
+            frames = manifest.entries.enumerated().map { index, entry in
+                Frame(index: index, file: entry.file, path: (path as NSString).appendingPathComponent(entry.file),
+                      time: FrameTime(seconds: entry.t), sequence: entry.sequence)
+            }
+            timing = .manifest
+        } else {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: path)
+            } catch {
+                throw .unreadable(path, reason: "\(error.localizedDescription)")
+            }
+            let images = NaturalOrder.sorted(names.filter { name in
+                !name.hasPrefix(".") && Self.imageExtensions.contains((name as NSString).pathExtension.lowercased())
+            })
+            guard !images.isEmpty else { throw .empty(path) }
+            let interval = Duration.nanoseconds(Int64((1e9 / framesPerSecond).rounded()))
+            frames = images.enumerated().map { index, name in
+                Frame(index: index, file: name, path: (path as NSString).appendingPathComponent(name),
+                      time: FrameTime(interval * index), sequence: nil)
+            }
+            timing = .rate(framesPerSecond: framesPerSecond)
+        }
+    }
+}
+
+/// Why a frame folder could not be listed.
+public enum FrameFolderError: Error, Equatable, CustomStringConvertible {
+    /// Nothing at the path.
+    case missing(String)
+    /// The path is a file, not a folder.
+    case notAFolder(String)
+    /// The folder or its manifest could not be read.
+    case unreadable(String, reason: String)
+    /// No image files, and no manifest listing any.
+    case empty(String)
+    /// The manifest is malformed.
+    case manifest(String, FrameManifestError)
+    /// A frame rate that is not a positive number.
+    case badRate(Double)
+
+    public var description: String {
+        switch self {
+        case .missing(let path): "\(path): no such folder"
+        case .notAFolder(let path): "\(path): not a folder (give the folder that holds the frames)"
+        case .unreadable(let path, let reason): "\(path): cannot be read: \(reason)"
+        case .empty(let path):
+            "\(path): no frames (image files ending in \(FrameFolder.imageExtensions.sorted().joined(separator: ", ")), or a \(FrameManifest.fileName) listing them)"
+        case .manifest(let path, let error): "\(path): \(error)"
+        case .badRate(let fps): "frame rate must be a positive number of frames per second, got \(fps)"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// The `manifest.jsonl` of a recorded frame folder: one line per frame, in capture order, with the
+/// frame's file name, its timestamp in seconds and the camera's sequence number.
+///
+/// ```
+/// {"file":"frame_000000.jpg","t":0,"sequence":812}
+/// {"file":"frame_000001.jpg","t":0.033367,"sequence":813}
+/// ```
+///
+/// `marker-shutter live --record` writes it; `marker-shutter process` replays the frames with these
+/// timestamps, so the replay sees the timeline the live tool saw.
+public struct FrameManifest: Sendable, Equatable {
+    /// One frame of the manifest.
+    public struct Entry: Sendable, Equatable, Codable {
+        /// The file name, relative to the folder.
+        public var file: String
+        /// Seconds since the recording began.
+        public var t: Double
+        /// The camera's sequence number, when known.
+        public var sequence: UInt64?
+
+        /// Creates an entry.
+        public init(file: String, t: Double, sequence: UInt64? = nil) {
+            self.file = file
+            self.t = t
+            self.sequence = sequence
+        }
+    }
+
+    /// The file name the manifest has in a folder.
+    public static let fileName = "manifest.jsonl"
+
+    /// The frames, in order.
+    public var entries: [Entry]
+
+    /// Creates a manifest from entries.
+    public init(entries: [Entry]) { self.entries = entries }
+
+    /// Parses the text of a manifest.
+    ///
+    /// - Throws: ``FrameManifestError`` naming the line that is not a frame entry, a name that
+    ///   leaves the folder, or a timestamp that goes back.
+    public init(parsing text: String) throws(FrameManifestError) {
+        var entries: [Entry] = []
+        let decoder = JSONDecoder()
+        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            let entry: Entry
+            do {
+                entry = try decoder.decode(Entry.self, from: Data(trimmed.utf8))
+            } catch {
+                throw .badLine(offset + 1, reason: "expected {\"file\": ..., \"t\": seconds, \"sequence\": n}")
+            }
+            guard !entry.file.isEmpty, !entry.file.contains("/"), entry.file != ".", entry.file != ".." else {
+                throw .badLine(offset + 1, reason: "file \"\(entry.file)\" must be a plain name inside the folder")
+            }
+            guard entry.t.isFinite else { throw .badLine(offset + 1, reason: "t is not a number of seconds") }
+            if let previous = entries.last, entry.t < previous.t {
+                throw .timeGoesBack(line: offset + 1, file: entry.file, t: entry.t, previous: previous.t)
+            }
+            entries.append(entry)
+        }
+        self.entries = entries
+    }
+
+    /// The manifest's text: one JSON object per line.
+    public var text: String {
+        entries.map(Self.line(for:)).joined()
+    }
+
+    /// One entry as a manifest line, newline included.
+    public static func line(for entry: Entry) -> String {
+        var fields = ["\"file\":\(jsonString(entry.file))", "\"t\":\(secondsText(entry.t))"]
+        if let sequence = entry.sequence { fields.append("\"sequence\":\(sequence)") }
+        return "{" + fields.joined(separator: ",") + "}\n"
+    }
+
+    /// Seconds with microsecond resolution and no trailing zeros (`0.033367`, `12`).
+    static func secondsText(_ seconds: Double) -> String {
+        let micro = (seconds * 1_000_000).rounded()
+        var text = String(format: "%.6f", micro / 1_000_000)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
+    static func jsonString(_ string: String) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let s where s.value < 0x20: result += String(format: "\\u%04x", s.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// Why a `manifest.jsonl` could not be read.
+public enum FrameManifestError: Error, Equatable, CustomStringConvertible {
+    /// A line that is not a frame entry.
+    case badLine(Int, reason: String)
+    /// A timestamp earlier than the one before it.
+    case timeGoesBack(line: Int, file: String, t: Double, previous: Double)
+
+    public var description: String {
+        switch self {
+        case .badLine(let line, let reason): "manifest.jsonl line \(line): \(reason)"
+        case .timeGoesBack(let line, let file, let t, let previous):
+            "manifest.jsonl line \(line): \(file) at t=\(t) s is earlier than the frame before it (t=\(previous) s)"
+        }
+    }
+}

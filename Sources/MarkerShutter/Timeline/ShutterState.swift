@@ -1,0 +1,47 @@
+/// Whether the shutter may fire, and which frame it would save.
+public struct ShutterState<Snapshot: Sendable>: Sendable {
+    /// The three states the shutter shows.
+    public enum Phase: Sendable, Hashable, CustomStringConvertible {
+        /// The latest frame has a valid detection.
+        case enabled
+        /// Detection was lost at `since`; the last valid frame is still held, until `since` plus
+        /// the hold time.
+        case held(since: FrameTime)
+        /// No valid detection is held.
+        case disabled
+
+        public var description: String {
+            switch self {
+            case .enabled: "enabled"
+            case .held: "held"
+            case .disabled: "disabled"
+            }
+        }
+    }
+
+    /// The phase.
+    public var phase: Phase
+    /// The last valid frame and its index, while enabled or held; `nil` when disabled.
+    public var held: (index: Int, snapshot: Snapshot)?
+
+    /// The shutter with nothing held.
+    public static var disabled: ShutterState { ShutterState(phase: .disabled, held: nil) }
+
+    /// Whether a picture may be taken now (enabled or held).
+    public var isEnabled: Bool { phase != .disabled }
+
+    /// The index of the frame whose detection is held.
+    public var heldIndex: Int? { held?.index }
+
+    /// How long the current hold has lasted at `now`, or `nil` when not holding.
+    public func holdAge(at now: FrameTime) -> Duration? {
+        guard case .held(let since) = phase else { return nil }
+        return since.duration(to: now)
+    }
+
+    /// Whether `other` shows the same thing: same phase and same held frame. A new state is
+    /// published only when this is false.
+    public func isSame(as other: ShutterState) -> Bool {
+        phase == other.phase && heldIndex == other.heldIndex
+    }
+}

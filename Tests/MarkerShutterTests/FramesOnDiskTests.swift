@@ -1,0 +1,89 @@
+import Foundation
+import MarkerShutter
+import Testing
+
+@Suite struct NaturalOrderTests {
+    @Test func numbersCompareByValue() {
+        #expect(NaturalOrder.sorted(["frame10.jpg", "frame2.jpg", "frame1.jpg", "frame002.jpg"])
+            == ["frame1.jpg", "frame2.jpg", "frame002.jpg", "frame10.jpg"])
+        #expect(NaturalOrder.sorted(["b", "a10b", "a2c", "a2b", "a"]) == ["a", "a2b", "a2c", "a10b", "b"])
+        #expect(NaturalOrder.sorted(["left09.jpg", "left1.jpg", "left10.jpg"]) == ["left1.jpg", "left09.jpg", "left10.jpg"])
+    }
+}
+
+@Suite struct FrameManifestTests {
+    @Test func roundTripsItsLines() throws {
+        let manifest = FrameManifest(entries: [
+            .init(file: "frame_000000.jpg", t: 0, sequence: 812),
+            .init(file: "frame_000001.jpg", t: 0.0333671, sequence: 813),
+            .init(file: "odd \"name\".png", t: 12.5),
+        ])
+        #expect(manifest.text == """
+            {"file":"frame_000000.jpg","t":0,"sequence":812}
+            {"file":"frame_000001.jpg","t":0.033367,"sequence":813}
+            {"file":"odd \\"name\\".png","t":12.5}
+
+            """)
+        let parsed = try FrameManifest(parsing: manifest.text)
+        #expect(parsed.entries.map(\.file) == manifest.entries.map(\.file))
+        #expect(parsed.entries[1].t == 0.033367)
+        #expect(parsed.entries[2].sequence == nil)
+    }
+
+    @Test func refusesWhatItCannotReplay() {
+        #expect(throws: FrameManifestError.badLine(2, reason: "expected {\"file\": ..., \"t\": seconds, \"sequence\": n}")) {
+            try FrameManifest(parsing: "{\"file\":\"a.jpg\",\"t\":0}\nnot json\n")
+        }
+        #expect(throws: FrameManifestError.badLine(1, reason: "file \"../x.jpg\" must be a plain name inside the folder")) {
+            try FrameManifest(parsing: "{\"file\":\"../x.jpg\",\"t\":0}")
+        }
+        #expect(throws: FrameManifestError.timeGoesBack(line: 2, file: "b.jpg", t: 0.5, previous: 1)) {
+            try FrameManifest(parsing: "{\"file\":\"a.jpg\",\"t\":1}\n{\"file\":\"b.jpg\",\"t\":0.5}")
+        }
+    }
+}
+
+@Suite struct FrameFolderTests {
+    func makeFolder(_ files: [String: String]) throws -> String {
+        let path = NSTemporaryDirectory() + "frame-folder-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, contents) in files {
+            try contents.write(toFile: path + "/" + name, atomically: true, encoding: .utf8)
+        }
+        return path
+    }
+
+    @Test func withoutAManifestImagesAreTimedAtTheGivenRateInNaturalOrder() throws {
+        let path = try makeFolder(["f10.jpg": "", "f2.PNG": "", "f1.jpg": "", "notes.txt": "", ".hidden.jpg": ""])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try FrameFolder(path: path, framesPerSecond: 25)
+        #expect(folder.frames.map(\.file) == ["f1.jpg", "f2.PNG", "f10.jpg"])
+        #expect(folder.frames.map(\.time) == [FrameTime(.zero), FrameTime(.milliseconds(40)), FrameTime(.milliseconds(80))])
+        #expect(folder.timing == .rate(framesPerSecond: 25))
+    }
+
+    @Test func aManifestGivesTheFramesAndTheirTimes() throws {
+        let path = try makeFolder([
+            "b.jpg": "", "a.jpg": "", "extra.jpg": "",
+            "manifest.jsonl": "{\"file\":\"b.jpg\",\"t\":10.5,\"sequence\":7}\n{\"file\":\"a.jpg\",\"t\":10.55,\"sequence\":9}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try FrameFolder(path: path)
+        #expect(folder.timing == .manifest)
+        #expect(folder.frames.map(\.file) == ["b.jpg", "a.jpg"])
+        #expect(folder.frames.map(\.time) == [FrameTime(seconds: 10.5), FrameTime(seconds: 10.55)])
+        #expect(folder.frames.map(\.sequence) == [7, 9])
+    }
+
+    @Test func saysWhatIsWrongWithAFolder() throws {
+        let empty = try makeFolder(["notes.txt": ""])
+        let file = empty + "/notes.txt"
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(throws: FrameFolderError.missing("/nonexistent/frames")) { try FrameFolder(path: "/nonexistent/frames") }
+        #expect(throws: FrameFolderError.notAFolder(file)) { try FrameFolder(path: file) }
+        #expect(throws: FrameFolderError.empty(empty)) { try FrameFolder(path: empty) }
+        #expect(throws: FrameFolderError.badRate(0)) { try FrameFolder(path: empty, framesPerSecond: 0) }
+        let description = FrameFolderError.empty("/x").description
+        #expect(description == "/x: no frames (image files ending in bmp, jpeg, jpg, png, tif, tiff, or a manifest.jsonl listing them)")
+    }
+}
