@@ -36,7 +36,17 @@ let pixelsTargets: [Target] = [
 // MARK: - Detection: C shim over OpenCV 4.6 and its Swift API
 
 let detectionProducts: [Product] = []
-let detectionTargets: [Target] = []
+
+let detectionTargets: [Target] = [
+    // OpenCV's compiler and linker flags from pkg-config; no Swift code imports it.
+    .systemLibrary(
+        name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "opencv4",
+        providers: [.apt(["libopencv-dev"])]
+    ),
+    // A pure C header (include/) over C++ that calls OpenCV; only the header is visible to Swift.
+    .target(name: "COpenCVShim", dependencies: ["COpenCV"]),
+    .testTarget(name: "COpenCVShimTests", dependencies: ["COpenCVShim"], swiftSettings: strictSwift),
+]
 
 // MARK: - Capture: C shim over libv4l2, frame sources, emulated camera
 
