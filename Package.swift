@@ -45,8 +45,31 @@ let pixelsTargets: [Target] = [
 
 // MARK: - Detection: C shim over OpenCV 4.6 and its Swift API
 
-let detectionProducts: [Product] = []
-let detectionTargets: [Target] = []
+let detectionProducts: [Product] = [
+    .library(name: "MarkerDetection", targets: ["MarkerDetection"]),
+]
+
+let detectionTargets: [Target] = [
+    // OpenCV's compiler and linker flags from pkg-config; no Swift code imports it.
+    .systemLibrary(
+        name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "opencv4",
+        providers: [.apt(["libopencv-dev"])]
+    ),
+    // A pure C header (include/) over C++ that calls OpenCV; only the header is visible to Swift.
+    .target(name: "COpenCVShim", dependencies: ["COpenCV"]),
+    .target(name: "MarkerDetection", dependencies: ["Pixels", "COpenCVShim"], swiftSettings: strictSwift),
+    // Warping, blur and noise for synthetic ground truth: used by tests only, never exported.
+    .target(
+        name: "MarkerDetectionTestSupport", dependencies: ["Pixels"],
+        path: "Tests/MarkerDetectionTestSupport", swiftSettings: strictSwift
+    ),
+    .testTarget(name: "COpenCVShimTests", dependencies: ["COpenCVShim"], swiftSettings: strictSwift),
+    .testTarget(
+        name: "MarkerDetectionTests",
+        dependencies: ["MarkerDetection", "MarkerDetectionTestSupport", "Pixels"],
+        swiftSettings: strictSwift
+    ),
+]
 
 // MARK: - Capture: C shim over libv4l2, frame sources, emulated camera
 

@@ -1,0 +1,491 @@
+// Dictionaries, detectors for the four pattern kinds, detection results and printable targets.
+#include "shim.hpp"
+
+#include <opencv2/aruco.hpp>
+#include <opencv2/aruco/charuco.hpp>
+#include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+struct msd_dictionary {
+    cv::Ptr<cv::aruco::Dictionary> dictionary;
+};
+
+// Immutable after msd_detector_create, so concurrent detections only read it.
+struct msd_detector {
+    msd_pattern pattern;
+    cv::Ptr<cv::aruco::Dictionary> dictionary;
+    cv::Ptr<cv::aruco::DetectorParameters> parameters;
+    cv::Ptr<cv::aruco::CharucoBoard> charuco;
+    // The board whose layout recovers markers the first pass missed (ChArUco or grid board).
+    cv::Ptr<cv::aruco::Board> board;
+    // Marker ids that belong to a board (sorted); markers with other ids are dropped.
+    std::vector<int> board_ids;
+};
+
+struct msd_detection {
+    std::vector<int32_t> marker_ids;
+    std::vector<float> marker_corners;
+    std::vector<int32_t> corner_ids;
+    std::vector<float> corner_points;
+    bool has_sharpness = false;
+    double sharpness = 0;
+};
+
+namespace msd {
+namespace {
+
+constexpr int minimum_side = 16;
+
+int32_t marker_count(const cv::aruco::Dictionary &dictionary) { return dictionary.bytesList.rows; }
+
+// The square (column, row) of a ChArUco board that holds marker `index`.
+cv::Point marker_square(const cv::aruco::CharucoBoard &board, size_t index) {
+    const cv::Point3f top_left = board.objPoints[index][0];
+    const float side = board.getSquareLength();
+    return {int(std::floor(top_left.x / side)), int(std::floor(top_left.y / side))};
+}
+
+// Rebuilds a ChArUco board's markers in the layout OpenCV used before 4.6 for even row counts: a
+// marker in every square whose column + row is even (so the top-left square holds marker 0), ids
+// row by row from the top. Then recomputes which markers (and which of their corners) surround each
+// chessboard corner, which interpolateCornersCharuco relies on.
+void use_legacy_layout(cv::aruco::CharucoBoard &board) {
+    const cv::Size squares = board.getChessboardSize();
+    const float side = board.getSquareLength();
+    const float inset = (side - board.getMarkerLength()) / 2;
+    const float length = board.getMarkerLength();
+    board.objPoints.clear();
+    board.ids.clear();
+    for (int row = 0; row < squares.height; ++row) {
+        for (int column = 0; column < squares.width; ++column) {
+            if ((row + column) % 2 != 0) continue;
+            const cv::Point3f origin(column * side + inset, row * side + inset, 0);
+            board.objPoints.push_back({origin, origin + cv::Point3f(length, 0, 0), origin + cv::Point3f(length, length, 0),
+                                       origin + cv::Point3f(0, length, 0)});
+            board.ids.push_back(int(board.ids.size()));
+        }
+    }
+    // Chessboard corner (c, r) is shared by squares (c, r), (c+1, r), (c, r+1), (c+1, r+1); the
+    // two of them that hold markers touch it with their bottom-right, bottom-left, top-right or
+    // top-left corner (OpenCV's corner indices 2, 3, 1, 0).
+    const int inner_columns = squares.width - 1;
+    board.nearestMarkerIdx.assign(board.chessboardCorners.size(), {});
+    board.nearestMarkerCorners.assign(board.chessboardCorners.size(), {});
+    for (size_t marker = 0; marker < board.objPoints.size(); ++marker) {
+        const cv::Point square = marker_square(board, marker);
+        const struct { int dx, dy, corner; } touching[] = {{-1, -1, 0}, {0, -1, 1}, {0, 0, 2}, {-1, 0, 3}};
+        for (const auto &touch : touching) {
+            const int column = square.x + touch.dx, row = square.y + touch.dy;
+            if (column < 0 || row < 0 || column >= inner_columns || row >= squares.height - 1) continue;
+            const size_t corner = size_t(row * inner_columns + column);
+            board.nearestMarkerIdx[corner].push_back(int(marker));
+            board.nearestMarkerCorners[corner].push_back(touch.corner);
+        }
+    }
+}
+
+void check_marker_supply(const msd_detector &detector, int needed, int first) {
+    const int available = marker_count(*detector.dictionary);
+    if (first < 0 || needed > available - first) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "the board needs markers %d...%d but the dictionary has only %d", first,
+             first + needed - 1, available);
+    }
+}
+
+void configure(msd_detector &detector, const msd_dictionary *dictionary) {
+    const msd_pattern &pattern = detector.pattern;
+    if (pattern.kind != MSD_PATTERN_CHESSBOARD) {
+        require(dictionary, "dictionary");
+        detector.dictionary = dictionary->dictionary;
+        detector.parameters = cv::aruco::DetectorParameters::create();
+    }
+    switch (pattern.kind) {
+    case MSD_PATTERN_ARUCO: return;
+    case MSD_PATTERN_ARUCO_GRID: {
+        if (pattern.columns < 1 || pattern.rows < 1 || !(pattern.marker_length > 0) || !(pattern.marker_separation > 0)) {
+            fail(MSD_STATUS_INVALID_ARGUMENT, "a grid board needs at least 1x1 markers and positive lengths");
+        }
+        check_marker_supply(detector, pattern.columns * pattern.rows, pattern.first_marker);
+        detector.board = cv::aruco::GridBoard::create(pattern.columns, pattern.rows, float(pattern.marker_length),
+                                                      float(pattern.marker_separation), detector.dictionary,
+                                                      pattern.first_marker);
+        detector.board_ids = detector.board->ids;
+        return;
+    }
+    case MSD_PATTERN_CHARUCO: {
+        if (pattern.columns < 2 || pattern.rows < 2) {
+            fail(MSD_STATUS_INVALID_ARGUMENT, "a ChArUco board needs at least 2x2 squares, not %dx%d", pattern.columns,
+                 pattern.rows);
+        }
+        if (!(pattern.marker_length > 0) || !(pattern.marker_length < pattern.square_length)) {
+            fail(MSD_STATUS_INVALID_ARGUMENT, "a ChArUco marker (%g) must be positive and smaller than its square (%g)",
+                 pattern.marker_length, pattern.square_length);
+        }
+        check_marker_supply(detector, pattern.columns * pattern.rows / 2, 0);
+        detector.charuco = cv::aruco::CharucoBoard::create(pattern.columns, pattern.rows, float(pattern.square_length),
+                                                           float(pattern.marker_length), detector.dictionary);
+        if (pattern.legacy_layout && pattern.rows % 2 == 0) use_legacy_layout(*detector.charuco);
+        detector.board = detector.charuco;
+        detector.board_ids = detector.charuco->ids;
+        std::sort(detector.board_ids.begin(), detector.board_ids.end());
+        return;
+    }
+    case MSD_PATTERN_CHESSBOARD:
+        if (pattern.columns < 3 || pattern.rows < 3) {
+            fail(MSD_STATUS_INVALID_ARGUMENT, "a chessboard needs at least 3x3 inner corners, not %dx%d", pattern.columns,
+                 pattern.rows);
+        }
+        return;
+    }
+    fail(MSD_STATUS_INVALID_ARGUMENT, "unknown pattern kind %d", int(pattern.kind));
+}
+
+// Markers of the pattern's dictionary. For boards: only the board's ids, one detection per id (the
+// largest, when OpenCV reports a marker twice from nested contours), and markers the first pass
+// rejected are recovered from the board's layout (cv::aruco::refineDetectedMarkers).
+void detect_markers(const msd_detector &detector, const cv::Mat &gray, msd_detection &result,
+                    std::vector<std::vector<cv::Point2f>> &corners, std::vector<int> &ids) {
+    std::vector<std::vector<cv::Point2f>> found, rejected;
+    std::vector<int> found_ids;
+    cv::aruco::detectMarkers(gray, detector.dictionary, found, found_ids, detector.parameters, rejected);
+    if (detector.board) {
+        cv::aruco::refineDetectedMarkers(gray, detector.board, found, found_ids, rejected, cv::noArray(), cv::noArray(),
+                                         10.f, 3.f, true, cv::noArray(), detector.parameters);
+    }
+    std::vector<size_t> kept;
+    for (size_t index = 0; index < found_ids.size(); ++index) {
+        if (detector.board) {
+            const bool on_board =
+                std::binary_search(detector.board_ids.begin(), detector.board_ids.end(), found_ids[index]);
+            if (!on_board) continue;
+            auto same = std::find_if(kept.begin(), kept.end(), [&](size_t other) { return found_ids[other] == found_ids[index]; });
+            if (same != kept.end()) {
+                if (cv::arcLength(found[index], true) > cv::arcLength(found[*same], true)) *same = index;
+                continue;
+            }
+        }
+        kept.push_back(index);
+    }
+    for (size_t index : kept) {
+        corners.push_back(found[index]);
+        ids.push_back(found_ids[index]);
+        result.marker_ids.push_back(found_ids[index]);
+        for (const cv::Point2f &point : found[index]) {
+            result.marker_corners.push_back(point.x);
+            result.marker_corners.push_back(point.y);
+        }
+    }
+}
+
+void add_board_corners(msd_detection &result, const std::vector<cv::Point2f> &points, const std::vector<int> &ids) {
+    for (size_t index = 0; index < points.size(); ++index) {
+        result.corner_ids.push_back(ids[index]);
+        result.corner_points.push_back(points[index].x);
+        result.corner_points.push_back(points[index].y);
+    }
+}
+
+void detect_chessboard(const msd_pattern &pattern, const cv::Mat &gray, msd_detection &result) {
+    const cv::Size size(pattern.columns, pattern.rows);
+    std::vector<cv::Point2f> points;
+    const int flags = cv::CALIB_CB_ADAPTIVE_THRESH | cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
+    if (!cv::findChessboardCorners(gray, size, points, flags)) return;
+    // A refinement window of about a quarter of the smallest square keeps each window on one corner.
+    double spacing = HUGE_VAL;
+    for (int row = 0; row < size.height; ++row) {
+        for (int column = 0; column + 1 < size.width; ++column) {
+            const size_t index = size_t(row * size.width + column);
+            spacing = std::min(spacing, double(cv::norm(points[index + 1] - points[index])));
+        }
+    }
+    const int half_window = std::clamp(int(spacing / 4), 2, 10);
+    cv::cornerSubPix(gray, points, cv::Size(half_window, half_window), cv::Size(-1, -1),
+                     cv::TermCriteria(cv::TermCriteria::EPS | cv::TermCriteria::COUNT, 40, 0.001));
+    std::vector<int> ids(points.size());
+    for (size_t index = 0; index < ids.size(); ++index) ids[index] = int(index);
+    add_board_corners(result, points, ids);
+}
+
+// Variance of the Laplacian over the convex hull of everything detected: high for a sharp view of
+// the target, low for a blurred one.
+void measure_sharpness(const cv::Mat &gray, msd_detection &result) {
+    std::vector<cv::Point2f> points;
+    for (size_t index = 0; index + 1 < result.marker_corners.size(); index += 2) {
+        points.emplace_back(result.marker_corners[index], result.marker_corners[index + 1]);
+    }
+    for (size_t index = 0; index + 1 < result.corner_points.size(); index += 2) {
+        points.emplace_back(result.corner_points[index], result.corner_points[index + 1]);
+    }
+    if (points.empty()) return;
+    std::vector<cv::Point2f> hull;
+    cv::convexHull(points, hull);
+    const cv::Rect region = cv::boundingRect(hull) & cv::Rect(0, 0, gray.cols, gray.rows);
+    if (region.area() == 0) return;
+    std::vector<cv::Point> outline;
+    for (const cv::Point2f &point : hull) {
+        outline.emplace_back(int(std::lround(point.x)) - region.x, int(std::lround(point.y)) - region.y);
+    }
+    cv::Mat mask = cv::Mat::zeros(region.size(), CV_8UC1);
+    cv::fillConvexPoly(mask, outline, cv::Scalar(255));
+    cv::Mat laplacian;
+    cv::Laplacian(gray(region), laplacian, CV_16S);
+    cv::Scalar mean, deviation;
+    cv::meanStdDev(laplacian, mean, deviation, mask);
+    result.has_sharpness = true;
+    result.sharpness = deviation[0] * deviation[0];
+}
+
+void detect(const msd_detector &detector, const cv::Mat &gray, msd_detection &result) {
+    if (gray.cols < minimum_side || gray.rows < minimum_side) {
+        Failure failure{MSD_STATUS_IMAGE_TOO_SMALL, ""};
+        failure.width = gray.cols;
+        failure.height = gray.rows;
+        failure.message = "image of " + std::to_string(gray.cols) + "x" + std::to_string(gray.rows) +
+                          " pixels is smaller than the " + std::to_string(minimum_side) + "x" +
+                          std::to_string(minimum_side) + " a detector needs";
+        throw failure;
+    }
+    if (detector.pattern.kind == MSD_PATTERN_CHESSBOARD) {
+        detect_chessboard(detector.pattern, gray, result);
+    } else {
+        std::vector<std::vector<cv::Point2f>> corners;
+        std::vector<int> ids;
+        detect_markers(detector, gray, result, corners, ids);
+        if (detector.charuco && !ids.empty()) {
+            std::vector<cv::Point2f> points;
+            std::vector<int> point_ids;
+            cv::aruco::interpolateCornersCharuco(corners, ids, gray, detector.charuco, points, point_ids);
+            // OpenCV 4.6 moves each corner half a pixel left and up before cornerSubPix and back
+            // afterwards, but cornerSubPix converges to the same saddle point either way, so the
+            // result ends up half a pixel right and down of it. Undo that, so that ChArUco corners
+            // use the same pixel-centre convention as markers and chessboard corners.
+            for (cv::Point2f &point : points) point -= cv::Point2f(0.5f, 0.5f);
+            add_board_corners(result, points, point_ids);
+        }
+    }
+    measure_sharpness(gray, result);
+}
+
+// MARK: Printable targets
+
+struct Canvas {
+    cv::Mat image;
+    int margin;
+
+    // The largest whole number of pixels per `unit` at which `extent` units fit inside the margins.
+    int scale(cv::Size2d extent) const {
+        const double across = (image.cols - 2 * margin) / extent.width;
+        const double down = (image.rows - 2 * margin) / extent.height;
+        return int(std::floor(std::min(across, down)));
+    }
+
+    // The top-left pixel of a `size` pixels area centred on the canvas.
+    cv::Point centred(cv::Size size) const { return {(image.cols - size.width) / 2, (image.rows - size.height) / 2}; }
+
+    void draw_marker(const cv::aruco::Dictionary &dictionary, int id, cv::Point at, int side) {
+        cv::Mat marker;
+        dictionary.drawMarker(id, side, marker, 1);
+        marker.copyTo(image(cv::Rect(at, cv::Size(side, side))));
+    }
+};
+
+void require_pixels(int value, int minimum, const char *what) {
+    if (value < minimum) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "the image is too small to draw this target: %s would be %d pixels (at least %d)",
+             what, value, minimum);
+    }
+}
+
+void render_charuco(const msd_detector &detector, Canvas &canvas) {
+    const cv::aruco::CharucoBoard &board = *detector.charuco;
+    const cv::Size squares = board.getChessboardSize();
+    const int side = canvas.scale(cv::Size2d(squares));
+    const int bits = detector.dictionary->markerSize + 2;
+    const int marker_side = int(std::lround(side * board.getMarkerLength() / board.getSquareLength()));
+    require_pixels(marker_side, bits, "a marker");
+    const cv::Point origin = canvas.centred(cv::Size(squares.width * side, squares.height * side));
+    std::vector<int> marker_at(size_t(squares.area()), -1);
+    for (size_t index = 0; index < board.objPoints.size(); ++index) {
+        const cv::Point square = marker_square(board, index);
+        marker_at[size_t(square.y * squares.width + square.x)] = board.ids[index];
+    }
+    const int inset = (side - marker_side) / 2;
+    for (int row = 0; row < squares.height; ++row) {
+        for (int column = 0; column < squares.width; ++column) {
+            const cv::Point corner = origin + cv::Point(column * side, row * side);
+            const int id = marker_at[size_t(row * squares.width + column)];
+            if (id < 0) {
+                canvas.image(cv::Rect(corner, cv::Size(side, side))).setTo(0);
+            } else {
+                canvas.draw_marker(*detector.dictionary, id, corner + cv::Point(inset, inset), marker_side);
+            }
+        }
+    }
+}
+
+void render_grid(const msd_detector &detector, Canvas &canvas) {
+    const msd_pattern &pattern = detector.pattern;
+    const double pitch = pattern.marker_length + pattern.marker_separation;
+    const cv::Size2d extent(pattern.columns * pitch - pattern.marker_separation,
+                            pattern.rows * pitch - pattern.marker_separation);
+    // Pixels per unit of length, then whole pixels for markers and gaps.
+    const double unit = std::min((canvas.image.cols - 2 * canvas.margin) / extent.width,
+                                 (canvas.image.rows - 2 * canvas.margin) / extent.height);
+    const int marker_side = int(std::floor(pattern.marker_length * unit));
+    const int gap = int(std::floor(pattern.marker_separation * unit));
+    require_pixels(marker_side, detector.dictionary->markerSize + 2, "a marker");
+    require_pixels(gap, 1, "the gap between markers");
+    const cv::Point origin = canvas.centred(cv::Size(pattern.columns * (marker_side + gap) - gap,
+                                                     pattern.rows * (marker_side + gap) - gap));
+    for (int row = 0; row < pattern.rows; ++row) {
+        for (int column = 0; column < pattern.columns; ++column) {
+            const int id = pattern.first_marker + row * pattern.columns + column;
+            canvas.draw_marker(*detector.dictionary, id, origin + cv::Point(column, row) * (marker_side + gap), marker_side);
+        }
+    }
+}
+
+void render_chessboard(const msd_pattern &pattern, Canvas &canvas) {
+    const cv::Size squares(pattern.columns + 1, pattern.rows + 1);
+    const int side = canvas.scale(cv::Size2d(squares));
+    require_pixels(side, 4, "a square");
+    const cv::Point origin = canvas.centred(cv::Size(squares.width * side, squares.height * side));
+    for (int row = 0; row < squares.height; ++row) {
+        for (int column = 0; column < squares.width; ++column) {
+            if ((row + column) % 2 != 0) continue;
+            canvas.image(cv::Rect(origin + cv::Point(column * side, row * side), cv::Size(side, side))).setTo(0);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace msd
+
+extern "C" {
+
+msd_status msd_dictionary_create_predefined(msd_predefined_dictionary name, msd_dictionary **dictionary,
+                                            msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(dictionary, "dictionary");
+        *dictionary = nullptr;
+        if (name < MSD_DICT_4X4_50 || name > MSD_DICT_APRILTAG_36h11) {
+            msd::fail(MSD_STATUS_INVALID_ARGUMENT, "unknown predefined dictionary %d", int(name));
+        }
+        *dictionary = new msd_dictionary{cv::aruco::getPredefinedDictionary(int(name))};
+    });
+}
+
+msd_status msd_dictionary_create_from_file(const char *path, msd_dictionary **dictionary, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(path, "path");
+        msd::require(dictionary, "dictionary");
+        *dictionary = nullptr;
+        if (FILE *probe = std::fopen(path, "rb")) {
+            std::fclose(probe);
+        } else {
+            msd::Failure failure{MSD_STATUS_IO, std::string("cannot open '") + path + "': " + std::strerror(errno)};
+            failure.system_errno = errno;
+            throw failure;
+        }
+        auto result = cv::makePtr<cv::aruco::Dictionary>();
+        try {
+            cv::FileStorage storage(path, cv::FileStorage::READ);
+            if (!storage.isOpened() || !result->readDictionary(storage.root())) {
+                msd::fail(MSD_STATUS_INVALID_DICTIONARY, "'%s' is not an OpenCV marker dictionary", path);
+            }
+        } catch (const cv::Exception &exception) {
+            msd::fail(MSD_STATUS_INVALID_DICTIONARY, "'%s' is not an OpenCV marker dictionary: %s", path,
+                      exception.err.c_str());
+        }
+        if (result->bytesList.rows < 1 || result->markerSize < 2) {
+            msd::fail(MSD_STATUS_INVALID_DICTIONARY, "'%s' holds no markers", path);
+        }
+        *dictionary = new msd_dictionary{result};
+    });
+}
+
+msd_status msd_dictionary_size_get(const msd_dictionary *dictionary, int32_t *marker_count, int32_t *bits_per_side,
+                                   msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(dictionary, "dictionary");
+        msd::require(marker_count, "marker_count");
+        msd::require(bits_per_side, "bits_per_side");
+        *marker_count = msd::marker_count(*dictionary->dictionary);
+        *bits_per_side = dictionary->dictionary->markerSize;
+    });
+}
+
+void msd_dictionary_free(msd_dictionary *dictionary) { delete dictionary; }
+
+msd_status msd_detector_create(const msd_pattern *pattern, const msd_dictionary *dictionary, msd_detector **detector,
+                               msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(pattern, "pattern");
+        msd::require(detector, "detector");
+        *detector = nullptr;
+        auto result = std::make_unique<msd_detector>();
+        result->pattern = *pattern;
+        msd::configure(*result, dictionary);
+        *detector = result.release();
+    });
+}
+
+void msd_detector_free(msd_detector *detector) { delete detector; }
+
+msd_status msd_detector_detect(const msd_detector *detector, const msd_pixels *pixels, msd_detection **detection,
+                               msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(detector, "detector");
+        msd::require(detection, "detection");
+        *detection = nullptr;
+        const cv::Mat wrapped = msd::wrap(pixels);
+        auto result = std::make_unique<msd_detection>();
+        msd::detect(*detector, msd::gray(wrapped, pixels->format), *result);
+        *detection = result.release();
+    });
+}
+
+msd_status msd_detection_view_get(const msd_detection *detection, msd_detection_view *view, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(detection, "detection");
+        msd::require(view, "view");
+        *view = msd_detection_view{detection->marker_ids.size(), detection->marker_ids.data(),
+                                   detection->marker_corners.data(), detection->corner_ids.size(),
+                                   detection->corner_ids.data(), detection->corner_points.data(),
+                                   detection->has_sharpness ? 1 : 0, detection->sharpness};
+    });
+}
+
+void msd_detection_free(msd_detection *detection) { delete detection; }
+
+msd_status msd_detector_render(const msd_detector *detector, int32_t width, int32_t height, int32_t margin,
+                               msd_image **image, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(detector, "detector");
+        msd::require(image, "image");
+        *image = nullptr;
+        if (width < 1 || height < 1 || margin < 0 || 2 * int64_t(margin) >= std::min(width, height)) {
+            msd::fail(MSD_STATUS_INVALID_ARGUMENT, "cannot draw a %dx%d target with a margin of %d pixels", width, height,
+                      margin);
+        }
+        msd::Canvas canvas{cv::Mat(height, width, CV_8UC1, cv::Scalar(255)), margin};
+        switch (detector->pattern.kind) {
+        case MSD_PATTERN_ARUCO:
+            msd::fail(MSD_STATUS_INVALID_ARGUMENT, "loose markers have no printable layout; describe a grid board");
+        case MSD_PATTERN_ARUCO_GRID: msd::render_grid(*detector, canvas); break;
+        case MSD_PATTERN_CHARUCO: msd::render_charuco(*detector, canvas); break;
+        case MSD_PATTERN_CHESSBOARD: msd::render_chessboard(detector->pattern, canvas); break;
+        }
+        *image = new msd_image{canvas.image, MSD_PIXEL_FORMAT_GRAY8};
+    });
+}
+
+}  // extern "C"

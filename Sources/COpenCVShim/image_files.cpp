@@ -1,0 +1,274 @@
+// Image files: header sniffing (so the pixel limit is checked before any decoding), decoding,
+// reading and encoding through OpenCV's codecs.
+#include "shim.hpp"
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+struct msd_bytes {
+    std::vector<uchar> data;
+};
+
+namespace msd {
+namespace {
+
+// Bounds-checked reads from the start of a file's bytes; reading past the end means the file is
+// truncated (its header promised more than it holds).
+class Bytes {
+public:
+    Bytes(const uint8_t *data, size_t count, const char *format) : data_(data), count_(count), format_(format) {}
+
+    size_t count() const { return count_; }
+    uint8_t at(size_t offset) const {
+        need(offset, 1);
+        return data_[offset];
+    }
+    uint32_t big16(size_t offset) const { return uint32_t(at(offset)) << 8 | at(offset + 1); }
+    uint32_t big32(size_t offset) const { return big16(offset) << 16 | big16(offset + 2); }
+    uint32_t little16(size_t offset) const { return uint32_t(at(offset + 1)) << 8 | at(offset); }
+    uint32_t little32(size_t offset) const { return little16(offset + 2) << 16 | little16(offset); }
+    const uint8_t *pointer(size_t offset) const { return data_ + offset; }
+
+    void need(size_t offset, size_t length) const {
+        if (offset > count_ || length > count_ - offset) {
+            fail(MSD_STATUS_TRUNCATED, "truncated %s: the data ends at byte %zu, inside its header", format_, count_);
+        }
+    }
+
+private:
+    const uint8_t *data_;
+    size_t count_;
+    const char *format_;
+};
+
+bool starts_with(const uint8_t *bytes, size_t count, const char *signature, size_t length) {
+    return count >= length && std::memcmp(bytes, signature, length) == 0;
+}
+
+msd_image_header png_header(const Bytes &bytes) {
+    // Signature (8 bytes), then the IHDR chunk: length (4), type (4), width (4), height (4).
+    if (bytes.count() >= 16 && std::memcmp(bytes.pointer(12), "IHDR", 4) != 0) {
+        fail(MSD_STATUS_DECODE_FAILED, "corrupt PNG: the first chunk is not IHDR");
+    }
+    return {MSD_FILE_FORMAT_PNG, bytes.big32(16), bytes.big32(20)};
+}
+
+bool is_start_of_frame(uint8_t marker) {
+    return marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+}
+
+// Walks the JPEG's marker segments up to the first start-of-scan. Returns the frame header's size
+// and sets `scan_data` to the offset where entropy-coded data begins.
+msd_image_header jpeg_header(const Bytes &bytes, size_t *scan_data) {
+    msd_image_header header{MSD_FILE_FORMAT_JPEG, -1, -1};
+    size_t offset = 2;
+    for (;;) {
+        if (bytes.at(offset) != 0xFF) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: no marker at byte %zu", offset);
+        while (bytes.at(offset) == 0xFF) ++offset;  // fill bytes
+        const uint8_t marker = bytes.at(offset++);
+        if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) continue;  // no length field
+        if (marker == 0xD9) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: end of image before any scan");
+        const size_t length = bytes.big16(offset);
+        if (length < 2) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: segment length %zu at byte %zu", length, offset);
+        bytes.need(offset, length);
+        if (is_start_of_frame(marker)) {
+            header.height = bytes.big16(offset + 3);
+            header.width = bytes.big16(offset + 5);
+        }
+        if (marker == 0xDA) {
+            if (header.width < 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: a scan before the frame header");
+            *scan_data = offset + length;
+            return header;
+        }
+        offset += length;
+    }
+}
+
+msd_image_header bmp_header(const Bytes &bytes) {
+    const uint32_t info_size = bytes.little32(14);
+    if (info_size == 12) return {MSD_FILE_FORMAT_BMP, bytes.little16(18), bytes.little16(20)};
+    const int32_t width = int32_t(bytes.little32(18));
+    const int32_t height = int32_t(bytes.little32(22));  // negative: rows stored top-down
+    if (width <= 0 || height == INT32_MIN) fail(MSD_STATUS_DECODE_FAILED, "corrupt BMP: width %d, height %d", width, height);
+    return {MSD_FILE_FORMAT_BMP, width, height < 0 ? -int64_t(height) : height};
+}
+
+msd_image_header tiff_header(const Bytes &bytes) {
+    const bool little = bytes.at(0) == 'I';
+    auto u16 = [&](size_t offset) { return little ? bytes.little16(offset) : bytes.big16(offset); };
+    auto u32 = [&](size_t offset) { return little ? bytes.little32(offset) : bytes.big32(offset); };
+    if (u16(2) != 42) fail(MSD_STATUS_UNRECOGNIZED_FORMAT, "unsupported TIFF variant (only classic TIFF is read)");
+    const size_t directory = u32(4);
+    const size_t entries = u16(directory);
+    msd_image_header header{MSD_FILE_FORMAT_TIFF, -1, -1};
+    for (size_t index = 0; index < entries; ++index) {
+        const size_t entry = directory + 2 + 12 * index;
+        const uint32_t tag = u16(entry);
+        if (tag != 256 && tag != 257) continue;
+        const uint32_t type = u16(entry + 2);
+        const int64_t value = type == 3 ? u16(entry + 8) : type == 4 ? u32(entry + 8) : -1;
+        if (value < 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt TIFF: tag %u has type %u", tag, type);
+        (tag == 256 ? header.width : header.height) = value;
+    }
+    if (header.width < 0 || header.height < 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt TIFF: no image width or length");
+    return header;
+}
+
+msd_image_header read_header(const uint8_t *data, size_t count, size_t *jpeg_scan_data) {
+    if (count == 0) fail(MSD_STATUS_EMPTY_INPUT, "empty image: 0 bytes");
+    if (starts_with(data, count, "\x89PNG\r\n\x1a\n", 8)) return png_header(Bytes(data, count, "PNG"));
+    if (starts_with(data, count, "\xFF\xD8\xFF", 3)) return jpeg_header(Bytes(data, count, "JPEG"), jpeg_scan_data);
+    if (starts_with(data, count, "BM", 2) && count >= 14) return bmp_header(Bytes(data, count, "BMP"));
+    if (starts_with(data, count, "II", 2) || starts_with(data, count, "MM", 2)) {
+        return tiff_header(Bytes(data, count, "TIFF"));
+    }
+    fail(MSD_STATUS_UNRECOGNIZED_FORMAT, "not a JPEG, PNG, BMP or TIFF image");
+}
+
+const char *format_name(msd_file_format format) {
+    switch (format) {
+    case MSD_FILE_FORMAT_JPEG: return "JPEG";
+    case MSD_FILE_FORMAT_PNG: return "PNG";
+    case MSD_FILE_FORMAT_BMP: return "BMP";
+    case MSD_FILE_FORMAT_TIFF: return "TIFF";
+    }
+    return "image";
+}
+
+msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels) {
+    if (max_pixels < 1) fail(MSD_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
+    size_t scan_data = 0;
+    const msd_image_header header = read_header(data, count, &scan_data);
+    if (header.width < 1 || header.height < 1) {
+        fail(MSD_STATUS_DECODE_FAILED, "corrupt %s: header claims %lldx%lld pixels", format_name(header.format),
+             (long long)header.width, (long long)header.height);
+    }
+    if (header.width > max_pixels / header.height) {
+        Failure failure{MSD_STATUS_TOO_MANY_PIXELS, ""};
+        failure.width = header.width;
+        failure.height = header.height;
+        char message[256];
+        std::snprintf(message, sizeof message, "image of %lldx%lld pixels exceeds the limit of %lld pixels",
+                      (long long)header.width, (long long)header.height, (long long)max_pixels);
+        failure.message = message;
+        throw failure;
+    }
+    if (header.format == MSD_FILE_FORMAT_JPEG) {
+        // libjpeg fills a cut-off scan with gray and only warns, so look for the end-of-image marker
+        // ourselves. Inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker.
+        bool ended = false;
+        for (size_t offset = scan_data; offset + 1 < count && !ended; ++offset) {
+            const void *next = std::memchr(data + offset, 0xFF, count - offset - 1);
+            if (next == nullptr) break;
+            offset = size_t(static_cast<const uint8_t *>(next) - data);
+            ended = data[offset + 1] == 0xD9;
+        }
+        if (!ended) fail(MSD_STATUS_TRUNCATED, "truncated JPEG: no end-of-image marker after the image data");
+    }
+    const cv::Mat encoded(1, int(std::min(count, size_t(INT32_MAX))), CV_8UC1, const_cast<uint8_t *>(data));
+    cv::Mat pixels = cv::imdecode(encoded, cv::IMREAD_COLOR);
+    if (pixels.empty()) fail(MSD_STATUS_DECODE_FAILED, "OpenCV could not decode this %s image", format_name(header.format));
+    return new msd_image{pixels, MSD_PIXEL_FORMAT_BGR24};
+}
+
+std::vector<uint8_t> read_file(const char *path) {
+    std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path, "rb"), &std::fclose);
+    auto fail_io = [&](const char *what) {
+        Failure failure{MSD_STATUS_IO, std::string("cannot ") + what + " '" + path + "': " + std::strerror(errno)};
+        failure.system_errno = errno;
+        throw failure;
+    };
+    if (!file) fail_io("open");
+    std::vector<uint8_t> bytes;
+    uint8_t chunk[1 << 16];
+    for (;;) {
+        const size_t got = std::fread(chunk, 1, sizeof chunk, file.get());
+        bytes.insert(bytes.end(), chunk, chunk + got);
+        if (got < sizeof chunk) break;
+    }
+    if (std::ferror(file.get())) fail_io("read");
+    return bytes;
+}
+
+}  // namespace
+}  // namespace msd
+
+extern "C" {
+
+msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_header *header, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(header, "header");
+        if (count > 0) msd::require(bytes, "bytes");
+        size_t scan_data = 0;
+        *header = msd::read_header(bytes, count, &scan_data);
+    });
+}
+
+msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
+                            msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(image, "image");
+        *image = nullptr;
+        if (count > 0) msd::require(bytes, "bytes");
+        *image = msd::decode(bytes, count, max_pixels);
+    });
+}
+
+msd_status msd_image_read(const char *path, int64_t max_pixels, msd_image **image, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(path, "path");
+        msd::require(image, "image");
+        *image = nullptr;
+        const std::vector<uint8_t> bytes = msd::read_file(path);
+        *image = msd::decode(bytes.data(), bytes.size(), max_pixels);
+    });
+}
+
+msd_status msd_bytes_get(const msd_bytes *bytes, const uint8_t **data, size_t *count, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(bytes, "bytes");
+        msd::require(data, "data");
+        msd::require(count, "count");
+        *data = bytes->data.data();
+        *count = bytes->data.size();
+    });
+}
+
+void msd_bytes_free(msd_bytes *bytes) { delete bytes; }
+
+msd_status msd_image_encode(const msd_pixels *pixels, msd_file_format format, int32_t jpeg_quality,
+                            msd_bytes **bytes, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(bytes, "bytes");
+        *bytes = nullptr;
+        const cv::Mat wrapped = msd::wrap(pixels);
+        const bool direct = pixels->format == MSD_PIXEL_FORMAT_GRAY8 || pixels->format == MSD_PIXEL_FORMAT_BGR24;
+        const cv::Mat image = direct ? wrapped : msd::bgr_copy(wrapped, pixels->format);
+        std::vector<int> parameters;
+        const char *extension = nullptr;
+        switch (format) {
+        case MSD_FILE_FORMAT_PNG: extension = ".png"; break;
+        case MSD_FILE_FORMAT_JPEG:
+            if (jpeg_quality < 0 || jpeg_quality > 100) {
+                msd::fail(MSD_STATUS_INVALID_ARGUMENT, "JPEG quality %d is outside 0...100", jpeg_quality);
+            }
+            extension = ".jpg";
+            parameters = {cv::IMWRITE_JPEG_QUALITY, jpeg_quality};
+            break;
+        default: msd::fail(MSD_STATUS_INVALID_ARGUMENT, "only PNG and JPEG can be written, not format %d", int(format));
+        }
+        auto result = std::make_unique<msd_bytes>();
+        if (!cv::imencode(extension, image, result->data, parameters)) {
+            msd::fail(MSD_STATUS_ENCODE_FAILED, "OpenCV could not encode the image as %s", extension + 1);
+        }
+        *bytes = result.release();
+    });
+}
+
+}  // extern "C"

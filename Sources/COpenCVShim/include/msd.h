@@ -1,0 +1,266 @@
+/*
+ * msd: marker-shutter detection, a C interface over OpenCV 4.6 (core, imgproc, imgcodecs, calib3d
+ * and the contrib aruco module).
+ *
+ * Conventions:
+ * - Every function returns an msd_status and writes results through out-parameters. When it fails
+ *   and `error` is not NULL, `*error` says why (status, errno where a system call failed, the
+ *   offending size where one is involved, and a readable message). No C++ exception leaves a call.
+ * - Handles are opaque and typed. Each `_create`, `_read`, `_decode`, `_render`, `_annotate`,
+ *   `_encode` and `_detect` result is freed with the matching `_free`, which accepts NULL.
+ * - A detector is immutable after it is created: several threads may call msd_detector_detect on
+ *   the same detector at once.
+ * - Coordinates are OpenCV's: x to the right, y down, the centre of the top-left pixel at (0, 0).
+ */
+#ifndef MSD_H
+#define MSD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* MARK: - Status and errors */
+
+typedef enum msd_status {
+    MSD_STATUS_OK = 0,
+    /* A NULL pointer, impossible image geometry or an out-of-range value. */
+    MSD_STATUS_INVALID_ARGUMENT = 1,
+    /* A file could not be opened, read or written; error->system_errno says why. */
+    MSD_STATUS_IO = 2,
+    /* An image file or buffer with no bytes. */
+    MSD_STATUS_EMPTY_INPUT = 3,
+    /* The bytes are not a JPEG, PNG, BMP or TIFF image. */
+    MSD_STATUS_UNRECOGNIZED_FORMAT = 4,
+    /* The image data ends before the image does. */
+    MSD_STATUS_TRUNCATED = 5,
+    /* The header claims more pixels than allowed; error->width and error->height hold the claim. */
+    MSD_STATUS_TOO_MANY_PIXELS = 6,
+    /* OpenCV's codec could not decode the image. */
+    MSD_STATUS_DECODE_FAILED = 7,
+    /* OpenCV's codec could not encode the image. */
+    MSD_STATUS_ENCODE_FAILED = 8,
+    /* A dictionary file that OpenCV cannot read as a marker dictionary. */
+    MSD_STATUS_INVALID_DICTIONARY = 9,
+    /* An image smaller than a detector can use; error->width and error->height hold its size. */
+    MSD_STATUS_IMAGE_TOO_SMALL = 10,
+    /* OpenCV raised cv::Exception. */
+    MSD_STATUS_OPENCV_ERROR = 11,
+    /* Memory ran out (std::bad_alloc). */
+    MSD_STATUS_OUT_OF_MEMORY = 12,
+    /* Any other C++ exception. */
+    MSD_STATUS_INTERNAL_ERROR = 13,
+} msd_status;
+
+typedef struct msd_error {
+    msd_status status;
+    /* errno of the failed system call for MSD_STATUS_IO, otherwise 0. */
+    int system_errno;
+    /* The image size involved for MSD_STATUS_TOO_MANY_PIXELS and MSD_STATUS_IMAGE_TOO_SMALL. */
+    int64_t width;
+    int64_t height;
+    /* NUL-terminated, readable by a person. */
+    char message[512];
+} msd_error;
+
+/* MARK: - Pixels */
+
+typedef enum msd_pixel_format {
+    MSD_PIXEL_FORMAT_GRAY8 = 0,
+    MSD_PIXEL_FORMAT_BGR24 = 1,
+    MSD_PIXEL_FORMAT_RGB24 = 2,
+    MSD_PIXEL_FORMAT_YUYV = 3,
+} msd_pixel_format;
+
+/* Pixels someone else owns, read in place: `height` rows of `row_stride` bytes from `data`. */
+typedef struct msd_pixels {
+    const void *data;
+    int32_t width;
+    int32_t height;
+    size_t row_stride;
+    msd_pixel_format format;
+} msd_pixels;
+
+/* An image whose pixels the shim owns (decoded, rendered or annotated). */
+typedef struct msd_image msd_image;
+
+/* Where an msd_image's pixels are; valid until msd_image_free. */
+msd_status msd_image_pixels_get(const msd_image *image, msd_pixels *pixels, msd_error *error);
+void msd_image_free(msd_image *image);
+
+/* MARK: - Image files */
+
+typedef enum msd_file_format {
+    MSD_FILE_FORMAT_JPEG = 0,
+    MSD_FILE_FORMAT_PNG = 1,
+    MSD_FILE_FORMAT_BMP = 2,
+    MSD_FILE_FORMAT_TIFF = 3,
+} msd_file_format;
+
+/* What an image file's header says, read without decoding the pixels. */
+typedef struct msd_image_header {
+    msd_file_format format;
+    int64_t width;
+    int64_t height;
+} msd_image_header;
+
+/* Reads the header of a JPEG, PNG, BMP or TIFF image in memory. */
+msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_header *header,
+                                 msd_error *error);
+
+/* Decodes a JPEG, PNG, BMP or TIFF image into BGR24 pixels, after checking from its header that it
+ * has at most `max_pixels` pixels. A JPEG whose data stops before its end-of-image marker counts
+ * as truncated. */
+msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
+                            msd_error *error);
+
+/* Reads a whole file and decodes it as msd_image_decode does. */
+msd_status msd_image_read(const char *path, int64_t max_pixels, msd_image **image, msd_error *error);
+
+/* Encoded file bytes owned by the shim. */
+typedef struct msd_bytes msd_bytes;
+
+msd_status msd_bytes_get(const msd_bytes *bytes, const uint8_t **data, size_t *count, msd_error *error);
+void msd_bytes_free(msd_bytes *bytes);
+
+/* Encodes pixels as PNG or JPEG (`jpeg_quality` 0...100, ignored for PNG). */
+msd_status msd_image_encode(const msd_pixels *pixels, msd_file_format format, int32_t jpeg_quality,
+                            msd_bytes **bytes, msd_error *error);
+
+/* MARK: - Dictionaries */
+
+/* OpenCV's predefined dictionaries, numbered as cv::aruco::PREDEFINED_DICTIONARY_NAME. */
+typedef enum msd_predefined_dictionary {
+    MSD_DICT_4X4_50 = 0,
+    MSD_DICT_4X4_100,
+    MSD_DICT_4X4_250,
+    MSD_DICT_4X4_1000,
+    MSD_DICT_5X5_50,
+    MSD_DICT_5X5_100,
+    MSD_DICT_5X5_250,
+    MSD_DICT_5X5_1000,
+    MSD_DICT_6X6_50,
+    MSD_DICT_6X6_100,
+    MSD_DICT_6X6_250,
+    MSD_DICT_6X6_1000,
+    MSD_DICT_7X7_50,
+    MSD_DICT_7X7_100,
+    MSD_DICT_7X7_250,
+    MSD_DICT_7X7_1000,
+    MSD_DICT_ARUCO_ORIGINAL,
+    MSD_DICT_APRILTAG_16h5,
+    MSD_DICT_APRILTAG_25h9,
+    MSD_DICT_APRILTAG_36h10,
+    MSD_DICT_APRILTAG_36h11,
+} msd_predefined_dictionary;
+
+typedef struct msd_dictionary msd_dictionary;
+
+msd_status msd_dictionary_create_predefined(msd_predefined_dictionary name, msd_dictionary **dictionary,
+                                            msd_error *error);
+/* Reads a dictionary in OpenCV's FileStorage format (nmarkers, markersize, marker_0, ...). */
+msd_status msd_dictionary_create_from_file(const char *path, msd_dictionary **dictionary, msd_error *error);
+/* How many markers the dictionary holds and how many bits each side of a marker has. */
+msd_status msd_dictionary_size_get(const msd_dictionary *dictionary, int32_t *marker_count,
+                                   int32_t *bits_per_side, msd_error *error);
+void msd_dictionary_free(msd_dictionary *dictionary);
+
+/* MARK: - Patterns and detectors */
+
+typedef enum msd_pattern_kind {
+    /* Loose ArUco or AprilTag markers of one dictionary. */
+    MSD_PATTERN_ARUCO = 0,
+    /* An ArUco grid board: columns x rows markers, ids first_marker, first_marker + 1, ... row by row. */
+    MSD_PATTERN_ARUCO_GRID = 1,
+    /* A ChArUco board: columns x rows chessboard squares with markers in the white ones. */
+    MSD_PATTERN_CHARUCO = 2,
+    /* A chessboard of columns x rows inner corners. */
+    MSD_PATTERN_CHESSBOARD = 3,
+} msd_pattern_kind;
+
+typedef struct msd_pattern {
+    msd_pattern_kind kind;
+    int32_t columns;
+    int32_t rows;
+    /* ChArUco: square side; grid board: unused. Any unit, only ratios matter. */
+    double square_length;
+    /* ChArUco and grid board: marker side. */
+    double marker_length;
+    /* Grid board: the gap between neighbouring markers. */
+    double marker_separation;
+    /* Grid board: the id of the top-left marker. */
+    int32_t first_marker;
+    /* ChArUco with an even number of rows: nonzero puts the markers where OpenCV before 4.6 put
+     * them (a marker in the top-left square). Corner ids are numbered the same in both layouts. */
+    int32_t legacy_layout;
+} msd_pattern;
+
+typedef struct msd_detector msd_detector;
+
+/* Makes a detector for `pattern`. `dictionary` is needed for every kind but the chessboard, and
+ * may be freed once this returns. */
+msd_status msd_detector_create(const msd_pattern *pattern, const msd_dictionary *dictionary,
+                               msd_detector **detector, msd_error *error);
+void msd_detector_free(msd_detector *detector);
+
+/* The result of one detection. */
+typedef struct msd_detection msd_detection;
+
+/* Detects the pattern in `pixels`, read in place. Images smaller than 16x16 are refused. */
+msd_status msd_detector_detect(const msd_detector *detector, const msd_pixels *pixels,
+                               msd_detection **detection, msd_error *error);
+
+/* The arrays stay valid until msd_detection_free. Marker corners are 8 floats per marker (x0, y0 ...
+ * x3, y3, clockwise from the marker's top-left); board corners are 2 floats each. `has_sharpness`
+ * is 0 when nothing was found and `sharpness` is then 0. */
+typedef struct msd_detection_view {
+    size_t marker_count;
+    const int32_t *marker_ids;
+    const float *marker_corners;
+    size_t corner_count;
+    const int32_t *corner_ids;
+    const float *corner_points;
+    int32_t has_sharpness;
+    double sharpness;
+} msd_detection_view;
+
+msd_status msd_detection_view_get(const msd_detection *detection, msd_detection_view *view, msd_error *error);
+void msd_detection_free(msd_detection *detection);
+
+/* Draws the detector's pattern as a printable target: black on white, centred in a width x height
+ * gray image with at least `margin` white pixels on every side. Loose markers cannot be drawn. */
+msd_status msd_detector_render(const msd_detector *detector, int32_t width, int32_t height, int32_t margin,
+                               msd_image **image, msd_error *error);
+
+/* MARK: - Annotation */
+
+typedef struct msd_annotation {
+    size_t marker_count;
+    const int32_t *marker_ids;
+    const float *marker_corners;
+    size_t corner_count;
+    const int32_t *corner_ids;
+    const float *corner_points;
+    /* ASCII text for the status badge in the top-left corner; NULL draws no badge. */
+    const char *badge_text;
+    /* Nonzero draws the badge green, zero red. */
+    int32_t badge_ok;
+} msd_annotation;
+
+/* Draws markers with their ids, board corners with theirs and the badge on a BGR24 copy of `pixels`. */
+msd_status msd_image_annotate(const msd_pixels *pixels, const msd_annotation *annotation, msd_image **image,
+                              msd_error *error);
+
+/* MARK: - Threads */
+
+/* OpenCV's worker thread count for its internal parallel loops (cv::setNumThreads); process-wide. */
+msd_status msd_threads_set(int32_t count, msd_error *error);
+msd_status msd_threads_get(int32_t *count, msd_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MSD_H */

@@ -1,0 +1,115 @@
+// Status reporting, pixel wrapping, owned images and OpenCV's thread count.
+#include "shim.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <cstdio>
+#include <cstring>
+
+namespace msd {
+
+void fail(msd_status status, const char *format, ...) {
+    char buffer[sizeof(msd_error{}.message)];
+    va_list arguments;
+    va_start(arguments, format);
+    std::vsnprintf(buffer, sizeof buffer, format, arguments);
+    va_end(arguments);
+    throw Failure{status, buffer};
+}
+
+msd_status report(msd_error *error, const Failure &failure) {
+    if (error != nullptr) {
+        error->status = failure.status;
+        error->system_errno = failure.system_errno;
+        error->width = failure.width;
+        error->height = failure.height;
+        std::snprintf(error->message, sizeof error->message, "%s", failure.message.c_str());
+    }
+    return failure.status;
+}
+
+void require(const void *pointer, const char *name) {
+    if (pointer == nullptr) fail(MSD_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
+}
+
+namespace {
+
+int bytes_per_pixel(msd_pixel_format format) {
+    switch (format) {
+    case MSD_PIXEL_FORMAT_GRAY8: return 1;
+    case MSD_PIXEL_FORMAT_BGR24:
+    case MSD_PIXEL_FORMAT_RGB24: return 3;
+    case MSD_PIXEL_FORMAT_YUYV: return 2;
+    }
+    fail(MSD_STATUS_INVALID_ARGUMENT, "unknown pixel format %d", int(format));
+}
+
+}  // namespace
+
+cv::Mat wrap(const msd_pixels *pixels) {
+    require(pixels, "pixels");
+    require(pixels->data, "pixels->data");
+    const int channels = bytes_per_pixel(pixels->format);
+    if (pixels->width < 1 || pixels->height < 1) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "empty image: %dx%d pixels", pixels->width, pixels->height);
+    }
+    const size_t row_bytes = size_t(pixels->width) * size_t(channels);
+    if (pixels->row_stride < row_bytes) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "row stride %zu is smaller than one row of %d pixels (%zu bytes)",
+             pixels->row_stride, pixels->width, row_bytes);
+    }
+    if (pixels->format == MSD_PIXEL_FORMAT_YUYV && pixels->width % 2 != 0) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "YUYV images need an even width, got %d", pixels->width);
+    }
+    return cv::Mat(pixels->height, pixels->width, CV_8UC(channels), const_cast<void *>(pixels->data),
+                   pixels->row_stride);
+}
+
+cv::Mat gray(const cv::Mat &wrapped, msd_pixel_format format) {
+    cv::Mat result;
+    switch (format) {
+    case MSD_PIXEL_FORMAT_GRAY8: return wrapped;
+    case MSD_PIXEL_FORMAT_BGR24: cv::cvtColor(wrapped, result, cv::COLOR_BGR2GRAY); break;
+    case MSD_PIXEL_FORMAT_RGB24: cv::cvtColor(wrapped, result, cv::COLOR_RGB2GRAY); break;
+    case MSD_PIXEL_FORMAT_YUYV: cv::cvtColor(wrapped, result, cv::COLOR_YUV2GRAY_YUY2); break;
+    }
+    return result;
+}
+
+cv::Mat bgr_copy(const cv::Mat &wrapped, msd_pixel_format format) {
+    cv::Mat result;
+    switch (format) {
+    case MSD_PIXEL_FORMAT_GRAY8: cv::cvtColor(wrapped, result, cv::COLOR_GRAY2BGR); break;
+    case MSD_PIXEL_FORMAT_BGR24: result = wrapped.clone(); break;
+    case MSD_PIXEL_FORMAT_RGB24: cv::cvtColor(wrapped, result, cv::COLOR_RGB2BGR); break;
+    case MSD_PIXEL_FORMAT_YUYV: cv::cvtColor(wrapped, result, cv::COLOR_YUV2BGR_YUY2); break;
+    }
+    return result;
+}
+
+}  // namespace msd
+
+extern "C" {
+
+msd_status msd_image_pixels_get(const msd_image *image, msd_pixels *pixels, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(image, "image");
+        msd::require(pixels, "pixels");
+        *pixels = msd_pixels{image->mat.data, image->mat.cols, image->mat.rows, image->mat.step[0], image->format};
+    });
+}
+
+void msd_image_free(msd_image *image) { delete image; }
+
+msd_status msd_threads_set(int32_t count, msd_error *error) {
+    return msd::guarded(error, [&] { cv::setNumThreads(count); });
+}
+
+msd_status msd_threads_get(int32_t *count, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(count, "count");
+        *count = cv::getNumThreads();
+    });
+}
+
+}  // extern "C"

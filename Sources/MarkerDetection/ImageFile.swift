@@ -1,0 +1,90 @@
+public import Pixels
+
+/// Reading and writing image files: JPEG, PNG, BMP and TIFF in, PNG and JPEG out.
+///
+/// Decoding checks the header first: an image whose header claims more than the pixel limit is
+/// refused before any pixel is decoded, so a small malicious file cannot make the process allocate
+/// gigabytes. The format is recognised from the bytes, never from the file name.
+public enum ImageFile {
+    /// The pixel limit unless one is given: 40 megapixels.
+    public static let defaultPixelLimit = 40_000_000
+
+    /// A format OpenCV's codecs read here.
+    public enum Format: String, Sendable, Hashable, CaseIterable {
+        /// JPEG (JFIF or Exif).
+        case jpeg
+        /// PNG.
+        case png
+        /// Windows bitmap.
+        case bmp
+        /// Classic (not Big) TIFF.
+        case tiff
+    }
+
+    /// What an image's header says, read without decoding it.
+    public struct Header: Sendable, Hashable {
+        /// The file format.
+        public var format: Format
+        /// Width in pixels as the header claims it.
+        public var width: Int
+        /// Height in pixels as the header claims it.
+        public var height: Int
+
+        /// Makes a header record.
+        public init(format: Format, width: Int, height: Int) {
+            self.format = format
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// How to encode an image.
+    public enum Encoding: Sendable, Hashable {
+        /// Lossless PNG.
+        case png
+        /// JPEG at a quality of 0...100 (OpenCV's default is 95).
+        case jpeg(quality: Int)
+    }
+
+    /// Reads and decodes an image file into BGR24 pixels (wraps `msd_image_read`).
+    ///
+    /// - Parameters:
+    ///   - path: The file to read.
+    ///   - pixelLimit: The most pixels (width x height) to accept, checked from the header.
+    /// - Throws: ``ImageFileError``: `unreadable`, `empty`, `unrecognizedFormat`, `truncated`,
+    ///   `tooManyPixels` or `undecodable`, each with `path`.
+    public static func read(_ path: String, pixelLimit: Int = defaultPixelLimit) throws(ImageFileError) -> PixelBuffer {
+        try Shim.decode(path: path, bytes: [], pixelLimit: pixelLimit)
+    }
+
+    /// Decodes an image held in memory into BGR24 pixels (wraps `msd_image_decode`).
+    ///
+    /// - Parameters:
+    ///   - bytes: A whole JPEG, PNG, BMP or TIFF file.
+    ///   - pixelLimit: The most pixels (width x height) to accept, checked from the header.
+    /// - Throws: ``ImageFileError`` as ``read(_:pixelLimit:)`` does, with a `nil` path.
+    public static func decode(_ bytes: [UInt8], pixelLimit: Int = defaultPixelLimit) throws(ImageFileError) -> PixelBuffer {
+        try Shim.decode(path: nil, bytes: bytes, pixelLimit: pixelLimit)
+    }
+
+    /// Reads an image's format and size from its header without decoding it
+    /// (wraps `msd_image_header_read`).
+    ///
+    /// - Throws: ``ImageFileError``: `empty`, `unrecognizedFormat`, `truncated` or `undecodable`.
+    public static func header(of bytes: [UInt8]) throws(ImageFileError) -> Header {
+        try Shim.header(of: bytes)
+    }
+
+    /// Encodes `image` as a whole PNG or JPEG file in memory (wraps `msd_image_encode`).
+    ///
+    /// GRAY8 and BGR24 are written as they are; RGB24 and YUYV are converted to BGR first. Writing
+    /// the bytes is left to the caller, so that it can write to a temporary name and rename.
+    /// - Throws: ``ImageFileError/unencodable(reason:)``, for example for a JPEG quality outside
+    ///   0...100.
+    public static func encode(_ image: PixelBuffer, as encoding: Encoding) throws(ImageFileError) -> [UInt8] {
+        switch encoding {
+        case .png: try Shim.encode(image, png: true, jpegQuality: 0)
+        case .jpeg(let quality): try Shim.encode(image, png: false, jpegQuality: quality)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+public import Pixels
+
+/// Finds one pattern in images: markers, board corners and how sharp the view is.
+///
+/// ```swift
+/// let detector = try MarkerDetector(pattern: Pattern(parsing: "charuco:5x7:DICT_6X6_250"))
+/// let detection = try detector.detect(try ImageFile.read("board.jpg"))
+/// print(detection.boardCorners.count, detection.isValid(under: ValidityRule(defaultsFor: detector.pattern)))
+/// ```
+///
+/// ## Threads
+/// A detector is immutable once made, and ``detect(_:)`` keeps all its working memory on the
+/// calling thread, so **one detector may be used from any number of threads at once**; there is no
+/// need to make one per thread (making one costs about as much as one detection on a small
+/// image, or a file read for a custom dictionary). OpenCV also parallelises inside one detection
+/// with its own worker threads; ``openCVThreadCount`` sets how many, process-wide. When running
+/// several detections at once on a few cores, 1 avoids oversubscription.
+public final class MarkerDetector: Sendable {
+    /// The pattern this detector looks for.
+    public let pattern: Pattern
+    private let handle: DetectorHandle
+
+    /// The smallest width and height ``detect(_:)`` accepts, in pixels.
+    public static let minimumImageSide = Shim.minimumDetectionSide
+
+    /// Makes a detector for `pattern`, reading its dictionary file if it has one.
+    ///
+    /// Wraps `msd_detector_create` (over `cv::aruco::getPredefinedDictionary` or
+    /// `Dictionary::readDictionary`, and `CharucoBoard::create`).
+    /// - Throws: ``DetectionError/dictionaryUnreadable(path:errno:)`` or
+    ///   ``DetectionError/invalidDictionary(path:reason:)`` for a bad dictionary file,
+    ///   ``DetectionError/invalidPattern(reason:)`` for a board OpenCV cannot build.
+    public init(pattern: Pattern) throws(DetectionError) {
+        self.pattern = pattern
+        self.handle = try DetectorHandle(pattern: pattern)
+    }
+
+    /// Detects the pattern in `image`, reading its pixels in place (GRAY8, BGR24, RGB24 or YUYV).
+    ///
+    /// Markers come from `cv::aruco::detectMarkers` with default parameters; ChArUco corners from
+    /// `cv::aruco::interpolateCornersCharuco`; chessboard corners from `cv::findChessboardCorners`
+    /// refined by `cv::cornerSubPix`. Wraps `msd_detector_detect`.
+    /// - Throws: ``DetectionError/imageTooSmall(width:height:minimum:)`` for an image smaller than
+    ///   ``minimumImageSide`` either way; ``DetectionError/openCV(reason:)`` if OpenCV fails.
+    public func detect(_ image: PixelBuffer) throws(DetectionError) -> Detection {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let found = try handle.detect(image)
+        let duration = clock.now - start
+        return Detection(
+            imageSize: ImageSize(width: image.width, height: image.height), markers: found.markers,
+            boardCorners: found.corners, sharpness: found.sharpness, duration: duration)
+    }
+
+    /// How many worker threads OpenCV uses inside one call (`cv::getNumThreads` /
+    /// `cv::setNumThreads`), for the whole process. Setting 0 or 1 runs OpenCV's loops on the
+    /// calling thread; a negative value restores OpenCV's default (one per core).
+    public static var openCVThreadCount: Int {
+        get { Shim.threadCount }
+        set { Shim.threadCount = newValue }
+    }
+}

@@ -1,0 +1,372 @@
+// The only file that calls into COpenCVShim. It holds every unsafe pointer, checks every status
+// and owns every C++ object through a final class whose deinit frees it.
+
+import COpenCVShim
+import Pixels
+
+/// A failed shim call: the status and what the shim said about it.
+struct ShimFailure: Error {
+    let status: msd_status
+    let systemErrno: Int32
+    let width: Int
+    let height: Int
+    let message: String
+
+    init(_ error: msd_error) {
+        status = error.status
+        systemErrno = error.system_errno
+        width = Int(error.width)
+        height = Int(error.height)
+        var text = error.message
+        message = withUnsafeBytes(of: &text) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    init(status: msd_status, message: String) {
+        self.status = status
+        self.systemErrno = 0
+        self.width = 0
+        self.height = 0
+        self.message = message
+    }
+
+    var detectionError: DetectionError {
+        switch status {
+        case MSD_STATUS_IMAGE_TOO_SMALL: .imageTooSmall(width: width, height: height, minimum: Shim.minimumDetectionSide)
+        case MSD_STATUS_INVALID_ARGUMENT: .invalidImage(reason: message)
+        case MSD_STATUS_OPENCV_ERROR: .openCV(reason: message)
+        default: .internalError(reason: message)
+        }
+    }
+
+    func imageFileError(path: String?, limit: Int) -> ImageFileError {
+        switch status {
+        case MSD_STATUS_IO: .unreadable(path: path ?? "", errno: systemErrno)
+        case MSD_STATUS_EMPTY_INPUT: .empty(path: path)
+        case MSD_STATUS_UNRECOGNIZED_FORMAT: .unrecognizedFormat(path: path)
+        case MSD_STATUS_TRUNCATED: .truncated(path: path)
+        case MSD_STATUS_TOO_MANY_PIXELS: .tooManyPixels(path: path, width: width, height: height, limit: limit)
+        default: .undecodable(path: path, reason: message)
+        }
+    }
+}
+
+/// Calls `body` with an error record and throws when it returns a failure status.
+private func check(_ body: (UnsafeMutablePointer<msd_error>) -> msd_status) throws(ShimFailure) {
+    var error = msd_error()
+    guard body(&error) == MSD_STATUS_OK else { throw ShimFailure(error) }
+}
+
+/// Calls `body` with `image`'s pixels described for the shim (read in place, not copied).
+private func withPixels<R>(
+    _ image: PixelBuffer, _ body: (UnsafePointer<msd_pixels>) throws(ShimFailure) -> R
+) throws(ShimFailure) -> R {
+    guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
+        throw ShimFailure(
+            status: MSD_STATUS_INVALID_ARGUMENT, message: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
+    }
+    let format: msd_pixel_format =
+        switch image.format {
+        case .gray8: MSD_PIXEL_FORMAT_GRAY8
+        case .bgr24: MSD_PIXEL_FORMAT_BGR24
+        case .rgb24: MSD_PIXEL_FORMAT_RGB24
+        case .yuyv: MSD_PIXEL_FORMAT_YUYV
+        }
+    return try image.withUnsafeBytes { (raw) throws(ShimFailure) -> R in
+        var pixels = msd_pixels(
+            data: raw.baseAddress, width: width, height: height, row_stride: image.rowStride, format: format)
+        return try body(&pixels)
+    }
+}
+
+/// Wraps an image the shim owns as a `PixelBuffer` without copying it; the buffer frees the image
+/// when its last reference goes.
+private func pixelBuffer(adopting image: OpaquePointer) throws(ShimFailure) -> PixelBuffer {
+    var pixels = msd_pixels()
+    do throws(ShimFailure) {
+        try check { msd_image_pixels_get(image, &pixels, $0) }
+    } catch {
+        msd_image_free(image)
+        throw error
+    }
+    let format: PixelFormat =
+        switch pixels.format {
+        case MSD_PIXEL_FORMAT_GRAY8: .gray8
+        case MSD_PIXEL_FORMAT_RGB24: .rgb24
+        case MSD_PIXEL_FORMAT_YUYV: .yuyv
+        default: .bgr24
+        }
+    let address = UInt(bitPattern: Int(bitPattern: image))
+    let memory = UnsafeMutableRawBufferPointer(
+        start: UnsafeMutableRawPointer(mutating: pixels.data), count: pixels.row_stride * Int(pixels.height))
+    do {
+        return try PixelBuffer(
+            borrowing: memory, width: Int(pixels.width), height: Int(pixels.height), format: format,
+            rowStride: pixels.row_stride
+        ) { _ in msd_image_free(OpaquePointer(bitPattern: address)) }
+    } catch {
+        msd_image_free(image)
+        throw ShimFailure(status: MSD_STATUS_INTERNAL_ERROR, message: "\(error)")
+    }
+}
+
+enum Shim {
+    /// The smallest width and height the shim detects in (msd_detector_detect refuses smaller).
+    static let minimumDetectionSide = 16
+
+    /// OpenCV's worker thread count (`cv::getNumThreads` / `cv::setNumThreads`).
+    static var threadCount: Int {
+        get {
+            var count: Int32 = 0
+            _ = msd_threads_get(&count, nil)
+            return Int(count)
+        }
+        set {
+            _ = msd_threads_set(Int32(clamping: newValue), nil)
+        }
+    }
+
+    /// Decodes an image file (msd_image_read) or bytes (msd_image_decode) into BGR24 pixels.
+    static func decode(path: String?, bytes: [UInt8], pixelLimit: Int) throws(ImageFileError) -> PixelBuffer {
+        var image: OpaquePointer?
+        do throws(ShimFailure) {
+            try check { error in
+                if let path {
+                    msd_image_read(path, Int64(pixelLimit), &image, error)
+                } else {
+                    bytes.withUnsafeBufferPointer { msd_image_decode($0.baseAddress, $0.count, Int64(pixelLimit), &image, error) }
+                }
+            }
+            guard let image else { throw ShimFailure(status: MSD_STATUS_INTERNAL_ERROR, message: "no image returned") }
+            return try pixelBuffer(adopting: image)
+        } catch {
+            throw error.imageFileError(path: path, limit: pixelLimit)
+        }
+    }
+
+    /// Reads an image header without decoding (msd_image_header_read).
+    static func header(of bytes: [UInt8]) throws(ImageFileError) -> ImageFile.Header {
+        var header = msd_image_header()
+        do throws(ShimFailure) {
+            try check { error in bytes.withUnsafeBufferPointer { msd_image_header_read($0.baseAddress, $0.count, &header, error) } }
+        } catch {
+            throw error.imageFileError(path: nil, limit: 0)
+        }
+        let format: ImageFile.Format =
+            switch header.format {
+            case MSD_FILE_FORMAT_JPEG: .jpeg
+            case MSD_FILE_FORMAT_PNG: .png
+            case MSD_FILE_FORMAT_BMP: .bmp
+            default: .tiff
+            }
+        return ImageFile.Header(format: format, width: Int(header.width), height: Int(header.height))
+    }
+
+    /// Encodes pixels as PNG or JPEG (msd_image_encode).
+    static func encode(_ image: PixelBuffer, png: Bool, jpegQuality: Int) throws(ImageFileError) -> [UInt8] {
+        var encoded: OpaquePointer?
+        do throws(ShimFailure) {
+            try withPixels(image) { (pixels) throws(ShimFailure) in
+                try check {
+                    msd_image_encode(
+                        pixels, png ? MSD_FILE_FORMAT_PNG : MSD_FILE_FORMAT_JPEG, Int32(clamping: jpegQuality), &encoded, $0)
+                }
+            }
+            defer { msd_bytes_free(encoded) }
+            var data: UnsafePointer<UInt8>?
+            var count = 0
+            try check { msd_bytes_get(encoded, &data, &count, $0) }
+            return Array(UnsafeBufferPointer(start: data, count: count))
+        } catch {
+            throw .unencodable(reason: error.message)
+        }
+    }
+
+    /// Draws a detection on a BGR24 copy of `image` (msd_image_annotate).
+    static func annotate(_ image: PixelBuffer, with detection: Detection, badge: Annotation.Badge?) throws(DetectionError)
+        -> PixelBuffer
+    {
+        let markerIDs = detection.markers.map { Int32(clamping: $0.id) }
+        let markerCorners = detection.markers.flatMap { $0.corners.flatMap { [Float($0.x), Float($0.y)] } }
+        let cornerIDs = detection.boardCorners.map { Int32(clamping: $0.id) }
+        let cornerPoints = detection.boardCorners.flatMap { [Float($0.point.x), Float($0.point.y)] }
+        let text = badge.map { String($0.text.unicodeScalars.map { $0.isASCII ? Character($0) : "?" }) }
+        var result: OpaquePointer?
+        do throws(ShimFailure) {
+            try withPixels(image) { (pixels) throws(ShimFailure) in
+                try check { error in
+                    markerIDs.withUnsafeBufferPointer { markerIDs in
+                        markerCorners.withUnsafeBufferPointer { markerCorners in
+                            cornerIDs.withUnsafeBufferPointer { cornerIDs in
+                                cornerPoints.withUnsafeBufferPointer { cornerPoints in
+                                    withOptionalCString(text) { badgeText in
+                                        var annotation = msd_annotation(
+                                            marker_count: markerIDs.count, marker_ids: markerIDs.baseAddress,
+                                            marker_corners: markerCorners.baseAddress, corner_count: cornerIDs.count,
+                                            corner_ids: cornerIDs.baseAddress, corner_points: cornerPoints.baseAddress,
+                                            badge_text: badgeText, badge_ok: badge?.isOK == true ? 1 : 0)
+                                        return msd_image_annotate(pixels, &annotation, &result, error)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            guard let result else { throw ShimFailure(status: MSD_STATUS_INTERNAL_ERROR, message: "no image returned") }
+            return try pixelBuffer(adopting: result)
+        } catch {
+            throw error.detectionError
+        }
+    }
+
+    private static func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+        guard let text else { return body(nil) }
+        return text.withCString { body($0) }
+    }
+}
+
+/// Owns one C++ detector (msd_detector): the pattern's dictionary, board and detector parameters.
+///
+/// @unchecked Sendable: the C++ object is never changed after msd_detector_create, and
+/// msd_detector_detect and msd_detector_render only read it, so any number of threads may use one
+/// handle at once.
+final class DetectorHandle: @unchecked Sendable {
+    private let detector: OpaquePointer
+
+    /// Makes the detector (msd_dictionary_create_predefined or msd_dictionary_create_from_file, then
+    /// msd_detector_create).
+    init(pattern: Pattern) throws(DetectionError) {
+        let dictionary = try pattern.dictionary.map { (dictionary) throws(DetectionError) in try DictionaryHandle(dictionary) }
+        var description = msd_pattern()
+        switch pattern {
+        case .aruco:
+            description.kind = MSD_PATTERN_ARUCO
+        case .gridBoard(let board):
+            description.kind = MSD_PATTERN_ARUCO_GRID
+            description.columns = Int32(clamping: board.columns)
+            description.rows = Int32(clamping: board.rows)
+            description.marker_length = board.markerLength
+            description.marker_separation = board.markerSeparation
+            description.first_marker = Int32(clamping: board.firstMarker)
+        case .charuco(let board):
+            description.kind = MSD_PATTERN_CHARUCO
+            description.columns = Int32(clamping: board.columns)
+            description.rows = Int32(clamping: board.rows)
+            description.square_length = board.squareLength
+            description.marker_length = board.markerLength
+            description.legacy_layout = board.legacyLayout ? 1 : 0
+        case .chessboard(let board):
+            description.kind = MSD_PATTERN_CHESSBOARD
+            description.columns = Int32(clamping: board.columns)
+            description.rows = Int32(clamping: board.rows)
+        }
+        var detector: OpaquePointer?
+        do throws(ShimFailure) {
+            try check { error in
+                withExtendedLifetime(dictionary) { msd_detector_create(&description, dictionary?.pointer, &detector, error) }
+            }
+        } catch {
+            throw error.status == MSD_STATUS_INVALID_ARGUMENT ? .invalidPattern(reason: error.message) : error.detectionError
+        }
+        guard let detector else { throw .internalError(reason: "msd_detector_create returned no detector") }
+        self.detector = detector
+    }
+
+    deinit { msd_detector_free(detector) }
+
+    /// Detects in `image`, read in place (msd_detector_detect).
+    func detect(_ image: PixelBuffer) throws(DetectionError) -> (markers: [Marker], corners: [BoardCorner], sharpness: Double?) {
+        var detection: OpaquePointer?
+        do throws(ShimFailure) {
+            try withPixels(image) { (pixels) throws(ShimFailure) in try check { msd_detector_detect(detector, pixels, &detection, $0) } }
+            defer { msd_detection_free(detection) }
+            var view = msd_detection_view()
+            try check { msd_detection_view_get(detection, &view, $0) }
+            let markers = (0..<view.marker_count).map { index in
+                Marker(id: Int(view.marker_ids[index]), corners: (0..<4).map { corner in
+                    ImagePoint(
+                        x: Double(view.marker_corners[8 * index + 2 * corner]),
+                        y: Double(view.marker_corners[8 * index + 2 * corner + 1]))
+                })
+            }
+            let corners = (0..<view.corner_count).map { index in
+                BoardCorner(
+                    id: Int(view.corner_ids[index]),
+                    point: ImagePoint(x: Double(view.corner_points[2 * index]), y: Double(view.corner_points[2 * index + 1])))
+            }
+            return (markers, corners, view.has_sharpness != 0 ? view.sharpness : nil)
+        } catch {
+            throw error.detectionError
+        }
+    }
+
+    /// Draws the pattern as a printable gray image (msd_detector_render).
+    func render(width: Int, height: Int, margin: Int) throws(DetectionError) -> PixelBuffer {
+        var image: OpaquePointer?
+        do throws(ShimFailure) {
+            try check {
+                msd_detector_render(
+                    detector, Int32(clamping: width), Int32(clamping: height), Int32(clamping: margin), &image, $0)
+            }
+            guard let image else { throw ShimFailure(status: MSD_STATUS_INTERNAL_ERROR, message: "no image returned") }
+            return try pixelBuffer(adopting: image)
+        } catch {
+            throw error.status == MSD_STATUS_INVALID_ARGUMENT ? .cannotRender(reason: error.message) : error.detectionError
+        }
+    }
+}
+
+/// Owns one C++ marker dictionary (msd_dictionary) while a detector is made from it.
+private final class DictionaryHandle {
+    let pointer: OpaquePointer
+
+    init(_ dictionary: MarkerDictionary) throws(DetectionError) {
+        var pointer: OpaquePointer?
+        do throws(ShimFailure) {
+            switch dictionary {
+            case .predefined(let name):
+                try check { msd_dictionary_create_predefined(Self.shimName(name), &pointer, $0) }
+            case .file(let path):
+                try check { msd_dictionary_create_from_file(path, &pointer, $0) }
+            }
+        } catch {
+            switch (error.status, dictionary) {
+            case (MSD_STATUS_IO, .file(let path)): throw .dictionaryUnreadable(path: path, errno: error.systemErrno)
+            case (MSD_STATUS_INVALID_DICTIONARY, .file(let path)): throw .invalidDictionary(path: path, reason: error.message)
+            default: throw error.detectionError
+            }
+        }
+        guard let pointer else { throw .internalError(reason: "no dictionary returned") }
+        self.pointer = pointer
+    }
+
+    deinit { msd_dictionary_free(pointer) }
+
+    private static func shimName(_ name: PredefinedDictionary) -> msd_predefined_dictionary {
+        switch name {
+        case .dict4x4_50: MSD_DICT_4X4_50
+        case .dict4x4_100: MSD_DICT_4X4_100
+        case .dict4x4_250: MSD_DICT_4X4_250
+        case .dict4x4_1000: MSD_DICT_4X4_1000
+        case .dict5x5_50: MSD_DICT_5X5_50
+        case .dict5x5_100: MSD_DICT_5X5_100
+        case .dict5x5_250: MSD_DICT_5X5_250
+        case .dict5x5_1000: MSD_DICT_5X5_1000
+        case .dict6x6_50: MSD_DICT_6X6_50
+        case .dict6x6_100: MSD_DICT_6X6_100
+        case .dict6x6_250: MSD_DICT_6X6_250
+        case .dict6x6_1000: MSD_DICT_6X6_1000
+        case .dict7x7_50: MSD_DICT_7X7_50
+        case .dict7x7_100: MSD_DICT_7X7_100
+        case .dict7x7_250: MSD_DICT_7X7_250
+        case .dict7x7_1000: MSD_DICT_7X7_1000
+        case .arucoOriginal: MSD_DICT_ARUCO_ORIGINAL
+        case .aprilTag16h5: MSD_DICT_APRILTAG_16h5
+        case .aprilTag25h9: MSD_DICT_APRILTAG_25h9
+        case .aprilTag36h10: MSD_DICT_APRILTAG_36h10
+        case .aprilTag36h11: MSD_DICT_APRILTAG_36h11
+        }
+    }
+}

@@ -1,0 +1,227 @@
+/// The calibration target to look for, as a user writes it in a short string.
+///
+/// Parse one with ``init(parsing:)``; ``description`` writes it back in the same grammar, so that
+/// `try Pattern(parsing: pattern.description) == pattern`. The grammar is written out once, in
+/// ``grammar``, which the command line's help quotes.
+///
+/// Examples: `aruco:DICT_6X6_250`, `aruco:DICT_APRILTAG_36h11`, `aruco:boards/custom.yml`,
+/// `gridboard:5x7:DICT_6X6_250`, `charuco:5x7:DICT_6X6_250`,
+/// `charuco:8x6:DICT_4X4_50:square=0.035,marker=0.026,legacy`, `chessboard:9x6`.
+/// Paths may not contain `:`.
+public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessStringConvertible {
+    /// Loose markers of one dictionary, any id it holds.
+    case aruco(MarkerDictionary)
+    /// An ArUco grid board; only its own marker ids count.
+    case gridBoard(ArucoGridBoard)
+    /// A ChArUco board; only its own marker ids count.
+    case charuco(CharucoBoard)
+    /// A chessboard.
+    case chessboard(Chessboard)
+
+    /// The pattern grammar, for `--help` texts and error messages.
+    public static let grammar = """
+        aruco:DICTIONARY                           loose ArUco or AprilTag markers
+        gridboard:COLSxROWS:DICTIONARY[:OPTIONS]   ArUco grid board, COLS x ROWS markers
+            options: marker=LENGTH (0.04), gap=LENGTH (0.01), first=ID (0)
+        charuco:COLSxROWS:DICTIONARY[:OPTIONS]     ChArUco board, COLS x ROWS squares
+            options: square=LENGTH (0.04), marker=LENGTH (0.02), legacy
+        chessboard:COLSxROWS                       chessboard, COLS x ROWS inner corners
+
+        DICTIONARY  an OpenCV name (DICT_4X4_50 ... DICT_7X7_1000, DICT_ARUCO_ORIGINAL,
+                    DICT_APRILTAG_16h5, _25h9, _36h10, _36h11; any case), or the path of an
+                    OpenCV FileStorage dictionary file ending in .yml, .yaml, .xml or .json
+        OPTIONS     comma-separated; lengths in any one unit (only their ratio matters);
+                    `legacy` places ChArUco markers as OpenCV did before 4.6 on boards with
+                    an even number of rows
+        """
+
+    /// Parses a pattern string (see ``grammar``).
+    ///
+    /// Parsing reads no file: a dictionary path is checked when a detector is made.
+    /// - Throws: ``PatternSyntaxError`` naming what was expected where the text went wrong.
+    public init(parsing text: String) throws(PatternSyntaxError) {
+        var parser = PatternParser(text: text)
+        self = try parser.pattern()
+    }
+
+    /// Parses a pattern string, or returns `nil` when it is malformed (see ``init(parsing:)``).
+    public init?(_ description: String) {
+        guard let pattern = try? Pattern(parsing: description) else { return nil }
+        self = pattern
+    }
+
+    /// The pattern in the grammar's canonical form: dictionary names as OpenCV spells them and
+    /// options only where they differ from the defaults.
+    public var description: String {
+        switch self {
+        case .aruco(let dictionary):
+            return "aruco:\(dictionary)"
+        case .gridBoard(let board):
+            let options = [
+                board.markerLength == ArucoGridBoard.defaultMarkerLength ? nil : "marker=\(board.markerLength)",
+                board.markerSeparation == ArucoGridBoard.defaultMarkerSeparation ? nil : "gap=\(board.markerSeparation)",
+                board.firstMarker == 0 ? nil : "first=\(board.firstMarker)",
+            ]
+            return Self.joined("gridboard:\(board.columns)x\(board.rows):\(board.dictionary)", options)
+        case .charuco(let board):
+            let options = [
+                board.squareLength == CharucoBoard.defaultSquareLength ? nil : "square=\(board.squareLength)",
+                board.markerLength == CharucoBoard.defaultMarkerLength ? nil : "marker=\(board.markerLength)",
+                board.legacyLayout ? "legacy" : nil,
+            ]
+            return Self.joined("charuco:\(board.columns)x\(board.rows):\(board.dictionary)", options)
+        case .chessboard(let board):
+            return "chessboard:\(board.columns)x\(board.rows)"
+        }
+    }
+
+    /// The dictionary whose markers the pattern carries, or `nil` for a chessboard.
+    public var dictionary: MarkerDictionary? {
+        switch self {
+        case .aruco(let dictionary): dictionary
+        case .gridBoard(let board): board.dictionary
+        case .charuco(let board): board.dictionary
+        case .chessboard: nil
+        }
+    }
+
+    private static func joined(_ head: String, _ options: [String?]) -> String {
+        let present = options.compactMap { $0 }
+        return present.isEmpty ? head : head + ":" + present.joined(separator: ",")
+    }
+}
+
+/// Reads a pattern string field by field (fields are separated by `:`).
+private struct PatternParser {
+    let text: String
+    private var fields: [Substring]
+
+    init(text: String) {
+        self.text = text
+        self.fields = text.split(separator: ":", omittingEmptySubsequences: false)
+    }
+
+    mutating func pattern() throws(PatternSyntaxError) -> Pattern {
+        let kind = nextField()
+        switch kind.lowercased() {
+        case "aruco":
+            let dictionary = try dictionary()
+            try end()
+            return .aruco(dictionary)
+        case "gridboard":
+            let (columns, rows) = try size(minimum: 1, of: "markers")
+            var board = ArucoGridBoard(columns: columns, rows: rows, dictionary: try dictionary())
+            var options = try options(allowed: ["marker", "gap", "first"])
+            board.markerLength = try options.length("marker") ?? board.markerLength
+            board.markerSeparation = try options.length("gap") ?? board.markerSeparation
+            board.firstMarker = try options.count("first") ?? board.firstMarker
+            return .gridBoard(board)
+        case "charuco":
+            let (columns, rows) = try size(minimum: 2, of: "squares")
+            var board = CharucoBoard(columns: columns, rows: rows, dictionary: try dictionary())
+            var options = try options(allowed: ["square", "marker", "legacy"])
+            board.squareLength = try options.length("square") ?? board.squareLength
+            board.markerLength = try options.length("marker") ?? board.markerLength
+            board.legacyLayout = try options.flag("legacy")
+            guard board.markerLength < board.squareLength else {
+                throw error("a marker (\(board.markerLength)) smaller than its square (\(board.squareLength))")
+            }
+            return .charuco(board)
+        case "chessboard":
+            let (columns, rows) = try size(minimum: 3, of: "inner corners")
+            try end()
+            return .chessboard(Chessboard(columns: columns, rows: rows))
+        default:
+            throw error("a pattern kind (aruco, gridboard, charuco or chessboard) followed by ':', found '\(kind)'")
+        }
+    }
+
+    private mutating func nextField() -> Substring {
+        fields.isEmpty ? "" : fields.removeFirst()
+    }
+
+    private func error(_ expected: String) -> PatternSyntaxError {
+        PatternSyntaxError(text: text, expected: expected)
+    }
+
+    private mutating func end() throws(PatternSyntaxError) {
+        guard fields.isEmpty else { throw error("nothing after the pattern, found ':\(fields.joined(separator: ":"))'") }
+    }
+
+    private mutating func size(minimum: Int, of what: String) throws(PatternSyntaxError) -> (Int, Int) {
+        let field = nextField()
+        let parts = field.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]) else {
+            throw error("a size COLSxROWS in \(what), like 5x7, found '\(field)'")
+        }
+        guard columns >= minimum, rows >= minimum, columns <= 1000, rows <= 1000 else {
+            throw error("a size of \(minimum)...1000 \(what) each way, found \(columns)x\(rows)")
+        }
+        return (columns, rows)
+    }
+
+    private mutating func dictionary() throws(PatternSyntaxError) -> MarkerDictionary {
+        let field = String(nextField())
+        if field.uppercased().hasPrefix("DICT_") {
+            guard let name = PredefinedDictionary(name: field) else {
+                let names = PredefinedDictionary.allCases.map(\.rawValue).joined(separator: ", ")
+                throw error("a predefined dictionary (\(names)), found '\(field)'")
+            }
+            return .predefined(name)
+        }
+        let lowered = field.lowercased()
+        guard MarkerDictionary.fileExtensions.contains(where: { lowered.hasSuffix($0) && lowered.count > $0.count })
+        else {
+            throw error("a dictionary: an OpenCV name like DICT_6X6_250 or a dictionary file ending in "
+                + MarkerDictionary.fileExtensions.joined(separator: ", ") + ", found '\(field)'")
+        }
+        return .file(path: field)
+    }
+
+    private mutating func options(allowed: [String]) throws(PatternSyntaxError) -> PatternOptions {
+        var options = PatternOptions(text: text)
+        guard !fields.isEmpty else { return options }
+        let field = fields.removeFirst()
+        try end()
+        for item in field.split(separator: ",", omittingEmptySubsequences: false) {
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = pair[0].lowercased()
+            guard allowed.contains(key) else {
+                throw error("an option (\(allowed.joined(separator: ", "))), found '\(item)'")
+            }
+            guard options.values[key] == nil else { throw error("each option once, found '\(key)' twice") }
+            options.values[key] = pair.count == 2 ? String(pair[1]) : ""
+        }
+        return options
+    }
+}
+
+/// The `key=value` options of one pattern string, taken out one by one with their expected type.
+private struct PatternOptions {
+    let text: String
+    var values: [String: String] = [:]
+
+    mutating func length(_ key: String) throws(PatternSyntaxError) -> Double? {
+        guard let value = values.removeValue(forKey: key) else { return nil }
+        guard let length = Double(value), length.isFinite, length > 0 else {
+            throw PatternSyntaxError(text: text, expected: "\(key)=LENGTH with a positive number, found '\(key)=\(value)'")
+        }
+        return length
+    }
+
+    mutating func count(_ key: String) throws(PatternSyntaxError) -> Int? {
+        guard let value = values.removeValue(forKey: key) else { return nil }
+        guard let count = Int(value), count >= 0 else {
+            throw PatternSyntaxError(text: text, expected: "\(key)=N with a whole number N >= 0, found '\(key)=\(value)'")
+        }
+        return count
+    }
+
+    mutating func flag(_ key: String) throws(PatternSyntaxError) -> Bool {
+        guard let value = values.removeValue(forKey: key) else { return false }
+        guard value.isEmpty else {
+            throw PatternSyntaxError(text: text, expected: "'\(key)' alone, without a value, found '\(key)=\(value)'")
+        }
+        return true
+    }
+}

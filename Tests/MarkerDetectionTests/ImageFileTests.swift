@@ -1,0 +1,138 @@
+import Foundation
+import MarkerDetection
+import Pixels
+import Testing
+
+/// Image files, including every kind of bad input: each gets its own typed error, never a crash.
+@Suite struct ImageFileTests {
+    /// A fresh folder for files a test writes, removed afterwards.
+    final class Scratch {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("image-file-tests-\(UUID().uuidString)")
+        init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(at: folder) }
+        func write(_ bytes: [UInt8], as name: String) throws -> String {
+            let url = folder.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            return url.path
+        }
+    }
+
+    /// A PNG signature and IHDR chunk claiming `width` x `height` pixels, with no pixel data.
+    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+        func big(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + big(13) + Array("IHDR".utf8) + big(width)
+            + big(height) + [8, 0, 0, 0, 0] + [0, 0, 0, 0]
+    }
+
+    static func gradient(width: Int, height: Int, format: PixelFormat) throws -> PixelBuffer {
+        try PixelBuffer(width: width, height: height, format: format) { bytes in
+            for index in 0..<bytes.count { bytes[index] = UInt8(truncatingIfNeeded: index * 7) }
+        }
+    }
+
+    @Test func zeroByteFileIsEmpty() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write([], as: "empty.jpg")
+        #expect(throws: ImageFileError.empty(path: path)) { try ImageFile.read(path) }
+    }
+
+    @Test(.enabled(if: SharedImages.available, Comment(rawValue: SharedImages.missing)))
+    func truncatedJPEGIsTruncated() throws {
+        let scratch = try Scratch()
+        let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: SharedImages.path("charuco/board.jpg"))))
+        for length in [20, 400, whole.count / 2, whole.count - 2] {
+            let path = try scratch.write(Array(whole.prefix(length)), as: "cut-\(length).jpg")
+            #expect(throws: ImageFileError.truncated(path: path)) { try ImageFile.read(path) }
+        }
+    }
+
+    @Test func textFileNamedPNGIsNotAnImage() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write(Array("this is not a picture\n".utf8), as: "frame.png")
+        #expect(throws: ImageFileError.unrecognizedFormat(path: path)) { try ImageFile.read(path) }
+    }
+
+    @Test func hugeHeaderIsRefusedBeforeDecoding() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write(Self.pngHeader(width: 100_000, height: 100_000), as: "huge.png")
+        #expect(throws: ImageFileError.tooManyPixels(path: path, width: 100_000, height: 100_000, limit: 40_000_000)) {
+            try ImageFile.read(path)
+        }
+        #expect(try ImageFile.header(of: Self.pngHeader(width: 100_000, height: 100_000))
+            == ImageFile.Header(format: .png, width: 100_000, height: 100_000))
+    }
+
+    @Test func pixelLimitIsConfigurable() throws {
+        let png = try ImageFile.encode(Self.gradient(width: 40, height: 30, format: .gray8), as: .png)
+        #expect(try ImageFile.decode(png, pixelLimit: 1200).width == 40)
+        #expect(throws: ImageFileError.tooManyPixels(path: nil, width: 40, height: 30, limit: 1199)) {
+            try ImageFile.decode(png, pixelLimit: 1199)
+        }
+    }
+
+    @Test func oneByOneImageDecodesButIsTooSmallToDetectIn() throws {
+        let png = try ImageFile.encode(Self.gradient(width: 1, height: 1, format: .bgr24), as: .png)
+        let image = try ImageFile.decode(png)
+        #expect(image.width == 1 && image.height == 1 && image.format == .bgr24)
+        let detector = try MarkerDetector(pattern: Pattern(parsing: "aruco:DICT_6X6_250"))
+        #expect(throws: DetectionError.imageTooSmall(width: 1, height: 1, minimum: 16)) { try detector.detect(image) }
+    }
+
+    @Test func strideSmallerThanWidthCannotBeMade() {
+        #expect(throws: PixelBufferError.strideTooSmall(rowStride: 600, width: 640, format: .gray8)) {
+            try PixelBuffer(width: 640, height: 480, format: .gray8, rowStride: 600)
+        }
+    }
+
+    @Test func missingFileIsUnreadableWithErrno() {
+        #expect(throws: ImageFileError.unreadable(path: "/nonexistent/frame.png", errno: ENOENT)) {
+            try ImageFile.read("/nonexistent/frame.png")
+        }
+        #expect(ImageFileError.unreadable(path: "/x.png", errno: ENOENT).description
+            == "cannot read '/x.png': No such file or directory (errno 2)")
+    }
+
+    @Test(arguments: [PixelFormat.gray8, .bgr24])
+    func pngRoundTripsExactly(format: PixelFormat) throws {
+        let image = try Self.gradient(width: 33, height: 17, format: format)
+        let decoded = try ImageFile.decode(ImageFile.encode(image, as: .png))
+        #expect(decoded.width == 33 && decoded.height == 17 && decoded.format == .bgr24)
+        for y in 0..<17 {
+            let row = decoded.row(y)
+            let expected = format == .bgr24 ? image.row(y) : image.row(y).flatMap { [$0, $0, $0] }
+            #expect(row == expected)
+        }
+    }
+
+    @Test func rgbIsWrittenWithItsChannelsInOrder() throws {
+        let red = try PixelBuffer(copying: [255, 0, 0] + [255, 0, 0], width: 2, height: 1, format: .rgb24)
+        let decoded = try ImageFile.decode(ImageFile.encode(red, as: .png))
+        #expect(decoded.row(0) == [0, 0, 255, 0, 0, 255])  // BGR
+    }
+
+    @Test func jpegIsWrittenAndReadBack() throws {
+        let image = try Self.gradient(width: 64, height: 48, format: .bgr24)
+        let jpeg = try ImageFile.encode(image, as: .jpeg(quality: 90))
+        #expect(Array(jpeg.prefix(2)) == [0xFF, 0xD8])
+        #expect(try ImageFile.header(of: jpeg) == ImageFile.Header(format: .jpeg, width: 64, height: 48))
+        #expect(throws: ImageFileError.self) { try ImageFile.encode(image, as: .jpeg(quality: 101)) }
+    }
+
+    @Test func bmpAndTIFFAreRead() throws {
+        // Minimal 2x1 24-bit BMP (bottom-up) and 2x1 8-bit TIFF, written by hand.
+        let bmp: [UInt8] = [0x42, 0x4D, 62, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0, 40, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 24, 0]
+            + [UInt8](repeating: 0, count: 24) + [10, 20, 30, 40, 50, 60, 0, 0]
+        #expect(try ImageFile.decode(bmp).row(0) == [10, 20, 30, 40, 50, 60])
+        var tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 8, 0]
+        let entries: [(UInt16, UInt16, UInt32)] = [(256, 3, 2), (257, 3, 1), (258, 3, 8), (259, 3, 1), (262, 3, 1),
+                                                   (273, 4, 110), (278, 3, 1), (279, 4, 2)]
+        for (tag, type, value) in entries {
+            tiff += [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(type), 0, 1, 0, 0, 0]
+            tiff += [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), 0, 0]
+        }
+        tiff += [0, 0, 0, 0, 77, 99]
+        #expect(tiff.count == 112)
+        #expect(try ImageFile.header(of: tiff) == ImageFile.Header(format: .tiff, width: 2, height: 1))
+        #expect(try ImageFile.decode(tiff).row(0) == [77, 77, 77, 99, 99, 99])
+    }
+}
