@@ -102,18 +102,42 @@ let captureTargets: [Target] = [
 
 let pipelineProducts: [Product] = [
     .library(name: "MarkerShutter", targets: ["MarkerShutter"]),
+    .executable(name: "marker-shutter", targets: ["MarkerShutterCLI"]),
 ]
 
 let pipelineTargets: [Target] = [
-    .target(name: "MarkerShutter", dependencies: ["Debounce", "Pixels"], swiftSettings: strictSwift),
+    .target(name: "MarkerShutter", dependencies: ["Debounce", "Pixels", "MarkerDetection"], swiftSettings: strictSwift),
+    // The command-line tool: parses, builds a configuration, calls the library, prints.
+    .executableTarget(
+        name: "MarkerShutterCLI",
+        dependencies: [
+            "MarkerShutter", "MarkerDetection", "FrameCapture", "Pixels",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ],
+        swiftSettings: strictSwift
+    ),
     .testTarget(name: "MarkerShutterTests", dependencies: ["MarkerShutter", "Debounce"], swiftSettings: strictSwift),
 ]
 
 // MARK: - Package
 
+var products: [Product] = debounceProducts
+products += detectionProducts
+products += captureProducts
+products += pipelineProducts
+
+var targets: [Target] = debounceTargets
+targets += pixelsTargets
+targets += detectionTargets
+targets += captureTargets
+targets += pipelineTargets
+
 let package = Package(
     name: "MarkerShutter",
-    products: debounceProducts + detectionProducts + captureProducts + pipelineProducts,
-    targets: debounceTargets + pixelsTargets + detectionTargets + captureTargets + pipelineTargets,
+    products: products,
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: targets,
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,127 @@
+import Foundation
+public import MarkerDetection
+
+/// Where pictures go: each capture is a lossless PNG of the held frame, `capture_0001.png`, with a
+/// JSON sidecar `capture_0001.json` holding its detection and timestamp.
+///
+/// Numbers continue after the highest already in the folder, so a new session never overwrites an
+/// earlier one's pictures. Both files are written atomically (temporary name, flush, rename): an
+/// interrupted capture leaves no partial file, and a failed one (full disk, read-only folder)
+/// leaves every earlier picture as it was.
+public struct CaptureFolder: Sendable {
+    /// One saved picture.
+    public struct Saved: Sendable, Hashable {
+        /// The picture's path.
+        public let image: String
+        /// The sidecar's path.
+        public let sidecar: String
+        /// The capture's number.
+        public let number: Int
+    }
+
+    /// How a picture was asked for.
+    public enum Trigger: String, Sendable {
+        /// A key press or a `capture` command.
+        case request
+        /// `--auto` chose the view.
+        case auto
+    }
+
+    /// The folder.
+    public let path: String
+    /// The pattern the detections are of, recorded in each sidecar.
+    public let pattern: Pattern
+    /// The number the next capture gets.
+    public private(set) var nextNumber: Int
+
+    /// Prepares a folder for pictures (making it if needed).
+    ///
+    /// - Throws: ``FileWriteError`` when the folder cannot be made or written to.
+    public init(path: String, pattern: Pattern) throws(FileWriteError) {
+        try AtomicFile.prepareFolder(path)
+        self.path = path
+        self.pattern = pattern
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let taken = names.compactMap(Self.number(in:))
+        nextNumber = (taken.max() ?? 0) + 1
+    }
+
+    /// Saves `observation`'s frame and its sidecar.
+    ///
+    /// - Parameters:
+    ///   - observation: A valid observation with its pixels (the held frame).
+    ///   - state: The shutter's state when the picture was taken.
+    ///   - now: When the picture was taken (frame time), for the hold's age.
+    ///   - trigger: Whether the user or `--auto` asked.
+    /// - Throws: ``CaptureError`` when there is no frame to save or a file cannot be written.
+    public mutating func save(_ observation: FrameObservation, state: ShutterState<FrameObservation>,
+                              at now: FrameTime, trigger: Trigger) throws(CaptureError) -> Saved {
+        guard let pixels = observation.pixels else { throw .noFrame }
+        let number = nextNumber
+        let base = (path as NSString).appendingPathComponent(String(format: "capture_%04d", number))
+        let bytes: [UInt8]
+        do {
+            bytes = try ImageFile.encode(pixels, as: .png)
+        } catch {
+            throw .encoding("\(error)")
+        }
+        do {
+            try AtomicFile.write(bytes, to: base + ".png")
+        } catch {
+            throw .write(error)
+        }
+        var sidecar = JSONObject()
+        sidecar.add("image", (base as NSString).lastPathComponent + ".png")
+        sidecar.add("pattern", pattern.description)
+        sidecar.add("trigger", trigger.rawValue)
+        sidecar.add("frame_index", observation.index)
+        sidecar.add("t", observation.time.seconds, decimals: 6)
+        sidecar.add("sequence", observation.sequence)
+        sidecar.add("source_file", observation.file)
+        sidecar.add("shutter", state.phase.description)
+        sidecar.add("hold_age_s", state.holdAge(at: now).map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }, decimals: 6)
+        sidecar.add("width", pixels.width)
+        sidecar.add("height", pixels.height)
+        sidecar.add("valid", observation.isValid)
+        sidecar.add("markers", raw: observation.detection.markersJSON)
+        sidecar.add("corners", raw: observation.detection.boardCornersJSON)
+        sidecar.add("sharpness", observation.detection.sharpness, decimals: 2)
+        do {
+            try AtomicFile.write(Array((sidecar.text + "\n").utf8), to: base + ".json")
+        } catch {
+            // A picture without its sidecar is not a capture: take it back so the pair stays whole.
+            try? FileManager.default.removeItem(atPath: base + ".png")
+            throw .write(error)
+        }
+        nextNumber += 1
+        return Saved(image: base + ".png", sidecar: base + ".json", number: number)
+    }
+
+    /// The number in a capture file's name (`capture_0012.png` -> 12).
+    static func number(in name: String) -> Int? {
+        guard name.hasPrefix("capture_") else { return nil }
+        let digits = name.dropFirst("capture_".count).prefix { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : Int(digits)
+    }
+}
+
+/// Why a picture was not saved.
+public enum CaptureError: Error, Equatable, CustomStringConvertible {
+    /// The shutter is disabled: no valid frame is held.
+    case shutterDisabled
+    /// The held observation has no pixels.
+    case noFrame
+    /// The frame could not be encoded.
+    case encoding(String)
+    /// A file could not be written.
+    case write(FileWriteError)
+
+    public var description: String {
+        switch self {
+        case .shutterDisabled: "shutter disabled: no valid detection is held, so no picture was taken"
+        case .noFrame: "no frame is held to save"
+        case .encoding(let reason): "the frame could not be encoded: \(reason)"
+        case .write(let error): "\(error); pictures already taken are untouched"
+        }
+    }
+}

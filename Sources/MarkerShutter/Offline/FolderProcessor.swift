@@ -1,0 +1,232 @@
+import Dispatch
+import Foundation
+public import MarkerDetection
+public import Pixels
+import Synchronization
+
+/// Processes a recorded frame folder: decodes and detects frames on several threads at once, then
+/// runs the shutter's timeline over them in frame order with their own timestamps, exactly as live
+/// capture would have.
+///
+/// Worker threads each take the next frame, read and decode it, and detect; they run at most a few
+/// frames ahead of the consumer, so memory stays bounded however long the folder. Results reach the
+/// caller strictly in frame order, on the calling thread.
+public struct FolderProcessor: Sendable {
+    /// How to process.
+    public struct Options: Sendable {
+        /// How long a lost detection is held.
+        public var hold: Duration = .milliseconds(300)
+        /// Frames decoded and detected at once (one thread each).
+        public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// Images whose header claims more pixels than this are refused before decoding.
+        public var pixelLimit: Int = ImageFile.defaultPixelLimit
+
+        /// Default options: 0.3 s hold, one job per core.
+        public init() {}
+    }
+
+    /// One frame's result, in order.
+    public enum Outcome: Sendable {
+        /// The frame was read and detected; `step` is the shutter after it.
+        case observed(FrameObservation, ShutterStep<FrameObservation>)
+        /// The frame could not be read (missing, corrupt, too large, not an image).
+        case unreadable(reason: String)
+    }
+
+    /// The folder being processed.
+    public let folder: FrameFolder
+    /// The detector (shared by all workers; it is safe to use from several threads).
+    public let detector: MarkerDetector
+    /// Which detections may enable the shutter.
+    public let rule: ValidityRule
+    /// Hold time, jobs and pixel limit.
+    public let options: Options
+
+    /// Creates a processor.
+    public init(folder: FrameFolder, detector: MarkerDetector, rule: ValidityRule, options: Options = Options()) {
+        self.folder = folder
+        self.detector = detector
+        self.rule = rule
+        self.options = options
+    }
+
+    /// Processes every frame.
+    ///
+    /// - Parameters:
+    ///   - shouldStop: Checked before each frame; once it returns true, no new frame is started,
+    ///     the frames before the first unfinished one are still handed over, and the summary says
+    ///     how many were processed (for Ctrl-C).
+    ///   - onDecoded: Called on a worker thread with each readable frame's pixels and detection,
+    ///     in no particular order (for work that needs the pixels, such as drawing annotations).
+    ///   - handle: Called on the calling thread for each frame, in frame order.
+    /// - Returns: What the folder amounted to.
+    public func run(
+        shouldStop: @escaping @Sendable () -> Bool = { false },
+        onDecoded: (@Sendable (FrameFolder.Frame, PixelBuffer, Detection) -> Void)? = nil,
+        _ handle: (FrameFolder.Frame, Outcome) -> Void
+    ) -> ProcessingSummary {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let frames = folder.frames
+        let jobs = max(1, min(options.jobs, frames.count))
+        let work = WorkQueue(count: frames.count, window: max(2, jobs * 2))
+        let done = DispatchGroup()
+        for _ in 0..<jobs {
+            done.enter()
+            let thread = Thread { [detector, rule, options] in
+                while !shouldStop(), let index = work.claim() {
+                    let frame = frames[index]
+                    work.deliver(index, Self.analyze(frame, detector: detector, rule: rule,
+                                                     pixelLimit: options.pixelLimit, onDecoded: onDecoded))
+                }
+                done.leave()
+            }
+            thread.name = "marker-shutter detect"
+            thread.start()
+        }
+
+        var timeline = ShutterTimeline<FrameObservation>(hold: options.hold)
+        var summary = ProcessingSummary(frames: frames.count)
+        for (index, frame) in frames.enumerated() {
+            if shouldStop() {
+                summary.stoppedAfter = index
+                work.cancel(workers: jobs)
+                break
+            }
+            let analyzed = work.take(index)
+            switch analyzed {
+            case .success(let observation):
+                let step = timeline.observe(index: index, snapshot: observation, isValid: observation.isValid, at: frame.time)
+                if observation.isValid { summary.validFrames += 1 }
+                handle(frame, .observed(observation, step))
+            case .failure(let failure):
+                summary.errors.append(ProcessingSummary.FrameError(index: index, file: frame.file, reason: failure.reason))
+                handle(frame, .unreadable(reason: failure.reason))
+            }
+        }
+        done.wait()
+        summary.stretches = timeline.stretches
+        summary.elapsed = clock.now - start
+        summary.jobs = jobs
+        return summary
+    }
+
+    struct Unreadable: Error { let reason: String }
+
+    private static func analyze(
+        _ frame: FrameFolder.Frame, detector: MarkerDetector, rule: ValidityRule, pixelLimit: Int,
+        onDecoded: (@Sendable (FrameFolder.Frame, PixelBuffer, Detection) -> Void)?
+    ) -> Result<FrameObservation, Unreadable> {
+        let pixels: PixelBuffer
+        do {
+            pixels = try ImageFile.read(frame.path, pixelLimit: pixelLimit)
+        } catch {
+            return .failure(Unreadable(reason: "\(error)"))
+        }
+        let detection: Detection
+        do {
+            detection = try detector.detect(pixels)
+        } catch {
+            return .failure(Unreadable(reason: "\(error)"))
+        }
+        onDecoded?(frame, pixels, detection)
+        // Offline, nothing is saved from the held frame, so its pixels are not kept.
+        return .success(FrameObservation(index: frame.index, time: frame.time, sequence: frame.sequence,
+                                         file: frame.file, detection: detection, rule: rule, pixels: nil))
+    }
+}
+
+/// Hands frame indices to worker threads and their results back in order, letting workers run at
+/// most `window` frames ahead of the consumer.
+private final class WorkQueue: Sendable {
+    typealias Outcome = Result<FrameObservation, FolderProcessor.Unreadable>
+
+    private struct State {
+        var next = 0
+        var cancelled = false
+        var results: [Int: Outcome] = [:]
+    }
+
+    private let count: Int
+    private let state = Mutex(State())
+    /// Permits for frames claimed but not yet taken by the consumer.
+    private let window: DispatchSemaphore
+    /// Signalled whenever a result arrives.
+    private let arrived = DispatchSemaphore(value: 0)
+
+    init(count: Int, window: Int) {
+        self.count = count
+        self.window = DispatchSemaphore(value: window)
+    }
+
+    /// The next frame to work on, or `nil` when none is left.
+    func claim() -> Int? {
+        window.wait()
+        let index = state.withLock { s -> Int? in
+            guard s.next < count, !s.cancelled else { return nil }
+            defer { s.next += 1 }
+            return s.next
+        }
+        if index == nil { window.signal() }  // pass the permit on so other workers see the end too
+        return index
+    }
+
+    func deliver(_ index: Int, _ outcome: Outcome) {
+        state.withLock { $0.results[index] = outcome }
+        arrived.signal()
+    }
+
+    /// Stops handing out frames and wakes every worker waiting for a permit.
+    func cancel(workers: Int) {
+        state.withLock { $0.cancelled = true }
+        for _ in 0..<workers { window.signal() }
+    }
+
+    /// Waits for frame `index`'s result and returns it.
+    func take(_ index: Int) -> Outcome {
+        while true {
+            if let outcome = state.withLock({ $0.results.removeValue(forKey: index) }) {
+                window.signal()
+                return outcome
+            }
+            arrived.wait()
+        }
+    }
+}
+
+/// What processing a folder amounted to.
+public struct ProcessingSummary: Sendable {
+    /// A frame that could not be read.
+    public struct FrameError: Sendable, Hashable {
+        /// The frame's index.
+        public let index: Int
+        /// Its file.
+        public let file: String
+        /// Why it could not be read.
+        public let reason: String
+    }
+
+    /// Frames in the folder.
+    public var frames: Int
+    /// Frames whose detection was valid.
+    public var validFrames = 0
+    /// Frames that could not be read.
+    public var errors: [FrameError] = []
+    /// When the shutter was enabled.
+    public var stretches: [EnabledStretch] = []
+    /// How long processing took.
+    public var elapsed: Duration = .zero
+    /// Threads used.
+    public var jobs = 1
+    /// When processing was stopped early: how many frames were handed over before the stop.
+    public var stoppedAfter: Int?
+
+    /// Total time the shutter was enabled (including holds).
+    public var enabledTime: Duration { stretches.reduce(.zero) { $0 + $1.duration } }
+
+    /// Frames processed per second of wall time.
+    public var framesPerSecond: Double {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return seconds > 0 ? Double(frames) / seconds : 0
+    }
+}

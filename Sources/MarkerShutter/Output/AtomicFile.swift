@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes files so that they appear complete or not at all: the bytes go to a hidden temporary
+/// name in the same folder, are flushed to the disk, and only then renamed into place. An
+/// interrupted write (Ctrl-C, a full disk, a crash) leaves no partial file under the final name.
+public enum AtomicFile {
+    /// Writes `bytes` to `path`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole contents.
+    ///   - path: The final path. With `replacing: false`, an existing file there is an error.
+    ///   - replacing: Whether an existing file may be replaced.
+    /// - Throws: ``FileWriteError`` naming the path, the call that failed and the system's reason.
+    public static func write(_ bytes: some Collection<UInt8>, to path: String, replacing: Bool = false) throws(FileWriteError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
+        var failure: FileWriteError?
+        let contiguous = Array(bytes)
+        contiguous.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileWriteError(path: path, call: "write", errno: errno)
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = FileWriteError(path: path, call: "fsync", errno: errno) }
+        if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
+        if failure == nil, !replacing, access(path, F_OK) == 0 {
+            failure = FileWriteError(path: path, call: "rename", errno: EEXIST)
+        }
+        if failure == nil, rename(temporary, path) != 0 { failure = FileWriteError(path: path, call: "rename", errno: errno) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Makes a folder (and its parents) and checks that files can be created in it.
+    ///
+    /// - Throws: ``FileWriteError`` when the folder cannot be made or written to.
+    public static func prepareFolder(_ path: String) throws(FileWriteError) {
+        try makeFolder(path)
+        guard access(path, W_OK | X_OK) == 0 else { throw FileWriteError(path: path, call: "access", errno: errno) }
+    }
+
+    private static func makeFolder(_ path: String) throws(FileWriteError) {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & S_IFMT) == S_IFDIR else { throw FileWriteError(path: path, call: "mkdir", errno: ENOTDIR) }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeFolder(parent) }
+        if mkdir(path, 0o755) != 0, errno != EEXIST { throw FileWriteError(path: path, call: "mkdir", errno: errno) }
+    }
+}
+
+/// A file that could not be written.
+public struct FileWriteError: Error, Equatable, CustomStringConvertible {
+    /// The file (or folder) being written.
+    public let path: String
+    /// The system call that failed.
+    public let call: String
+    /// The system's error number.
+    public let errno: Int32
+
+    /// Creates an error.
+    public init(path: String, call: String, errno: Int32) {
+        self.path = path
+        self.call = call
+        self.errno = errno
+    }
+
+    public var description: String {
+        let reason = String(cString: strerror(errno))
+        let advice: String
+        switch errno {
+        case ENOSPC, EDQUOT: advice = " (free some space or choose another folder)"
+        case EROFS: advice = " (the file system is read-only: choose another folder)"
+        case EACCES, EPERM: advice = " (no permission to write there: choose another folder)"
+        case EEXIST: advice = " (a file of that name exists and is kept)"
+        default: advice = ""
+        }
+        return "cannot write \(path): \(call) failed: \(reason)\(advice)"
+    }
+}

@@ -1,0 +1,40 @@
+import MarkerDetection
+
+/// The JSON Lines row `marker-shutter process` writes for each frame.
+///
+/// A frame that was read: `index`, `file`, `t` (seconds), `sequence`, `valid`, `markers`
+/// (`[{"id", "corners": [[x,y] x4]}]`), `corners` (board corners, `[{"id", "xy": [x,y]}]`),
+/// `sharpness`, `detect_ms`, `shutter` (`"enabled"`, `"held"` or `"disabled"`), `held_index` (the
+/// frame whose detection is held, or null) and, for an invalid frame, `why` (what the validity rule
+/// missed). A frame that could not be read: `index`, `file`, `t`, `error`.
+public enum FrameRecord {
+    /// The row of a frame that was read and detected.
+    public static func row(for observation: FrameObservation, state: ShutterState<FrameObservation>) -> String {
+        var object = JSONObject()
+        object.add("index", observation.index)
+        object.add("file", observation.file)
+        object.add("t", observation.time.seconds, decimals: 6)
+        object.add("sequence", observation.sequence)
+        object.add("valid", observation.isValid)
+        object.add("markers", raw: observation.detection.markersJSON)
+        object.add("corners", raw: observation.detection.boardCornersJSON)
+        object.add("sharpness", observation.detection.sharpness, decimals: 2)
+        object.add("detect_ms", observation.detection.milliseconds, decimals: 3)
+        object.add("shutter", state.phase.description)
+        object.add("held_index", state.heldIndex)
+        if !observation.isValid {
+            object.add("why", raw: "[" + observation.shortfalls.map { JSONObject.string($0.description) }.joined(separator: ",") + "]")
+        }
+        return object.text
+    }
+
+    /// The row of a frame that could not be read.
+    public static func errorRow(index: Int, file: String, time: FrameTime, reason: String) -> String {
+        var object = JSONObject()
+        object.add("index", index)
+        object.add("file", file)
+        object.add("t", time.seconds, decimals: 6)
+        object.add("error", reason)
+        return object.text
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import MarkerDetection
+
+/// Options shared by `live` and `process`: what to look for, and when a detection counts.
+struct DetectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The calibration target to look for.", discussion: Pattern.grammar, valueName: "pattern"))
+    var pattern: String = "charuco:5x7:DICT_6X6_250"
+
+    @Option(help: ArgumentHelp("Seconds a lost detection is held before the shutter is disabled.", valueName: "seconds"))
+    var hold: Double = 0.3
+
+    @Option(name: .customLong("min-markers"), help: "Markers a detection needs to be valid (default: per pattern).")
+    var minimumMarkers: Int?
+
+    @Option(name: .customLong("min-corners"), help: "Board corners a detection needs to be valid (default: per pattern).")
+    var minimumCorners: Int?
+
+    @Option(name: .customLong("min-sharpness"),
+            help: "Sharpness (variance of the Laplacian over the target) a detection needs (default: 50).")
+    var minimumSharpness: Double?
+
+    func validate() throws {
+        do {
+            _ = try Pattern(parsing: pattern)
+        } catch {
+            throw ValidationError("\(error)\n\nPatterns:\n\(Pattern.grammar)")
+        }
+        guard hold >= 0, hold.isFinite else { throw ValidationError("--hold must be zero or more seconds, got \(hold)") }
+        if let minimumMarkers, minimumMarkers < 0 { throw ValidationError("--min-markers cannot be negative") }
+        if let minimumCorners, minimumCorners < 0 { throw ValidationError("--min-corners cannot be negative") }
+    }
+
+    /// The parsed pattern (checked by `validate()`).
+    var parsedPattern: Pattern { try! Pattern(parsing: pattern) }
+
+    /// The hold as a duration.
+    var holdDuration: Duration { .nanoseconds(Int64((hold * 1e9).rounded())) }
+
+    /// The validity rule: the pattern's defaults with any overrides.
+    var rule: ValidityRule {
+        var rule = ValidityRule(defaultsFor: parsedPattern)
+        if let minimumMarkers { rule.minimumMarkers = minimumMarkers }
+        if let minimumCorners { rule.minimumBoardCorners = minimumCorners }
+        if let minimumSharpness { rule.minimumSharpness = minimumSharpness }
+        return rule
+    }
+
+    /// A detector for the pattern.
+    func makeDetector() throws -> MarkerDetector {
+        do {
+            return try MarkerDetector(pattern: parsedPattern)
+        } catch {
+            throw RuntimeError("cannot use pattern \(pattern): \(error)")
+        }
+    }
+}
+
+/// A failure a user can act on: printed as `marker-shutter: <message>`, exit status 1.
+struct RuntimeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
