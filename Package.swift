@@ -111,7 +111,7 @@ let pipelineTargets: [Target] = [
     .executableTarget(
         name: "MarkerShutterCLI",
         dependencies: [
-            "MarkerShutter", "MarkerDetection", "FrameCapture", "Pixels",
+            "MarkerShutter", "MarkerDetection", "FrameCapture", "Pixels", "Debounce",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift

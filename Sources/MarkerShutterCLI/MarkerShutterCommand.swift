@@ -17,6 +17,6 @@ struct MarkerShutterCommand: AsyncParsableCommand {
               marker-shutter board charuco 5x7 DICT_6X6_250 --out board.png
               marker-shutter devices
             """,
-        subcommands: [ProcessCommand.self, BoardCommand.self, DevicesCommand.self]
+        subcommands: [ProcessCommand.self, LiveCommand.self, BoardCommand.self, DevicesCommand.self]
     )
 }

@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import MarkerDetection
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Records every frame of a live session into a folder: `frame_000000.jpg`, ... and a
+/// `manifest.jsonl` line for each (file, seconds since the first frame, sequence), so that
+/// `marker-shutter process` can replay the session with its own timing.
+///
+/// Frames are encoded and written on a queue of their own, so recording never slows capture. A
+/// frame's manifest line is added only once its file is complete, so the manifest never names a
+/// missing file. When the disk cannot keep up and `backlogLimit` frames wait, new frames are not
+/// recorded (and counted); when a write fails (full disk), recording stops and says why.
+public final class FrameRecorder: Sendable {
+    /// What a recording amounted to.
+    public struct Summary: Sendable {
+        /// Frames written with their manifest lines.
+        public var written = 0
+        /// Frames not recorded because the writer was too far behind.
+        public var skipped = 0
+        /// Why recording stopped early, if it did.
+        public var failure: FileWriteError?
+    }
+
+    private struct State {
+        var summary = Summary()
+        var backlog = 0
+        var origin: FrameTime?
+        var nextNumber = 0
+    }
+
+    /// The folder.
+    public let folder: String
+    /// Frames allowed to wait for the writer.
+    public let backlogLimit: Int
+    private let queue = DispatchQueue(label: "marker-shutter recorder")
+    private let state = Mutex(State())
+    private let manifest: Int32
+
+    /// Prepares an empty (or new) folder for a recording.
+    ///
+    /// - Parameters:
+    ///   - folder: Where to record; must be empty or not exist yet, so sessions never mix.
+    ///   - backlogLimit: How many frames may wait to be written.
+    /// - Throws: ``FileWriteError`` when the folder cannot be made, written, or holds files already.
+    public init(folder: String, backlogLimit: Int = 90) throws(FileWriteError) {
+        try AtomicFile.prepareFolder(folder)
+        let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
+        guard existing.isEmpty else { throw FileWriteError(path: folder, call: "record into a non-empty folder", errno: ENOTEMPTY) }
+        let path = (folder as NSString).appendingPathComponent(FrameManifest.fileName)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
+        self.folder = folder
+        self.backlogLimit = backlogLimit
+        manifest = descriptor
+    }
+
+    deinit { close(manifest) }
+
+    /// Queues a frame for recording. Never blocks.
+    public func record(_ frame: SourceFrame) {
+        let number = state.withLock { s -> Int? in
+            guard s.summary.failure == nil else { return nil }
+            guard s.backlog < backlogLimit else {
+                s.summary.skipped += 1
+                return nil
+            }
+            s.backlog += 1
+            if s.origin == nil { s.origin = frame.time }
+            defer { s.nextNumber += 1 }
+            return s.nextNumber
+        }
+        guard let number else { return }
+        let origin = state.withLock { $0.origin! }
+        queue.async { [self] in
+            write(frame, number: number, seconds: origin.duration(to: frame.time))
+            state.withLock { $0.backlog -= 1 }
+        }
+    }
+
+    /// Waits for every queued frame to be written and flushes the manifest.
+    public func finish() -> Summary {
+        queue.sync {
+            _ = fsync(manifest)
+        }
+        return state.withLock { $0.summary }
+    }
+
+    /// What has been recorded so far.
+    public var summary: Summary { state.withLock { $0.summary } }
+
+    private func write(_ frame: SourceFrame, number: Int, seconds: Duration) {
+        guard state.withLock({ $0.summary.failure == nil }) else { return }
+        let name = String(format: "frame_%06d.jpg", number)
+        do {
+            let bytes = try ImageFile.encode(frame.pixels, as: .jpeg(quality: 95))
+            try AtomicFile.write(bytes, to: (folder as NSString).appendingPathComponent(name))
+            let t = Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18
+            let line = Array(FrameManifest.line(for: .init(file: name, t: t, sequence: frame.sequence)).utf8)
+            try appendToManifest(line)
+            state.withLock { $0.summary.written += 1 }
+            if number % 30 == 29 { _ = fdatasync(manifest) }
+        } catch let error as FileWriteError {
+            state.withLock { $0.summary.failure = error }
+        } catch {
+            state.withLock {
+                $0.summary.failure = FileWriteError(path: (folder as NSString).appendingPathComponent(name), call: "encode", errno: EIO)
+            }
+        }
+    }
+
+    private func appendToManifest(_ line: [UInt8]) throws(FileWriteError) {
+        let path = (folder as NSString).appendingPathComponent(FrameManifest.fileName)
+        var failure: FileWriteError?
+        line.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(manifest, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileWriteError(path: path, call: "write", errno: errno)
+                    return
+                }
+                offset += written
+            }
+        }
+        if let failure { throw failure }
+    }
+}

@@ -1,0 +1,211 @@
+import Dispatch
+import Foundation
+public import MarkerDetection
+import Synchronization
+
+/// The live shutter: frames go in as they arrive, detection runs on its own thread, and the
+/// shutter's timeline runs on the frames' own timestamps.
+///
+/// Detection takes the newest frame: a frame that arrives while detection is busy replaces the one
+/// waiting (the replaced frames are counted as skipped), and frames are never detected out of
+/// order. Each frame keeps the index of its arrival, so a recording of every frame replays to the
+/// same indices.
+///
+/// ```swift
+/// let shutter = LiveShutter(detector: detector, rule: rule, hold: .milliseconds(300))
+/// shutter.start { report in if report.step.changed { show(report.step.state) } }
+/// for try await frame in camera.frames() { shutter.submit(SourceFrame(...)) }
+/// shutter.finish()
+/// shutter.waitUntilDone()
+/// ```
+public final class LiveShutter: Sendable {
+    /// What detection made of one frame.
+    public struct Report: Sendable {
+        /// The frame after detection.
+        public let observation: FrameObservation
+        /// The shutter after the frame.
+        public let step: ShutterStep<FrameObservation>
+        /// From the frame's arrival to the new state, detection included.
+        public let latency: Duration
+    }
+
+    private struct Submitted: Sendable {
+        let index: Int
+        let frame: SourceFrame
+    }
+
+    private struct State {
+        var timeline: ShutterTimeline<FrameObservation>
+        var statistics = LiveStatistics()
+        var nextIndex = 0
+        var latestTime: FrameTime?
+        var started = false
+    }
+
+    /// The detector (used on the detection thread only).
+    public let detector: MarkerDetector
+    /// Which detections may enable the shutter.
+    public let rule: ValidityRule
+    private let slot = LatestFrameSlot<Submitted>()
+    private let state: Mutex<State>
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Creates a shutter, disabled until a valid frame arrives.
+    ///
+    /// - Parameters:
+    ///   - detector: Finds the target in each frame.
+    ///   - rule: Which detections may enable the shutter.
+    ///   - hold: How long a lost detection is held.
+    public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration) {
+        self.detector = detector
+        self.rule = rule
+        state = Mutex(State(timeline: ShutterTimeline(hold: hold)))
+    }
+
+    /// Starts the detection thread.
+    ///
+    /// - Parameter onFrame: Called on the detection thread after each detected frame, in order.
+    ///   Keep it short: detection waits for it.
+    public func start(onFrame: @escaping @Sendable (Report) -> Void) {
+        let first = state.withLock { s -> Bool in
+            defer { s.started = true }
+            return !s.started
+        }
+        precondition(first, "LiveShutter.start called twice")
+        let thread = Thread { [self] in
+            while let submitted = slot.take() {
+                if let report = process(submitted) { onFrame(report) }
+            }
+            done.signal()
+        }
+        thread.name = "marker-shutter detection"
+        thread.start()
+    }
+
+    /// Hands over a frame as it arrives. Never blocks: the frame replaces one still waiting.
+    public func submit(_ frame: SourceFrame) {
+        let index = state.withLock { s -> Int in
+            s.statistics.noteReceived(frame)
+            defer { s.nextIndex += 1 }
+            return s.nextIndex
+        }
+        slot.put(Submitted(index: index, frame: frame))
+    }
+
+    /// No more frames: detection finishes the frame waiting, if any, then stops.
+    public func finish() {
+        slot.close()
+    }
+
+    /// Blocks until detection has stopped after ``finish()``.
+    public func waitUntilDone() {
+        done.wait()
+        done.signal()  // let later calls return at once too
+    }
+
+    /// The shutter's current state.
+    public var currentState: ShutterState<FrameObservation> { state.withLock { $0.timeline.state } }
+
+    /// The timestamp of the newest frame detected.
+    public var latestTime: FrameTime? { state.withLock { $0.latestTime } }
+
+    /// The enabled stretches so far.
+    public var stretches: [EnabledStretch] { state.withLock { $0.timeline.stretches } }
+
+    /// Counts, rates and latencies so far.
+    public var statistics: LiveStatistics {
+        state.withLock { s in
+            var statistics = s.statistics
+            statistics.framesSkipped = slot.replacedCount
+            return statistics
+        }
+    }
+
+    /// The frame a picture taken now would save: the held valid frame, with the state and the time
+    /// of the newest frame.
+    ///
+    /// - Throws: ``CaptureError/shutterDisabled`` when no valid frame is held.
+    public func heldFrame() throws(CaptureError) -> (observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime) {
+        let (current, now) = state.withLock { ($0.timeline.state, $0.latestTime) }
+        guard current.isEnabled, let held = current.held, let now else { throw .shutterDisabled }
+        return (held.snapshot, current, now)
+    }
+
+    private func process(_ submitted: Submitted) -> Report? {
+        let frame = submitted.frame
+        let detection: Detection
+        do {
+            detection = try detector.detect(frame.pixels)
+        } catch {
+            state.withLock { $0.statistics.detectionFailures += 1 }
+            return nil
+        }
+        let observation = FrameObservation(index: submitted.index, time: frame.time, sequence: frame.sequence,
+                                           file: frame.file, detection: detection, rule: rule, pixels: frame.pixels)
+        return state.withLock { s -> Report? in
+            if let latest = s.latestTime, frame.time < latest {
+                s.statistics.framesOutOfOrder += 1  // a timestamp going back cannot be replayed: drop it
+                return nil
+            }
+            let step = s.timeline.observe(index: observation.index, snapshot: observation,
+                                          isValid: observation.isValid, at: frame.time)
+            s.latestTime = frame.time
+            let latency = frame.receivedAt.duration(to: .now)
+            s.statistics.noteDetected(observation, latency: latency)
+            return Report(observation: observation, step: step, latency: latency)
+        }
+    }
+}
+
+/// Counts, rates and latencies of a live session.
+public struct LiveStatistics: Sendable {
+    /// Frames the source delivered.
+    public var framesReceived = 0
+    /// Frames detected.
+    public var framesDetected = 0
+    /// Frames replaced while detection was busy.
+    public var framesSkipped = 0
+    /// Frames the camera reported lost before delivering.
+    public var framesLostByCamera = 0
+    /// Frames whose detection failed (for instance an image too small).
+    public var detectionFailures = 0
+    /// Frames dropped because their timestamp went back.
+    public var framesOutOfOrder = 0
+    /// The last detection's duration.
+    public var lastDetectionTime: Duration?
+    /// The last detection's marker and board-corner counts.
+    public var lastCounts = (markers: 0, corners: 0)
+    private var recentArrivals: [FrameTime] = []
+    private var latencies: [Duration] = []
+    private static let latencyLimit = 100_000
+
+    /// Frames per second delivered by the source over the last second or so of frame timestamps.
+    public var framesPerSecond: Double? {
+        guard let first = recentArrivals.first, let last = recentArrivals.last, recentArrivals.count > 1 else { return nil }
+        let seconds = first.duration(to: last)
+        let value = Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18
+        return value > 0 ? Double(recentArrivals.count - 1) / value : nil
+    }
+
+    /// A latency percentile (0...1) over the frames detected so far (the latest 100,000).
+    public func latency(percentile fraction: Double) -> Duration? {
+        guard !latencies.isEmpty else { return nil }
+        let sorted = latencies.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
+
+    mutating func noteReceived(_ frame: SourceFrame) {
+        framesReceived += 1
+        framesLostByCamera += frame.droppedBefore
+        recentArrivals.append(frame.time)
+        if recentArrivals.count > 31 { recentArrivals.removeFirst(recentArrivals.count - 31) }
+    }
+
+    mutating func noteDetected(_ observation: FrameObservation, latency: Duration) {
+        framesDetected += 1
+        lastDetectionTime = observation.detection.duration
+        lastCounts = (observation.detection.markers.count, observation.detection.boardCorners.count)
+        if latencies.count == Self.latencyLimit { latencies.removeFirst(Self.latencyLimit / 10) }
+        latencies.append(latency)
+    }
+}
