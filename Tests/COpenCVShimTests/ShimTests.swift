@@ -171,10 +171,7 @@ import Testing
 
         var annotated: OpaquePointer?
         let annotateStatus = "VALID".withCString { badge in
-            var annotation = msd_annotation(
-                marker_count: view.marker_count, marker_ids: view.marker_ids, marker_corners: view.marker_corners,
-                corner_count: view.corner_count, corner_ids: view.corner_ids, corner_points: view.corner_points,
-                badge_text: badge, badge_ok: 1)
+            var annotation = msd_annotation(detection: view, badge_text: badge, badge_ok: 1)
             return msd_image_annotate(&pixels, &annotation, &annotated, nil)
         }
         #expect(annotateStatus == MSD_STATUS_OK)
