@@ -31,7 +31,21 @@ let debounceBenchmarkTargets: [Target] = [
 // MARK: - Detection
 
 let detectionBenchmarkDependencies: [Package.Dependency] = []
-let detectionBenchmarkTargets: [Target] = []
+let detectionBenchmarkTargets: [Target] = [
+    // swift run -c release detection-benchmark
+    .executableTarget(
+        name: "detection-benchmark",
+        dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter"), "DetectionBaseline"],
+        path: "Sources/DetectionBenchmark"),
+    // The C++ baseline the benchmark runs in its own process: OpenCV called directly, no wrapper.
+    .systemLibrary(name: "COpenCVBaseline", path: "Sources/COpenCVBaseline", pkgConfig: "opencv4"),
+    .target(name: "DetectionBaseline", dependencies: ["COpenCVBaseline"], path: "Sources/DetectionBaseline"),
+    // swift run -c release detection-memory
+    .executableTarget(
+        name: "detection-memory",
+        dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
+        path: "Sources/DetectionMemory"),
+]
 
 // MARK: - Capture
 

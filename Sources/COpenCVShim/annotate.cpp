@@ -29,9 +29,9 @@ void label(cv::Mat &image, const std::string &text, cv::Point at, const Pen &pen
     cv::putText(image, text, at, cv::FONT_HERSHEY_SIMPLEX, pen.font_scale, colour, pen.thickness, cv::LINE_AA);
 }
 
-void draw_markers(cv::Mat &image, const msd_annotation &annotation, const Pen &pen) {
-    for (size_t marker = 0; marker < annotation.marker_count; ++marker) {
-        const float *xy = annotation.marker_corners + 8 * marker;
+void draw_markers(cv::Mat &image, const msd_detection_view &detection, const Pen &pen) {
+    for (size_t marker = 0; marker < detection.marker_count; ++marker) {
+        const float *xy = detection.marker_corners + 8 * marker;
         std::vector<cv::Point> outline;
         cv::Point2f centre(0, 0);
         for (int corner = 0; corner < 4; ++corner) {
@@ -42,15 +42,15 @@ void draw_markers(cv::Mat &image, const msd_annotation &annotation, const Pen &p
         cv::polylines(image, outline, true, marker_colour, pen.thickness, cv::LINE_AA);
         const cv::Point mark(2 * pen.thickness, 2 * pen.thickness);
         cv::rectangle(image, outline[0] - mark, outline[0] + mark, first_corner_colour, cv::FILLED);
-        label(image, std::to_string(annotation.marker_ids[marker]), centre, pen, id_colour);
+        label(image, std::to_string(detection.marker_ids[marker]), centre, pen, id_colour);
     }
 }
 
-void draw_corners(cv::Mat &image, const msd_annotation &annotation, const Pen &pen) {
-    for (size_t corner = 0; corner < annotation.corner_count; ++corner) {
-        const cv::Point2f point(annotation.corner_points[2 * corner], annotation.corner_points[2 * corner + 1]);
+void draw_corners(cv::Mat &image, const msd_detection_view &detection, const Pen &pen) {
+    for (size_t corner = 0; corner < detection.corner_count; ++corner) {
+        const cv::Point2f point(detection.corner_points[2 * corner], detection.corner_points[2 * corner + 1]);
         cv::circle(image, point, 3 * pen.thickness, corner_colour, pen.thickness, cv::LINE_AA);
-        label(image, std::to_string(annotation.corner_ids[corner]), point + cv::Point2f(4.0f * pen.thickness, -4.0f * pen.thickness),
+        label(image, std::to_string(detection.corner_ids[corner]), point + cv::Point2f(4.0f * pen.thickness, -4.0f * pen.thickness),
               pen, corner_colour);
     }
 }
@@ -75,19 +75,20 @@ extern "C" msd_status msd_image_annotate(const msd_pixels *pixels, const msd_ann
         msd::require(annotation, "annotation");
         msd::require(image, "image");
         *image = nullptr;
-        if (annotation->marker_count > 0) {
-            msd::require(annotation->marker_ids, "annotation->marker_ids");
-            msd::require(annotation->marker_corners, "annotation->marker_corners");
+        const msd_detection_view &detection = annotation->detection;
+        if (detection.marker_count > 0) {
+            msd::require(detection.marker_ids, "annotation->detection.marker_ids");
+            msd::require(detection.marker_corners, "annotation->detection.marker_corners");
         }
-        if (annotation->corner_count > 0) {
-            msd::require(annotation->corner_ids, "annotation->corner_ids");
-            msd::require(annotation->corner_points, "annotation->corner_points");
+        if (detection.corner_count > 0) {
+            msd::require(detection.corner_ids, "annotation->detection.corner_ids");
+            msd::require(detection.corner_points, "annotation->detection.corner_points");
         }
         const cv::Mat wrapped = msd::wrap(pixels);
         auto result = std::make_unique<msd_image>(msd_image{msd::bgr_copy(wrapped, pixels->format), MSD_PIXEL_FORMAT_BGR24});
         const msd::Pen pen(result->mat);
-        msd::draw_markers(result->mat, *annotation, pen);
-        msd::draw_corners(result->mat, *annotation, pen);
+        msd::draw_markers(result->mat, detection, pen);
+        msd::draw_corners(result->mat, detection, pen);
         if (annotation->badge_text != nullptr) msd::draw_badge(result->mat, annotation->badge_text, annotation->badge_ok != 0, pen);
         *image = result.release();
     });

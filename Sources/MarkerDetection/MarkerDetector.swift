@@ -11,8 +11,8 @@ public import Pixels
 /// ## Threads
 /// A detector is immutable once made, and ``detect(_:)`` keeps all its working memory on the
 /// calling thread, so **one detector may be used from any number of threads at once**; there is no
-/// need to make one per thread (making one costs about as much as one detection on a small
-/// image, or a file read for a custom dictionary). OpenCV also parallelises inside one detection
+/// need to make one per thread (making one touches no image: it builds the dictionary and board,
+/// and reads the file of a custom dictionary). OpenCV also parallelises inside one detection
 /// with its own worker threads; ``openCVThreadCount`` sets how many, process-wide. When running
 /// several detections at once on a few cores, 1 avoids oversubscription.
 public final class MarkerDetector: Sendable {

@@ -3,7 +3,8 @@ public enum MarkerDictionary: Sendable, Hashable, CustomStringConvertible {
     /// A predefined ArUco or AprilTag dictionary.
     case predefined(PredefinedDictionary)
     /// A custom dictionary in OpenCV's FileStorage format (YAML, XML or JSON with `nmarkers`,
-    /// `markersize` and `marker_0`, `marker_1`, ... bit strings), read when a detector is made.
+    /// `markersize` and `marker_0`, `marker_1`, ... bit strings), read when a detector is made; a
+    /// relative path is taken from the current directory at that time.
     case file(path: String)
 
     /// The file extensions a dictionary file may have (compared without regard to case).

@@ -201,11 +201,13 @@ enum Shim {
                             cornerIDs.withUnsafeBufferPointer { cornerIDs in
                                 cornerPoints.withUnsafeBufferPointer { cornerPoints in
                                     withOptionalCString(text) { badgeText in
-                                        var annotation = msd_annotation(
+                                        let drawn = msd_detection_view(
                                             marker_count: markerIDs.count, marker_ids: markerIDs.baseAddress,
                                             marker_corners: markerCorners.baseAddress, corner_count: cornerIDs.count,
                                             corner_ids: cornerIDs.baseAddress, corner_points: cornerPoints.baseAddress,
-                                            badge_text: badgeText, badge_ok: badge?.isOK == true ? 1 : 0)
+                                            has_sharpness: 0, sharpness: 0)
+                                        var annotation = msd_annotation(
+                                            detection: drawn, badge_text: badgeText, badge_ok: badge?.isOK == true ? 1 : 0)
                                         return msd_image_annotate(pixels, &annotation, &result, error)
                                     }
                                 }

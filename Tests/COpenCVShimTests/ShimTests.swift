@@ -170,11 +170,11 @@ import Testing
         #expect(view.marker_count == 17 && view.corner_count == 24 && view.has_sharpness == 1)
 
         var annotated: OpaquePointer?
-        var annotation = msd_annotation(
-            marker_count: view.marker_count, marker_ids: view.marker_ids, marker_corners: view.marker_corners,
-            corner_count: view.corner_count, corner_ids: view.corner_ids, corner_points: view.corner_points,
-            badge_text: "VALID", badge_ok: 1)
-        #expect(msd_image_annotate(&pixels, &annotation, &annotated, nil) == MSD_STATUS_OK)
+        let annotateStatus = "VALID".withCString { badge in
+            var annotation = msd_annotation(detection: view, badge_text: badge, badge_ok: 1)
+            return msd_image_annotate(&pixels, &annotation, &annotated, nil)
+        }
+        #expect(annotateStatus == MSD_STATUS_OK)
         defer { msd_image_free(annotated) }
         var drawn = msd_pixels()
         #expect(msd_image_pixels_get(annotated, &drawn, nil) == MSD_STATUS_OK)

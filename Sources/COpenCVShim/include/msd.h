@@ -237,12 +237,8 @@ msd_status msd_detector_render(const msd_detector *detector, int32_t width, int3
 /* MARK: - Annotation */
 
 typedef struct msd_annotation {
-    size_t marker_count;
-    const int32_t *marker_ids;
-    const float *marker_corners;
-    size_t corner_count;
-    const int32_t *corner_ids;
-    const float *corner_points;
+    /* What to draw, laid out as msd_detection_view_get gives it (has_sharpness and sharpness unused). */
+    msd_detection_view detection;
     /* ASCII text for the status badge in the top-left corner; NULL draws no badge. */
     const char *badge_text;
     /* Nonzero draws the badge green, zero red. */

@@ -1,0 +1,1 @@
+/* Intentionally empty: this module only brings in OpenCV's pkg-config flags. */
