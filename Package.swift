@@ -116,7 +116,12 @@ let pipelineTargets: [Target] = [
         ],
         swiftSettings: strictSwift
     ),
-    .testTarget(name: "MarkerShutterTests", dependencies: ["MarkerShutter", "Debounce"], swiftSettings: strictSwift),
+    .testTarget(
+        name: "MarkerShutterTests", dependencies: ["MarkerShutter", "Debounce", "MarkerDetection", "Pixels"],
+        swiftSettings: strictSwift
+    ),
+    // Runs the built marker-shutter; depending on the executable makes `swift test` build it.
+    .testTarget(name: "MarkerShutterCLITests", dependencies: ["MarkerShutterCLI"], swiftSettings: strictSwift),
 ]
 
 // MARK: - Package

@@ -156,7 +156,10 @@ private final class WorkQueue: Sendable {
 
     init(count: Int, window: Int) {
         self.count = count
-        self.window = DispatchSemaphore(value: window)
+        // Made at 0 and raised to `window`: libdispatch refuses to free a semaphore whose count is
+        // below the value it was made with, which is where a stopped run leaves this one.
+        self.window = DispatchSemaphore(value: 0)
+        for _ in 0..<window { self.window.signal() }
     }
 
     /// The next frame to work on, or `nil` when none is left.

@@ -24,6 +24,12 @@ public struct ShutterState<Snapshot: Sendable>: Sendable {
     /// The last valid frame and its index, while enabled or held; `nil` when disabled.
     public var held: (index: Int, snapshot: Snapshot)?
 
+    /// Creates a state.
+    public init(phase: Phase, held: (index: Int, snapshot: Snapshot)?) {
+        self.phase = phase
+        self.held = held
+    }
+
     /// The shutter with nothing held.
     public static var disabled: ShutterState { ShutterState(phase: .disabled, held: nil) }
 

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Runs the built `marker-shutter` and collects what it printed.
+struct CommandResult {
+    let status: Int32
+    let standardOutput: String
+    let standardError: String
+
+    /// Standard output's lines parsed as JSON objects.
+    var jsonLines: [[String: Any]] {
+        standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}
+
+enum MarkerShutterBinary {
+    /// The package's root folder.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The shared photos (`../shared/images`).
+    static let sharedImages = (packageRoot as NSString).appendingPathComponent("../shared/images")
+
+    /// The executable, built next to the test bundle.
+    static var path: String {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        return folder.appendingPathComponent("marker-shutter").path
+    }
+
+    static func run(_ arguments: [String], in directory: String? = nil) throws -> CommandResult {
+        let scratch = try temporaryFolder("run")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let outputPath = scratch + "/stdout", errorPath = scratch + "/stderr"
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+              FileManager.default.createFile(atPath: errorPath, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return CommandResult(status: process.terminationStatus,
+                             standardOutput: try String(contentsOfFile: outputPath, encoding: .utf8),
+                             standardError: try String(contentsOfFile: errorPath, encoding: .utf8))
+    }
+
+    static func temporaryFolder(_ name: String = #function) throws -> String {
+        let safe = name.filter { $0.isLetter || $0.isNumber }
+        let path = NSTemporaryDirectory() + "marker-shutter-cli-\(safe)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}

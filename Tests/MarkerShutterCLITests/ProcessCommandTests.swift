@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@Suite struct ProcessCommandTests {
+    @Test func everyChessboardPhotoIsValidAndTheExitStatusIsZero() throws {
+        let result = try MarkerShutterBinary.run(["process", MarkerShutterBinary.sharedImages + "/chessboard", "--pattern", "chessboard:9x6"])
+        #expect(result.status == 0)
+        let rows = result.jsonLines
+        #expect(rows.count == 9)
+        #expect(rows.allSatisfy { $0["valid"] as? Bool == true && ($0["corners"] as? [Any])?.count == 54 })
+        #expect(rows.allSatisfy { Set($0.keys).isSuperset(of: ["index", "file", "t", "valid", "markers", "corners", "sharpness", "shutter", "held_index"]) })
+        #expect(result.standardError.contains("valid frames: 9 of 9"))
+        #expect(result.standardError.contains("errors: 0"))
+    }
+
+    @Test func theCharucoPhotoIsValidWithItsCounts() throws {
+        let result = try MarkerShutterBinary.run(["process", MarkerShutterBinary.sharedImages + "/charuco", "--pattern", "charuco:5x7:DICT_6X6_250"])
+        #expect(result.status == 0)
+        let row = try #require(result.jsonLines.first)
+        #expect(row["valid"] as? Bool == true)
+        #expect((row["markers"] as? [Any])?.count == 17)
+        #expect((row["corners"] as? [Any])?.count == 24)
+    }
+
+    @Test func someUnreadableFramesGiveErrorRowsTheOtherRowsAndStatusTwo() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for n in [1, 2, 4] {
+            try FileManager.default.copyItem(atPath: MarkerShutterBinary.sharedImages + "/chessboard/left0\(n).jpg", toPath: folder + "/frame\(n).jpg")
+        }
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]).write(to: URL(fileURLWithPath: folder + "/frame3.jpg"))
+        let result = try MarkerShutterBinary.run(["process", folder, "--pattern", "chessboard:9x6"])
+        #expect(result.status == 2)
+        let rows = result.jsonLines
+        #expect(rows.map { $0["file"] as? String } == ["frame1.jpg", "frame2.jpg", "frame3.jpg", "frame4.jpg"])
+        #expect(rows[2]["error"] is String)
+        #expect(rows.filter { $0["valid"] as? Bool == true }.count == 3)
+        #expect(result.standardError.contains("errors: 1"))
+        #expect(result.standardError.contains("frame3.jpg"))
+    }
+
+    @Test func nothingReadableOrNoFolderIsStatusOneWithTheReason() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("text".utf8).write(to: URL(fileURLWithPath: folder + "/a.png"))
+        let unreadable = try MarkerShutterBinary.run(["process", folder])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.standardError.contains("no frame of \(folder) could be read"))
+        let missing = try MarkerShutterBinary.run(["process", folder + "/missing"])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("no such folder"))
+    }
+
+    @Test func outputGoesToAFileAndAnnotationsAndSelectionsToFolders() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try MarkerShutterBinary.run([
+            "process", MarkerShutterBinary.sharedImages + "/chessboard", "--pattern", "chessboard:9x6",
+            "--output", folder + "/rows.jsonl", "--annotate", folder + "/annotated", "--select", folder + "/picks",
+        ])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.isEmpty)
+        let rows = try String(contentsOfFile: folder + "/rows.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 9)
+        let annotated = try FileManager.default.contentsOfDirectory(atPath: folder + "/annotated").sorted()
+        #expect(annotated == (1...9).map { "left0\($0).jpg" })
+        // The nine photos show the board in different places: several are worth keeping, not all
+        // in one place, and each kept one is a byte-for-byte copy.
+        let picks = try FileManager.default.contentsOfDirectory(atPath: folder + "/picks").sorted()
+        #expect(picks.count >= 3)
+        #expect(picks.first == "left01.jpg", "the first valid view is always new")
+        for pick in picks {
+            #expect(FileManager.default.contentsEqual(atPath: folder + "/picks/" + pick,
+                                                       andPath: MarkerShutterBinary.sharedImages + "/chessboard/" + pick))
+        }
+        #expect(result.standardError.contains("selected for calibration: \(picks.count) frames"))
+    }
+
+    @Test func aMalformedPatternIsAUsageErrorThatShowsTheGrammar() throws {
+        let result = try MarkerShutterBinary.run(["process", "/tmp", "--pattern", "charuco:5x7"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("charuco:COLSxROWS:DICTIONARY"))
+    }
+}
+
+@Suite struct BoardCommandTests {
+    @Test(arguments: [
+        (["charuco", "5x7", "DICT_6X6_250"], "charuco:5x7:DICT_6X6_250", 24),
+        (["aruco", "4x3", "DICT_4X4_50"], "gridboard:4x3:DICT_4X4_50", 0),
+        (["chessboard", "9x6"], "chessboard:9x6", 54),
+        (["charuco:6x8:DICT_5X5_100:legacy"], "charuco:6x8:DICT_5X5_100:legacy", 35),
+    ])
+    func aPrintedTargetIsDetectedCompletely(words: [String], pattern: String, corners: Int) throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let board = try MarkerShutterBinary.run(["board"] + words + ["--width", "1200", "--out", folder + "/target.png"])
+        #expect(board.status == 0)
+        #expect(board.standardOutput.contains("wrote \(folder)/target.png: \(pattern)"))
+        let detected = try MarkerShutterBinary.run(["process", folder, "--pattern", pattern])
+        #expect(detected.status == 0)
+        let row = try #require(detected.jsonLines.first)
+        #expect(row["valid"] as? Bool == true)
+        #expect((row["corners"] as? [Any])?.count == corners)
+        if pattern.hasPrefix("gridboard") { #expect((row["markers"] as? [Any])?.count == 12) }
+    }
+
+    @Test func anExistingFileIsKeptUnlessForced() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: folder + "/board.png"))
+        let refused = try MarkerShutterBinary.run(["board", "chessboard", "9x6", "--out", folder + "/board.png"])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("exists; use --force"))
+        #expect(try String(contentsOfFile: folder + "/board.png", encoding: .utf8) == "keep me")
+        let forced = try MarkerShutterBinary.run(["board", "chessboard", "9x6", "--out", folder + "/board.png", "--force"])
+        #expect(forced.status == 0)
+    }
+}
+
+@Suite struct HelpTests {
+    @Test(arguments: ["process", "live", "board", "devices"])
+    func everyCommandsHelpShowsExamples(command: String) throws {
+        let result = try MarkerShutterBinary.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("Examples:"))
+        #expect(result.standardOutput.contains("marker-shutter \(command)"))
+    }
+
+    @Test func liveRefusesAnUnwritablePictureFolderBeforeOpeningAnyCamera() throws {
+        let result = try MarkerShutterBinary.run(["live", "--device", "/nonexistent/video9", "--out", "/sys/marker-shutter-pictures"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot save pictures: cannot write /sys/marker-shutter-pictures"))
+    }
+
+    @Test func liveSaysWhenTheCameraCannotBeOpened() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try MarkerShutterBinary.run(["live", "--device", "/nonexistent/video9", "--out", folder])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot open camera"))
+        #expect(result.standardError.contains("/nonexistent/video9"))
+        #expect(result.standardError.contains("marker-shutter devices"))
+    }
+}

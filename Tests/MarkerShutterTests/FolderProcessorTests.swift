@@ -1,0 +1,108 @@
+import Debounce
+import Foundation
+import MarkerDetection
+import MarkerShutter
+import Testing
+
+/// Runs a processor and collects each frame's row and outcome in order.
+private func process(_ path: String, pattern: String, jobs: Int) throws -> (rows: [[String: Any]], summary: ProcessingSummary) {
+    let folder = try FrameFolder(path: path)
+    let detector = try MarkerDetector(pattern: try Pattern(parsing: pattern))
+    var options = FolderProcessor.Options()
+    options.jobs = jobs
+    let processor = FolderProcessor(folder: folder, detector: detector, rule: ValidityRule(defaultsFor: detector.pattern), options: options)
+    var rows: [[String: Any]] = []
+    let summary = processor.run { frame, outcome in
+        let text: String
+        switch outcome {
+        case .observed(let observation, let step): text = FrameRecord.row(for: observation, state: step.state)
+        case .unreadable(let reason): text = FrameRecord.errorRow(index: frame.index, file: frame.file, time: frame.time, reason: reason)
+        }
+        rows.append(try! JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any])
+    }
+    return (rows, summary)
+}
+
+@Suite struct FolderProcessorTests {
+    @Test func everyChessboardPhotoIsValidWithAllCorners() throws {
+        let (rows, summary) = try process(TestPaths.sharedImages + "/chessboard", pattern: "chessboard:9x6", jobs: 2)
+        #expect(rows.map { $0["file"] as? String } == (1...9).map { "left0\($0).jpg" })
+        #expect(rows.allSatisfy { $0["valid"] as? Bool == true })
+        #expect(rows.allSatisfy { ($0["corners"] as? [Any])?.count == 54 })
+        #expect(rows.map { $0["shutter"] as? String } == Array(repeating: "enabled", count: 9))
+        #expect(rows.map { $0["held_index"] as? Int } == Array(0..<9))
+        #expect(summary.validFrames == 9)
+        #expect(summary.errors.isEmpty)
+        #expect(summary.stretches.map(\.description) == ["frames 0...8"])
+    }
+
+    @Test func theCharucoPhotoIsValidWithEveryCorner() throws {
+        let (rows, summary) = try process(TestPaths.sharedImages + "/charuco", pattern: "charuco:5x7:DICT_6X6_250", jobs: 2)
+        #expect(rows.count == 1)
+        let row = try #require(rows.first)
+        #expect(row["valid"] as? Bool == true)
+        #expect((row["corners"] as? [Any])?.count == 24)
+        let markerIDs = (row["markers"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }.sorted()
+        #expect(markerIDs == Array(0...16))
+        #expect(row["shutter"] as? String == "enabled")
+        #expect(summary.validFrames == 1)
+    }
+
+    @Test func anUnreadableFrameBecomesAnErrorRowAndTheRestAreProcessed() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let chessboard = TestPaths.sharedImages + "/chessboard"
+        for n in 1...4 { try FileManager.default.copyItem(atPath: "\(chessboard)/left0\(n).jpg", toPath: "\(folder)/left0\(n).jpg") }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: "\(chessboard)/left05.jpg"))
+        try whole.prefix(whole.count / 3).write(to: URL(fileURLWithPath: "\(folder)/left05.jpg"))   // truncated
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: "\(folder)/left06.png"))
+        for n in 7...8 { try FileManager.default.copyItem(atPath: "\(chessboard)/left0\(n).jpg", toPath: "\(folder)/left0\(n).jpg") }
+
+        let (rows, summary) = try process(folder, pattern: "chessboard:9x6", jobs: 2)
+        #expect(rows.count == 8)
+        #expect(rows.map { $0["index"] as? Int } == Array(0..<8))
+        let errors = rows.filter { $0["error"] != nil }
+        #expect(errors.map { $0["file"] as? String } == ["left05.jpg", "left06.png"])
+        #expect((errors[0]["error"] as? String)?.contains("truncated") == true)
+        #expect(Set(errors[0].keys) == ["index", "file", "t", "error"])
+        #expect(rows.filter { $0["valid"] as? Bool == true }.count == 6)
+        #expect(summary.errors.map(\.file) == ["left05.jpg", "left06.png"])
+        // The unreadable frames are not observed: the shutter stays enabled across them.
+        #expect(rows.compactMap { $0["shutter"] as? String } == Array(repeating: "enabled", count: 6))
+    }
+
+    @Test func resultsAreTheSameWhateverTheNumberOfJobs() throws {
+        let path = TestPaths.sharedImages + "/chessboard"
+        func comparable(_ rows: [[String: Any]]) -> [String] {
+            rows.map { row in
+                var row = row
+                row["detect_ms"] = nil  // timing varies
+                return String(decoding: try! JSONSerialization.data(withJSONObject: row, options: .sortedKeys), as: UTF8.self)
+            }
+        }
+        let one = try process(path, pattern: "chessboard:9x6", jobs: 1).rows
+        let four = try process(path, pattern: "chessboard:9x6", jobs: 4).rows
+        #expect(comparable(one) == comparable(four))
+    }
+
+    @Test func stoppingHandsOverTheFramesBeforeTheStop() throws {
+        let folder = try FrameFolder(path: TestPaths.sharedImages + "/chessboard")
+        let detector = try MarkerDetector(pattern: try Pattern(parsing: "chessboard:9x6"))
+        let processor = FolderProcessor(folder: folder, detector: detector, rule: ValidityRule(defaultsFor: detector.pattern))
+        let handed = Counter()
+        var indices: [Int] = []
+        let summary = processor.run(shouldStop: { handed.value >= 3 }) { frame, _ in
+            indices.append(frame.index)
+            handed.increment()
+        }
+        #expect(indices == [0, 1, 2])
+        #expect(summary.stoppedAfter == 3)
+    }
+}
+
+/// A counter shared with a `@Sendable` closure.
+final class Counter: Sendable {
+    private let count = Locked(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
+}
