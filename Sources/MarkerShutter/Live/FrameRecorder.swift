@@ -113,20 +113,6 @@ public final class FrameRecorder: Sendable {
     }
 
     private func appendToManifest(_ line: [UInt8]) throws(FileWriteError) {
-        let path = (folder as NSString).appendingPathComponent(FrameManifest.fileName)
-        var failure: FileWriteError?
-        line.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(manifest, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileWriteError(path: path, call: "write", errno: errno)
-                    return
-                }
-                offset += written
-            }
-        }
-        if let failure { throw failure }
+        try AtomicFile.writeAll(line, to: manifest, path: (folder as NSString).appendingPathComponent(FrameManifest.fileName))
     }
 }

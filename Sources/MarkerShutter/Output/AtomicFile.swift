@@ -21,7 +21,29 @@ public enum AtomicFile {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
         var failure: FileWriteError?
+        do {
+            try writeAll(bytes, to: descriptor, path: path)
+        } catch {
+            failure = error
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = FileWriteError(path: path, call: "fsync", errno: errno) }
+        if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
+        if failure == nil, !replacing, access(path, F_OK) == 0 {
+            failure = FileWriteError(path: path, call: "rename", errno: EEXIST)
+        }
+        if failure == nil, rename(temporary, path) != 0 { failure = FileWriteError(path: path, call: "rename", errno: errno) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Writes all of `bytes` to an open descriptor, retrying when interrupted.
+    ///
+    /// - Throws: ``FileWriteError`` for `path` when a write fails.
+    static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, path: String) throws(FileWriteError) {
         let contiguous = Array(bytes)
+        var failure: FileWriteError?
         contiguous.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -34,16 +56,7 @@ public enum AtomicFile {
                 offset += written
             }
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = FileWriteError(path: path, call: "fsync", errno: errno) }
-        if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
-        if failure == nil, !replacing, access(path, F_OK) == 0 {
-            failure = FileWriteError(path: path, call: "rename", errno: EEXIST)
-        }
-        if failure == nil, rename(temporary, path) != 0 { failure = FileWriteError(path: path, call: "rename", errno: errno) }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
+        if let failure { throw failure }
     }
 
     /// Makes a folder (and its parents) and checks that files can be created in it.
