@@ -9,13 +9,13 @@ struct BoardCommand: ParsableCommand {
         commandName: "board",
         abstract: "Render a printable calibration target to a PNG file.",
         discussion: """
-            The target is given as words or as one pattern string: charuco 5x7 DICT_6X6_250 is the same
-            as charuco:5x7:DICT_6X6_250. `aruco` renders an ArUco grid board (gridboard). Print the file
+            The target is given as words or as one pattern string: charuco 5x7 DICT_6X6_250 is the same \
+            as charuco:5x7:DICT_6X6_250. `aruco` renders an ArUco grid board (gridboard). Print the file \
             without scaling, and give the same pattern to `live` and `process`.
 
             Examples:
               marker-shutter board charuco 5x7 DICT_6X6_250 --out board.png
-              marker-shutter board aruco 5x7 DICT_6X6_250 --width 2480 --height 3508 --out grid.png
+              marker-shutter board aruco 5x7 DICT_6X6_250 --width 2480 --out grid.png
               marker-shutter board chessboard 9x6 --out chessboard.png
               marker-shutter board charuco:6x8:DICT_5X5_100:legacy --out legacy.png
             """

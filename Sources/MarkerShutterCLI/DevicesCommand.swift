@@ -7,8 +7,8 @@ struct DevicesCommand: ParsableCommand {
         commandName: "devices",
         abstract: "List cameras with their formats, sizes, frame rates and controls.",
         discussion: """
-            Lists /dev/video* devices that can capture and stream, with their stable names from
-            /dev/v4l/by-id. Use a stable name with `live --device` so the same camera is opened after
+            Lists /dev/video* devices that can capture and stream, with their stable names from \
+            /dev/v4l/by-id. Use a stable name with `live --device` so the same camera is opened after \
             replugging.
 
             Examples:

@@ -14,17 +14,17 @@ struct LiveCommand: AsyncParsableCommand {
         commandName: "live",
         abstract: "Watch a camera and take pictures only while the calibration target is in view.",
         discussion: """
-            Shows frames per second, detection time, markers and corners found, the shutter (ENABLED,
+            Shows frames per second, detection time, markers and corners found, the shutter (ENABLED, \
             HELD 0.12s while a lost detection is held, or disabled) and pictures taken, on one line.
 
-            Space or Enter takes a picture: the held valid frame is saved to --out as a PNG with a JSON
-            sidecar of its detection and timestamp. While the shutter is disabled the request is refused.
-            q or Ctrl-C quits, after every file is complete. Without a terminal, the same commands are
+            Space or Enter takes a picture: the held valid frame is saved to --out as a PNG with a JSON \
+            sidecar of its detection and timestamp. While the shutter is disabled the request is refused. \
+            q or Ctrl-C quits, after every file is complete. Without a terminal, the same commands are \
             read as lines on standard input: capture, quit.
 
             Examples:
               marker-shutter live --device /dev/video0 --pattern charuco:5x7:DICT_6X6_250
-              marker-shutter live --device /dev/v4l/by-id/usb-Cam-video-index0 --size 1920x1080 --out shots
+              marker-shutter live --device /dev/video2 --size 1920x1080 --out shots
               marker-shutter live --auto --out calibration --record session1
               marker-shutter live --replay Samples/charuco-session --auto --out picks
             """

@@ -12,23 +12,23 @@ struct ProcessCommand: ParsableCommand {
         commandName: "process",
         abstract: "Detect the target in a folder of frames and replay the shutter's timeline.",
         discussion: """
-            Frames are decoded and detected on all cores, and the shutter runs over them in frame order
-            with their own timestamps: those of the folder's manifest.jsonl (written by `live --record`),
+            Frames are decoded and detected on all cores, and the shutter runs over them in frame order \
+            with their own timestamps: those of the folder's manifest.jsonl (written by `live --record`), \
             otherwise --fps over the image files in natural name order (frame2 before frame10).
 
-            Writes one JSON object per frame (to standard output, or --output): index, file, t (seconds),
-            sequence, valid, markers [{id, corners}], corners [{id, xy}], sharpness, detect_ms,
-            shutter ("enabled", "held" or "disabled"), held_index, and for invalid frames why; a frame
-            that cannot be read gets {index, file, t, error} and processing goes on. A summary goes to
+            Writes one JSON object per frame (to standard output, or --output): index, file, t (seconds), \
+            sequence, valid, markers [{id, corners}], corners [{id, xy}], sharpness, detect_ms, \
+            shutter ("enabled", "held" or "disabled"), held_index, and for invalid frames why; a frame \
+            that cannot be read gets {index, file, t, error} and processing goes on. A summary goes to \
             standard error.
 
-            Exit status: 0 every frame processed; 2 some frames unreadable (the rest processed);
+            Exit status: 0 every frame processed; 2 some frames unreadable (the rest processed); \
             1 nothing could be processed.
 
             Examples:
               marker-shutter process Samples/charuco-session
               marker-shutter process recording --output timeline.jsonl --annotate annotated
-              marker-shutter process ../shared/images/chessboard --pattern chessboard:9x6 | jq .shutter
+              marker-shutter process photos --pattern chessboard:9x6 | jq .shutter
               marker-shutter process frames --fps 15 --select picks --jobs 1
             """
     )
