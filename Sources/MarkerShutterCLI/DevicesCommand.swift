@@ -41,18 +41,47 @@ struct DevicesCommand: ParsableCommand {
             print(title)
             do {
                 let camera = try Camera(path: path)
-                for format in try camera.formats() {
-                    print("  \(format)")
-                }
+                defer { camera.stop() }
+                print("  formats (converted: made by libv4lconvert from the camera's own formats):")
+                for format in try camera.formats() { print("    " + Self.describe(format)) }
                 let controls = try camera.controls()
                 if !controls.isEmpty {
                     print("  controls:")
-                    for control in controls { print("    \(control)") }
+                    for control in controls { print("    " + Self.describe(control)) }
                 }
-                camera.stop()
             } catch {
                 print("  cannot be opened: \(error)")
             }
         }
+    }
+
+    /// `YUYV  YUYV 4:2:2: 640x480 at 30, 15 fps; 1280x720 at 30, 15 fps`
+    static func describe(_ format: FormatDescription) -> String {
+        let sizes = format.sizes.map { size -> String in
+            let rates = size.frameIntervals.compactMap(\.framesPerSecond).map(Self.rate).joined(separator: ", ")
+            let area = size.isDiscrete ? "\(size.width)x\(size.height)" : "\(size.width)x\(size.height) to \(size.maximumWidth)x\(size.maximumHeight)"
+            return rates.isEmpty ? area : "\(area) at \(rates) fps"
+        }
+        let name = "\(format.fourCC)".padding(toLength: 5, withPad: " ", startingAt: 0)
+        return name + " \(format.description)" + (format.isEmulated ? " (converted)" : "") + ": " + sizes.joined(separator: "; ")
+    }
+
+    /// `Brightness: -64...64 step 1, default 0, now 0`
+    static func describe(_ control: CameraControl) -> String {
+        var text = control.name + ": "
+        if control.menu.isEmpty {
+            text += control.kind == .boolean ? "on/off" : "\(control.minimum)...\(control.maximum) step \(control.step)"
+        } else {
+            text += control.menu.map { "\($0.value) \($0.name)" }.joined(separator: ", ")
+        }
+        text += ", default \(control.defaultValue)"
+        if let value = control.value { text += ", now \(value)" }
+        if control.isInactive { text += " (inactive while an automatic mode is on)" }
+        if control.isReadOnly { text += " (read-only)" }
+        return text
+    }
+
+    static func rate(_ fps: Double) -> String {
+        fps == fps.rounded() ? String(Int(fps)) : String(format: "%.2f", fps)
     }
 }

@@ -28,7 +28,8 @@ enum MarkerShutterBinary {
         return folder.appendingPathComponent("marker-shutter").path
     }
 
-    static func run(_ arguments: [String], in directory: String? = nil) throws -> CommandResult {
+    /// Runs marker-shutter with `arguments`; with a `launcher`, runs `launcher marker-shutter arguments...`.
+    static func run(_ arguments: [String], in directory: String? = nil, launcher: String? = nil) throws -> CommandResult {
         let scratch = try temporaryFolder("run")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let outputPath = scratch + "/stdout", errorPath = scratch + "/stderr"
@@ -37,8 +38,8 @@ enum MarkerShutterBinary {
             throw CocoaError(.fileWriteUnknown)
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: launcher ?? path)
+        process.arguments = launcher == nil ? arguments : [path] + arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: errorPath)
