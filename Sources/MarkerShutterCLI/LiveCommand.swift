@@ -19,7 +19,7 @@ struct LiveCommand: AsyncParsableCommand {
 
             Space or Enter takes a picture: the held valid frame is saved to --out as a PNG with a JSON \
             sidecar of its detection and timestamp. While the shutter is disabled the request is refused. \
-            q or Ctrl-C quits, after every file is complete. Without a terminal, the same commands are \
+            q or Ctrl-C quits, after every file is complete (a second Ctrl-C quits at once). Without a terminal, the same commands are \
             read as lines on standard input: capture, quit.
 
             Examples:
@@ -124,9 +124,18 @@ struct LiveCommand: AsyncParsableCommand {
         }
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+        let signalsReceived = Mutex(0)
         for (source, name) in [(interrupt, "Ctrl-C"), (terminate, "SIGTERM")] {
             signal(name == "Ctrl-C" ? SIGINT : SIGTERM, SIG_IGN)
-            source.setEventHandler { session.stop(reason: name) }
+            source.setEventHandler {
+                // A second signal exits at once (pictures only ever appear by rename, so none is
+                // left half-written under its final name).
+                if signalsReceived.withLock({ $0 += 1; return $0 }) > 1 {
+                    TerminalMode.restore()
+                    _exit(130)
+                }
+                session.stop(reason: name)
+            }
             source.resume()
         }
 
@@ -279,12 +288,16 @@ final class Session: Sendable {
     }
 
     /// Ends the session: the source stops, and everything in progress completes.
-    func stop(reason: String) {
+    ///
+    /// - Returns: Whether this call started the stop (false when already stopping).
+    @discardableResult
+    func stop(reason: String) -> Bool {
         let first = counts.withLock { c -> Bool in
             defer { if c.stopReason == nil { c.stopReason = reason } }
             return c.stopReason == nil
         }
         if first { source.stop() }
+        return first
     }
 
     /// Takes a picture of the held frame, or says why not.
