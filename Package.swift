@@ -117,6 +117,15 @@ let pipelineTargets: [Target] = [
         swiftSettings: strictSwift
     ),
     .testTarget(name: "MarkerShutterTests", dependencies: ["MarkerShutter", "Debounce"], swiftSettings: strictSwift),
+    // `marker-shutter live` end to end against the emulated camera, on frames the tests draw.
+    .testTarget(
+        name: "MarkerShutterLiveTests",
+        dependencies: [
+            "MarkerShutter", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels", "EmulatedCameraHarness",
+            "MarkerShutterCLI",
+        ],
+        swiftSettings: strictSwift
+    ),
 ]
 
 // MARK: - Package
