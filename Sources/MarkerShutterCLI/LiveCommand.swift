@@ -137,9 +137,16 @@ struct LiveCommand: AsyncParsableCommand {
             : "commands on standard input: capture, quit (or Ctrl-C)")
 
         var failure: (any Error)?
+        var recordingFailureShown = false
         do {
             for try await frame in source.frames {
-                recorder?.record(frame)
+                if let recorder {
+                    recorder.record(frame)
+                    if !recordingFailureShown, let failure = recorder.summary.failure {
+                        recordingFailureShown = true
+                        console.message("recording stopped: \(failure); the frames recorded so far are kept")
+                    }
+                }
                 shutter.submit(frame)
                 if session.noteSubmitted() { break }
             }
