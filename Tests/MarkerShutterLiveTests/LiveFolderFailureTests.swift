@@ -106,9 +106,14 @@ extension LiveTests {
             let result = try await process.wait(timeout: .seconds(30))
             if result.status == 77 { try Test.cancel("mounting a small tmpfs was refused: \(result.standardError)") }
 
-            // The live session itself went on to the end, and says why the recording stopped.
+            // The live session itself went on to the end. It said at once that the recording stopped,
+            // and why, and says so again in its summary.
             #expect(result.status == 0, "\(result.standardError)")
-            #expect(result.standardError.contains("stopped (60 frames): 60 frames received"), "\(result.standardError)")
+            let lines = result.standardError.split(separator: "\n")
+            let stopped = lines.firstIndex { $0.hasPrefix("recording stopped: cannot write \(recording)/frame_") }
+            let end = lines.firstIndex { $0.hasPrefix("stopped (60 frames): 60 frames received") }
+            let shownAtOnce = stopped.flatMap { stopped in end.map { stopped < $0 } } ?? false
+            #expect(shownAtOnce, "\(result.standardError)")
             let summary = try #require(result.standardError.firstMatch(
                 of: /recording: ([0-9]+) frames in (.+); stopped: cannot write (.+): write failed: No space left on device \(free some space or choose another folder\)/),
                 "\(result.standardError)")
