@@ -4,21 +4,23 @@ import MarkerDetection
 import Testing
 
 extension LiveTests {
-    /// Ctrl-C while pictures are being written: `live` finishes them, releases the camera and exits
-    /// 0, and the folder holds only whole pictures, each with its sidecar.
+    /// Ctrl-C (or SIGTERM) while pictures are being written and frames recorded: `live` finishes
+    /// them, releases the camera and exits 0; the pictures are whole, each with its sidecar, and the
+    /// recording's manifest lists exactly its whole frames.
     @Suite struct LiveInterruptTests {
-        @Test func ctrlCDuringCapturesLeavesOnlyCompleteFiles() async throws {
+        @Test(arguments: [(SIGINT, "Ctrl-C"), (SIGTERM, "SIGTERM")])
+        func interruptDuringCapturesLeavesOnlyCompleteFiles(signal: Int32, name: String) async throws {
             let harness = try await makeLiveHarness()
             let session = ScriptedSession([.valid(60)])
             let camera = try harness.addCamera(showing: session)
-            let out = harness.directory + "/pictures"
-            let process = try harness.startLive(camera, ["--out", out, "--auto"])
+            let out = harness.directory + "/pictures", recording = harness.directory + "/recording"
+            let process = try harness.startLive(camera, ["--out", out, "--auto", "--record", recording])
 
             try await process.waitForOutput(containing: "shutter enabled", on: .standardError, timeout: .seconds(20))
             for _ in 0..<40 { process.sendLine("capture") }
             try await process.waitForOutput(containing: "capture_0001.png", timeout: .seconds(10))
             let savedBeforeSignal = LiveOutput(process).pictures.count
-            process.send(SIGINT)
+            process.send(signal)
             // Requests keep coming while the program winds down: each is either finished or not begun.
             let requests = Task {
                 while !Task.isCancelled {
@@ -30,11 +32,11 @@ extension LiveTests {
             requests.cancel()
 
             #expect(result.status == 0, "\(result.standardError)")
-            #expect(result.standardError.contains("stopped (Ctrl-C)"), "\(result.standardError)")
+            #expect(result.standardError.contains("stopped (\(name))"), "\(result.standardError)")
             let pictures = LiveOutput(result).pictures
-            #expect(savedBeforeSignal < pictures.count, "Ctrl-C came after every picture was written")
+            #expect(savedBeforeSignal < pictures.count, "\(name) came after every picture was written")
             #expect(result.standardError.contains("pictures: \(pictures.count) saved"), "\(result.standardError)")
-            print("pictures saved: \(savedBeforeSignal) before Ctrl-C, \(pictures.count) in all")
+            print("pictures saved: \(savedBeforeSignal) before \(name), \(pictures.count) in all")
 
             // Exactly the pictures announced, each a whole PNG with a sidecar that names it; nothing else.
             let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
@@ -49,6 +51,15 @@ extension LiveTests {
                 let sidecar = try JSONLine(contentsOf: (picture.path as NSString).deletingPathExtension + ".json")
                 #expect(sidecar.string("image") == (picture.path as NSString).lastPathComponent)
                 #expect(sidecar.int("frame_index") == picture.frame)
+            }
+
+            // The recording: every frame its manifest lists, whole, and nothing else.
+            let manifest = try String(contentsOfFile: recording + "/manifest.jsonl", encoding: .utf8)
+                .split(separator: "\n").map { try JSONLine(String($0)) }.compactMap { $0.string("file") }
+            #expect(result.standardError.contains("recording: \(manifest.count) frames in \(recording)\n"), "\(result.standardError)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: recording).sorted() == (manifest + ["manifest.jsonl"]).sorted())
+            for file in manifest {
+                #expect(try ImageFile.read(recording + "/" + file).width == ScriptedSession.size.width)
             }
 
             // The camera saw the whole teardown, in order, and nothing after it.
