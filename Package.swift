@@ -122,6 +122,15 @@ let pipelineTargets: [Target] = [
     ),
     // Runs the built marker-shutter; depending on the executable makes `swift test` build it.
     .testTarget(name: "MarkerShutterCLITests", dependencies: ["MarkerShutterCLI"], swiftSettings: strictSwift),
+    // `marker-shutter live` end to end against the emulated camera, on frames the tests draw.
+    .testTarget(
+        name: "MarkerShutterLiveTests",
+        dependencies: [
+            "MarkerShutter", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels", "EmulatedCameraHarness",
+            "MarkerShutterCLI",
+        ],
+        swiftSettings: strictSwift
+    ),
 ]
 
 // MARK: - Package

@@ -139,12 +139,21 @@ public final class HarnessProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var output = Data()
     private var errors = Data()
-    private let outputPipe = Pipe(), errorPipe = Pipe()
+    private let inputPipe = Pipe(), outputPipe = Pipe(), errorPipe = Pipe()
+
+    /// One of the program's output streams.
+    public enum Stream: Sendable {
+        case standardOutput, standardError
+    }
 
     init(executable: String, arguments: [String], environment: [String: String]) throws {
+        // A line written after the program has exited must fail with EPIPE, not end the tests.
+        signal(SIGPIPE, SIG_IGN)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // A pipe of its own, never the test's terminal: a program that reads commands reads the test's.
+        process.standardInput = inputPipe
         process.standardOutput = outputPipe
         process.standardError = errorPipe
         outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
@@ -164,15 +173,36 @@ public final class HarnessProcess: @unchecked Sendable {
     /// Standard output so far.
     public var standardOutput: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
 
+    /// Standard error so far.
+    public var standardError: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+
     /// Sends `signal` to the program.
     public func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }
 
-    /// Waits until standard output contains `text`; throws after `timeout` or when the program ends first.
-    public func waitForOutput(containing text: String, timeout: Duration) async throws {
+    /// Writes `line` and a newline to the program's standard input (ignored once the program has
+    /// stopped reading).
+    public func sendLine(_ line: String) {
+        try? inputPipe.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    /// Closes the program's standard input: it reads end of file.
+    public func closeInput() {
+        try? inputPipe.fileHandleForWriting.close()
+    }
+
+    /// Waits until `stream` contains `text` at least `occurrences` times; throws after `timeout` or
+    /// when the program ends first.
+    public func waitForOutput(
+        containing text: String, occurrences: Int = 1, on stream: Stream = .standardOutput, timeout: Duration
+    ) async throws {
         let deadline = ContinuousClock.now + timeout
-        while !standardOutput.contains(text) {
+        func seen() -> Int {
+            let contents = stream == .standardOutput ? standardOutput : standardError
+            return contents.components(separatedBy: text).count - 1
+        }
+        while seen() < occurrences {
             guard process.isRunning else { throw HarnessError("the program ended before printing \(text)") }
             guard ContinuousClock.now < deadline else { throw HarnessError("no \(text) within \(timeout)") }
             try await Task.sleep(for: .milliseconds(10))
@@ -192,6 +222,7 @@ public final class HarnessProcess: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(5))
         }
         process.waitUntilExit()
+        closeInput()
         outputPipe.fileHandleForReading.readabilityHandler = nil
         errorPipe.fileHandleForReading.readabilityHandler = nil
         let restOut = outputPipe.fileHandleForReading.readDataToEndOfFile()

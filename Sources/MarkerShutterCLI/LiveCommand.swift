@@ -146,9 +146,16 @@ struct LiveCommand: AsyncParsableCommand {
             : "commands on standard input: capture, quit (or Ctrl-C)")
 
         var failure: (any Error)?
+        var recordingFailureShown = false
         do {
             for try await frame in source.frames {
-                recorder?.record(frame)
+                if let recorder {
+                    recorder.record(frame)
+                    if !recordingFailureShown, let failure = recorder.summary.failure {
+                        recordingFailureShown = true
+                        console.message("recording stopped: \(failure); the frames recorded so far are kept")
+                    }
+                }
                 shutter.submit(frame)
                 if session.noteSubmitted() { break }
             }
@@ -258,6 +265,8 @@ final class Session: Sendable {
         var refused = 0
         var failed = 0
         var stopReason: String?
+        /// No more pictures are taken: the last ones are being finished before the program exits.
+        var closed = false
     }
 
     private let console: Console
@@ -312,6 +321,18 @@ final class Session: Sendable {
     }
 
     func capture(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime, trigger: CaptureFolder.Trigger) {
+        // Queued under the lock that `finishCaptures` closes, so that every picture accepted is
+        // written before the program exits and none is begun while it exits.
+        let accepted = counts.withLock { c -> Bool in
+            guard !c.closed else { return false }
+            enqueueCapture(observation, state: state, now: now, trigger: trigger)
+            return true
+        }
+        if !accepted { console.message("picture not taken: the session is ending") }
+    }
+
+    private func enqueueCapture(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
+                                trigger: CaptureFolder.Trigger) {
         writer.async { [self] in
             do {
                 let saved = try pictures.withLock { try $0.save(observation, state: state, at: now, trigger: trigger) }
@@ -325,8 +346,9 @@ final class Session: Sendable {
         }
     }
 
-    /// Waits until every picture asked for is written.
+    /// Takes no more pictures, and waits until every picture asked for is written.
     func finishCaptures() {
+        counts.withLock { $0.closed = true }
         writer.sync {}
     }
 

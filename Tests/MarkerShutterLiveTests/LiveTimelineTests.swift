@@ -1,0 +1,71 @@
+import EmulatedCameraHarness
+import Foundation
+import Testing
+
+extension LiveTests {
+    /// The shutter's timeline, live: the camera shows the board with scripted dropouts at 30 frames
+    /// per second, and the phase changes `live` prints are the ones ``ShutterTimeline`` gives for the
+    /// script, each within one frame interval.
+    @Suite struct LiveTimelineTests {
+        /// One second of board, a 3-frame dropout, a second of board, an 8-frame one (both shorter
+        /// than the 0.3 s hold), a second of board, a 20-frame one, a second of board.
+        static let session = ScriptedSession([
+            .valid(30), .dropout(3), .valid(30), .dropout(8), .valid(30), .dropout(20), .valid(30),
+        ])
+
+        /// A frame interval, and a millisecond for the camera's microsecond timestamps.
+        static let tolerance = ScriptedSession.frameInterval + 0.001
+
+        @Test func phaseChangesFollowTheScriptWithinOneFrame() async throws {
+            let harness = try await makeLiveHarness()
+            let camera = try harness.addCamera(showing: Self.session)
+            let frames = Self.session.shots.count
+            let process = try harness.startLive(camera, [
+                "--out", harness.directory + "/pictures", "--stop-after", "\(frames)",
+            ])
+            process.closeInput()
+            let result = try await process.wait(timeout: .seconds(60))
+            #expect(result.status == 0, "\(result.standardError)")
+            let output = LiveOutput(result)
+
+            let expected = Self.session.expectedChanges()
+            let live = output.phaseChanges
+            #expect(expected.map(\.phase) == ["enabled", "held", "enabled", "held", "enabled", "held", "disabled", "enabled"])
+            try #require(live.map(\.phase) == expected.map(\.phase), "live: \(live), expected: \(expected)")
+            for (seen, scripted) in zip(live, expected) {
+                #expect(abs(seen.frame - scripted.frame) <= 1, "\(seen) against \(scripted)")
+                #expect(abs(seen.seconds - scripted.seconds) <= Self.tolerance, "\(seen) against \(scripted)")
+            }
+            // The long dropout: held from its first frame, disabled 0.3 s later (at the first frame at
+            // or after the deadline).
+            let held = live[5], disabled = live[6]
+            let firstInvalid = expected[5].seconds
+            #expect(abs(held.seconds - firstInvalid) <= Self.tolerance)
+            #expect(disabled.seconds - firstInvalid >= 0.3 - 0.001, "disabled \(disabled.seconds - firstInvalid) s into the dropout")
+            #expect(disabled.seconds - firstInvalid <= 0.3 + Self.tolerance, "disabled \(disabled.seconds - firstInvalid) s into the dropout")
+            let offsets = zip(live, expected).map { String(format: "%+.1f ms", ($0.seconds - $1.seconds) * 1000) }
+            print("live phase changes against the script: \(offsets.joined(separator: ", "))")
+        }
+
+        /// The summary counts what came in (the camera loses three frames on purpose), what was
+        /// detected and skipped, and gives the latency from frame to shutter state.
+        @Test func summaryCountsEveryFrameAndReportsLatency() async throws {
+            let harness = try await makeLiveHarness()
+            let camera = try harness.addCamera(showing: Self.session, faults: [.gap(at: 20, count: 3)])
+            let process = try harness.startLive(camera, ["--out", harness.directory + "/pictures", "--stop-after", "60"])
+            process.closeInput()
+            let result = try await process.wait(timeout: .seconds(60))
+            #expect(result.status == 0, "\(result.standardError)")
+            let output = LiveOutput(result)
+
+            let counts = try #require(output.counts, "\(result.standardError)")
+            #expect(result.standardError.contains("stopped (60 frames): 60 frames received"))
+            #expect(counts.received == 60)
+            #expect(counts.detected + counts.skipped == counts.received, "\(counts)")
+            #expect(counts.lost == 3, "\(counts)")
+            let latency = try #require(output.latency, "\(result.standardError)")
+            #expect(latency.median > 0 && latency.median <= latency.p99, "\(latency)")
+            print("summary: \(counts), latency median \(latency.median) ms, 99th percentile \(latency.p99) ms")
+        }
+    }
+}
