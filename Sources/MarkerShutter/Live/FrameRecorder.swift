@@ -112,7 +112,15 @@ public final class FrameRecorder: Sendable {
         }
     }
 
+    /// Appends one line; if the write fails part way (a full disk), cuts the manifest back to its
+    /// last complete line, so that it stays readable with every frame it names.
     private func appendToManifest(_ line: [UInt8]) throws(FileWriteError) {
-        try AtomicFile.writeAll(line, to: manifest, path: (folder as NSString).appendingPathComponent(FrameManifest.fileName))
+        let end = lseek(manifest, 0, SEEK_END)
+        do {
+            try AtomicFile.writeAll(line, to: manifest, path: (folder as NSString).appendingPathComponent(FrameManifest.fileName))
+        } catch {
+            if end >= 0 { _ = ftruncate(manifest, end) }
+            throw error
+        }
     }
 }
