@@ -109,11 +109,27 @@ let pipelineTargets: [Target] = [
     .testTarget(name: "MarkerShutterTests", dependencies: ["MarkerShutter", "Debounce"], swiftSettings: strictSwift),
 ]
 
+// MARK: - Samples: the recorded sample session and the program that renders it
+
+let samplesProducts: [Product] = [
+    .executable(name: "make-sample-session", targets: ["SessionMaker"]),
+]
+
+let samplesTargets: [Target] = [
+    // Renders Samples/charuco-session with the synthetic-image tools the detection tests use.
+    .executableTarget(
+        name: "SessionMaker",
+        dependencies: ["MarkerShutter", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels"],
+        path: "Samples/SessionMaker",
+        swiftSettings: strictSwift
+    ),
+]
+
 // MARK: - Package
 
 let package = Package(
     name: "MarkerShutter",
-    products: debounceProducts + detectionProducts + captureProducts + pipelineProducts,
-    targets: debounceTargets + pixelsTargets + detectionTargets + captureTargets + pipelineTargets,
+    products: debounceProducts + detectionProducts + captureProducts + pipelineProducts + samplesProducts,
+    targets: debounceTargets + pixelsTargets + detectionTargets + captureTargets + pipelineTargets + samplesTargets,
     swiftLanguageModes: [.v6]
 )
