@@ -4,7 +4,7 @@ import MarkerShutter
 /// The text the program prints: a line per frame, then what was written and the timeline.
 enum SessionReport {
     /// For example
-    /// `frame_000030.jpg  t=1.000203  seq 5240  33 KB  invalid  markers  3  corners  0  sharpness  611  hand crossing (0 of 12 corners)`.
+    /// `frame_000030.jpg  t=1.001077  seq 5240  21 KB   invalid  markers  1  corners  0  sharpness 11961  hand crossing (0 of 12 corners)`.
     static func line(for frame: SessionWriter.FrameReport) -> String {
         let detection = frame.detection
         var text = frame.entry.file
@@ -14,7 +14,7 @@ enum SessionReport {
         text += "  " + pad(frame.isValid ? "valid" : "invalid", 7)
         text += "  markers " + pad("\(detection.markers.count)", 2, right: true)
         text += "  corners " + pad("\(detection.boardCorners.count)", 2, right: true)
-        text += "  sharpness " + pad(detection.sharpness.map { "\(Int($0.rounded()))" } ?? "-", 4, right: true)
+        text += "  sharpness " + pad(detection.sharpness.map { "\(Int($0.rounded()))" } ?? "-", 5, right: true)
         if let event = frame.event { text += "  " + event.rawValue }
         if !frame.isValid { text += " (" + frame.shortfalls.map(\.description).joined(separator: ", ") + ")" }
         if SessionScript.showsBoard(atFrame: frame.index), !frame.boardInside { text += "  board cut by the frame's edge" }
@@ -30,7 +30,7 @@ enum SessionReport {
             "wrote \(summary.frames.count) frames and \(FrameManifest.fileName) to \(summary.folder) (\(megabytes) MB)",
             "valid frames: \(ranges(valid)) (\(valid.count) of \(summary.frames.count))",
             "scripted events: " + SessionScript.events.map { "\($0.event.rawValue) \(range($0.frames))" }.joined(separator: ", "),
-            "shutter with a \(SessionWriter.hold) hold:",
+            "shutter with a \(Int(SessionWriter.hold / .milliseconds(1))) ms hold:",
         ]
         for stretch in summary.stretches {
             let ending = stretch.end.map { "disabled at \(String(format: "%.6f", $0.seconds)) s, when the hold ran out" }
