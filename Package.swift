@@ -106,7 +106,7 @@ let pipelineProducts: [Product] = [
 
 let pipelineTargets: [Target] = [
     .target(name: "MarkerShutter", dependencies: ["Debounce", "Pixels"], swiftSettings: strictSwift),
-    .testTarget(name: "MarkerShutterTests", dependencies: ["MarkerShutter", "Debounce"], swiftSettings: strictSwift),
+    .testTarget(name: "MarkerShutterTests", dependencies: ["MarkerShutter", "Debounce", "MarkerDetection"], swiftSettings: strictSwift),
 ]
 
 // MARK: - Samples: the recorded sample session and the program that renders it
