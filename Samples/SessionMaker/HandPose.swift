@@ -13,9 +13,9 @@ struct HandPose: Sendable {
     /// How large the hand appears (1: a palm about 160 pixels across).
     var scale: Double
 
-    /// Half the size of a square, centred on the palm, that holds the hand as far as it can
-    /// reach into the frame, in frame pixels.
-    var reach: Double { 560 * scale }
+    /// How far from the palm's centre any part of the hand reaches, in frame pixels: the forearm,
+    /// the longest part, ends 650 pixels away at scale 1.
+    var reach: Double { 650 * scale }
 
     /// The signed distance in frame pixels from the point (`x`, `y`) of the frame to the hand's
     /// outline: negative inside the hand.
