@@ -133,18 +133,36 @@ let pipelineTargets: [Target] = [
     ),
 ]
 
+// MARK: - Samples: the recorded sample session and the program that renders it
+
+let samplesProducts: [Product] = [
+    .executable(name: "make-sample-session", targets: ["SessionMaker"]),
+]
+
+let samplesTargets: [Target] = [
+    // Renders Samples/charuco-session with the synthetic-image tools the detection tests use.
+    .executableTarget(
+        name: "SessionMaker",
+        dependencies: ["MarkerShutter", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels"],
+        path: "Samples/SessionMaker",
+        swiftSettings: strictSwift
+    ),
+]
+
 // MARK: - Package
 
 var products: [Product] = debounceProducts
 products += detectionProducts
 products += captureProducts
 products += pipelineProducts
+products += samplesProducts
 
 var targets: [Target] = debounceTargets
 targets += pixelsTargets
 targets += detectionTargets
 targets += captureTargets
 targets += pipelineTargets
+targets += samplesTargets
 
 let package = Package(
     name: "MarkerShutter",

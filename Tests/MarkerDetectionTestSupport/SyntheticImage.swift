@@ -117,12 +117,14 @@ public enum SyntheticImage {
 }
 
 /// A small, seedable random number generator (SplitMix64), so synthetic images repeat exactly.
-struct SplitMix64 {
+public struct SplitMix64: Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// A generator whose numbers follow from `seed` alone.
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -130,8 +132,13 @@ struct SplitMix64 {
         return z ^ (z >> 31)
     }
 
+    /// A sample spread evenly over `0 ..< 1`.
+    public mutating func nextUniform() -> Double {
+        Double(next() >> 11) / Double(1 << 53)
+    }
+
     /// A standard normal sample (Box-Muller).
-    mutating func nextGaussian() -> Double {
+    public mutating func nextGaussian() -> Double {
         let u1 = (Double(next() >> 11) + 1) / Double(1 << 53)
         let u2 = Double(next() >> 11) / Double(1 << 53)
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
