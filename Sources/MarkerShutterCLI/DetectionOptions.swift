@@ -20,25 +20,30 @@ struct DetectionOptions: ParsableArguments {
     var minimumSharpness: Double?
 
     func validate() throws {
-        do {
-            _ = try Pattern(parsing: pattern)
-        } catch {
-            throw ValidationError("\(error)\n\nPatterns:\n\(Pattern.grammar)")
-        }
+        _ = try parsedPattern()
         guard hold >= 0, hold.isFinite else { throw ValidationError("--hold must be zero or more seconds, got \(hold)") }
         if let minimumMarkers, minimumMarkers < 0 { throw ValidationError("--min-markers cannot be negative") }
         if let minimumCorners, minimumCorners < 0 { throw ValidationError("--min-corners cannot be negative") }
     }
 
-    /// The parsed pattern (checked by `validate()`).
-    var parsedPattern: Pattern { try! Pattern(parsing: pattern) }
+    /// The parsed pattern.
+    ///
+    /// - Throws: `ValidationError` with the grammar when the string is malformed (`validate()` has
+    ///   already refused such a string, so this only repeats its answer).
+    func parsedPattern() throws -> Pattern {
+        do {
+            return try Pattern(parsing: pattern)
+        } catch {
+            throw ValidationError("\(error)\n\nPatterns:\n\(Pattern.grammar)")
+        }
+    }
 
     /// The hold as a duration.
     var holdDuration: Duration { .nanoseconds(Int64((hold * 1e9).rounded())) }
 
-    /// The validity rule: the pattern's defaults with any overrides.
-    var rule: ValidityRule {
-        var rule = ValidityRule(defaultsFor: parsedPattern)
+    /// The validity rule for `pattern`: its defaults with any overrides.
+    func rule(for pattern: Pattern) -> ValidityRule {
+        var rule = ValidityRule(defaultsFor: pattern)
         if let minimumMarkers { rule.minimumMarkers = minimumMarkers }
         if let minimumCorners { rule.minimumBoardCorners = minimumCorners }
         if let minimumSharpness { rule.minimumSharpness = minimumSharpness }
@@ -47,8 +52,9 @@ struct DetectionOptions: ParsableArguments {
 
     /// A detector for the pattern.
     func makeDetector() throws -> MarkerDetector {
+        let parsed = try parsedPattern()
         do {
-            return try MarkerDetector(pattern: parsedPattern)
+            return try MarkerDetector(pattern: parsed)
         } catch {
             throw RuntimeError("cannot use pattern \(pattern): \(error)")
         }

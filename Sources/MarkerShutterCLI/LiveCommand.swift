@@ -74,7 +74,7 @@ struct LiveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let detector = try detection.makeDetector()
-        let pattern = detection.parsedPattern
+        let pattern = detector.pattern
         let console = Console()
 
         let pictures: CaptureFolder
@@ -93,7 +93,7 @@ struct LiveCommand: AsyncParsableCommand {
         }
 
         let source = try openSource(console: console)
-        let shutter = LiveShutter(detector: detector, rule: detection.rule, hold: detection.holdDuration)
+        let shutter = LiveShutter(detector: detector, rule: detection.rule(for: pattern), hold: detection.holdDuration)
         let session = Session(console: console, pictures: pictures, shutter: shutter, source: source, stopAfter: stopAfter)
         let statusUpdates = Throttler<String, ContinuousClock>(interval: .milliseconds(100)) { console.setStatus($0) }
         let autoPolicy = Mutex(AutoCapturePolicy())

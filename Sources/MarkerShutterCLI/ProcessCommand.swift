@@ -70,7 +70,7 @@ struct ProcessCommand: ParsableCommand {
             throw RuntimeError("nothing to process: \(error)")
         }
         let detector = try detection.makeDetector()
-        let rule = detection.rule
+        let rule = detection.rule(for: detector.pattern)
         var options = FolderProcessor.Options()
         options.hold = detection.holdDuration
         if let jobs { options.jobs = jobs }
