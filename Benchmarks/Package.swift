@@ -60,12 +60,24 @@ let captureBenchmarkTargets: [Target] = [
         path: "Sources/CaptureBenchmark"),
 ]
 
+// MARK: - Pipeline
+
+let pipelineBenchmarkDependencies: [Package.Dependency] = []
+let pipelineBenchmarkTargets: [Target] = [
+    // swift run -c release pipeline-frames FOLDER: the benchmark's 1280x720 JPEG session
+    .executableTarget(
+        name: "pipeline-frames",
+        dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
+        path: "Sources/PipelineFrames"),
+]
+
 // MARK: - Package
 
 let package = Package(
     name: "MarkerShutterBenchmarks",
     dependencies: [.package(name: "MarkerShutter", path: "..")]
-        + debounceBenchmarkDependencies + detectionBenchmarkDependencies + captureBenchmarkDependencies,
-    targets: debounceBenchmarkTargets + detectionBenchmarkTargets + captureBenchmarkTargets,
+        + debounceBenchmarkDependencies + detectionBenchmarkDependencies + captureBenchmarkDependencies
+        + pipelineBenchmarkDependencies,
+    targets: debounceBenchmarkTargets + detectionBenchmarkTargets + captureBenchmarkTargets + pipelineBenchmarkTargets,
     swiftLanguageModes: [.v6]
 )
