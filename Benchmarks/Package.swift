@@ -69,6 +69,11 @@ let pipelineBenchmarkTargets: [Target] = [
         name: "pipeline-frames",
         dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
         path: "Sources/PipelineFrames"),
+    // swift run -c release pipeline-benchmark offline|live|memory   (see BENCHMARKS.md)
+    .executableTarget(
+        name: "pipeline-benchmark",
+        dependencies: [.product(name: "EmulatedCameraHarness", package: "MarkerShutter")],
+        path: "Sources/PipelineBenchmark"),
 ]
 
 // MARK: - Package
