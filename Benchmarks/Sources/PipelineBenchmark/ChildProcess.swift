@@ -47,8 +47,8 @@ enum ChildProcess {
                 while !finished.load(ordering: .acquiring) {
                     guard let kib = residentKiB(of: pid) else { break }
                     let elapsed = start.duration(to: clock.now)
-                    samples.withLock { $0.append((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, kib)) }
-                    Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+                    samples.withLock { $0.append((elapsed.inSeconds, kib)) }
+                    Thread.sleep(forTimeInterval: interval.inSeconds)
                 }
             }
         }
@@ -67,7 +67,7 @@ enum ChildProcess {
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return ChildRun(
             status: exitStatus,
-            wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            wallSeconds: elapsed.inSeconds,
             cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
             peakKiB: usage.ru_maxrss,
             output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
@@ -87,6 +87,10 @@ enum ChildProcess {
 struct BenchmarkError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension Duration {
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// The load averages over 1, 5 and 15 minutes, as `uptime` shows them.
