@@ -56,7 +56,8 @@ let detectionTargets: [Target] = [
         providers: [.apt(["libopencv-dev"])]
     ),
     // A pure C header (include/) over C++ that calls OpenCV; only the header is visible to Swift.
-    .target(name: "COpenCVShim", dependencies: ["COpenCV"]),
+    // libjpeg (the one OpenCV decodes JPEG with) decodes common JPEGs straight to BGR.
+    .target(name: "COpenCVShim", dependencies: ["COpenCV"], linkerSettings: [.linkedLibrary("jpeg")]),
     .target(name: "MarkerDetection", dependencies: ["Pixels", "COpenCVShim"], swiftSettings: strictSwift),
     // Warping, blur and noise for synthetic ground truth: used by tests only, never exported.
     .target(

@@ -60,12 +60,29 @@ let captureBenchmarkTargets: [Target] = [
         path: "Sources/CaptureBenchmark"),
 ]
 
+// MARK: - Pipeline
+
+let pipelineBenchmarkDependencies: [Package.Dependency] = []
+let pipelineBenchmarkTargets: [Target] = [
+    // swift run -c release pipeline-frames FOLDER: the benchmark's 1280x720 JPEG session
+    .executableTarget(
+        name: "pipeline-frames",
+        dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
+        path: "Sources/PipelineFrames"),
+    // swift run -c release pipeline-benchmark offline|live|memory   (see BENCHMARKS.md)
+    .executableTarget(
+        name: "pipeline-benchmark",
+        dependencies: [.product(name: "EmulatedCameraHarness", package: "MarkerShutter")],
+        path: "Sources/PipelineBenchmark"),
+]
+
 // MARK: - Package
 
 let package = Package(
     name: "MarkerShutterBenchmarks",
     dependencies: [.package(name: "MarkerShutter", path: "..")]
-        + debounceBenchmarkDependencies + detectionBenchmarkDependencies + captureBenchmarkDependencies,
-    targets: debounceBenchmarkTargets + detectionBenchmarkTargets + captureBenchmarkTargets,
+        + debounceBenchmarkDependencies + detectionBenchmarkDependencies + captureBenchmarkDependencies
+        + pipelineBenchmarkDependencies,
+    targets: debounceBenchmarkTargets + detectionBenchmarkTargets + captureBenchmarkTargets + pipelineBenchmarkTargets,
     swiftLanguageModes: [.v6]
 )

@@ -42,6 +42,11 @@ def write_frames(folder):
 
 
 def detect(frame, charuco, parameters):
+    return analyze(frame, charuco, parameters)[1]
+
+
+def analyze(frame, charuco, parameters):
+    """Markers found, board corners found and sharpness (None when nothing was found)."""
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     markers, ids, rejected = cv2.aruco.detectMarkers(gray, charuco.dictionary, parameters=parameters)
     markers, ids, rejected, _ = cv2.aruco.refineDetectedMarkers(
@@ -53,7 +58,7 @@ def detect(frame, charuco, parameters):
             corners = found - 0.5
     points = np.concatenate([m.reshape(-1, 2) for m in markers] + [corners.reshape(-1, 2)])
     if len(points) == 0:
-        return 0
+        return 0, 0, None
     hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
     x, y, w, h = cv2.boundingRect(hull)
     x0, y0 = max(x, 0), max(y, 0)
@@ -62,8 +67,7 @@ def detect(frame, charuco, parameters):
     cv2.fillConvexPoly(mask, (np.round(hull) - [x0, y0]).astype(np.int32), 255)
     laplacian = cv2.Laplacian(gray[y0:y1, x0:x1], cv2.CV_16S)
     _, deviation = cv2.meanStdDev(laplacian, mask=mask)
-    _ = deviation[0][0] ** 2
-    return len(corners)
+    return len(markers), len(corners), deviation[0][0] ** 2
 
 
 def bench(folder, threads, names):

@@ -1,15 +1,18 @@
 // Image files: header sniffing (so the pixel limit is checked before any decoding), decoding,
-// reading and encoding through OpenCV's codecs.
+// reading and encoding through OpenCV's codecs, and common JPEGs decoded by libjpeg straight to BGR.
 #include "shim.hpp"
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <cerrno>
+#include <csetjmp>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <vector>
+
+#include <jpeglib.h>
 
 struct msd_bytes {
     std::vector<uchar> data;
@@ -63,9 +66,19 @@ bool is_start_of_frame(uint8_t marker) {
     return marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
 }
 
+// What a JPEG's segments before its first scan say, besides its size.
+struct JpegLayout {
+    // Where entropy-coded data begins.
+    size_t scan_data = 0;
+    // Whether it defines Huffman tables (motion JPEG frames often leave them out).
+    bool huffman_tables = false;
+    // Whether it carries Exif data, whose orientation imdecode applies.
+    bool exif = false;
+};
+
 // Walks the JPEG's marker segments up to the first start-of-scan. Returns the frame header's size
-// and sets `scan_data` to the offset where entropy-coded data begins.
-msd_image_header jpeg_header(const Bytes &bytes, size_t *scan_data) {
+// and fills `layout`.
+msd_image_header jpeg_header(const Bytes &bytes, JpegLayout *layout) {
     msd_image_header header{MSD_FILE_FORMAT_JPEG, -1, -1};
     size_t offset = 2;
     for (;;) {
@@ -81,9 +94,11 @@ msd_image_header jpeg_header(const Bytes &bytes, size_t *scan_data) {
             header.height = bytes.big16(offset + 3);
             header.width = bytes.big16(offset + 5);
         }
+        if (marker == 0xC4) layout->huffman_tables = true;
+        if (marker == 0xE1 && length >= 8 && std::memcmp(bytes.pointer(offset + 2), "Exif", 4) == 0) layout->exif = true;
         if (marker == 0xDA) {
             if (header.width < 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: a scan before the frame header");
-            *scan_data = offset + length;
+            layout->scan_data = offset + length;
             return header;
         }
         offset += length;
@@ -120,16 +135,60 @@ msd_image_header tiff_header(const Bytes &bytes) {
     return header;
 }
 
-msd_image_header read_header(const uint8_t *data, size_t count, size_t *jpeg_scan_data) {
+msd_image_header read_header(const uint8_t *data, size_t count, JpegLayout *jpeg) {
     if (count == 0) fail(MSD_STATUS_EMPTY_INPUT, "empty image: 0 bytes");
     if (starts_with(data, count, "\x89PNG\r\n\x1a\n", 8)) return png_header(Bytes(data, count, "PNG"));
-    if (starts_with(data, count, "\xFF\xD8\xFF", 3)) return jpeg_header(Bytes(data, count, "JPEG"), jpeg_scan_data);
+    if (starts_with(data, count, "\xFF\xD8\xFF", 3)) return jpeg_header(Bytes(data, count, "JPEG"), jpeg);
     if (starts_with(data, count, "BM", 2) && count >= 14) return bmp_header(Bytes(data, count, "BMP"));
     if (starts_with(data, count, "II", 2) || starts_with(data, count, "MM", 2)) {
         return tiff_header(Bytes(data, count, "TIFF"));
     }
     fail(MSD_STATUS_UNRECOGNIZED_FORMAT, "not a JPEG, PNG, BMP or TIFF image");
 }
+
+#ifdef JCS_EXTENSIONS
+struct JpegErrors {
+    jpeg_error_mgr manager;  // first, so that libjpeg's pointer to it is one to the whole
+    std::jmp_buf escape;
+};
+
+[[noreturn]] void leave_jpeg(j_common_ptr info) { std::longjmp(reinterpret_cast<JpegErrors *>(info->err)->escape, 1); }
+
+// Decodes a three-component JPEG into `pixels` (BGR, already of the size its header gives) with
+// libjpeg(-turbo), the library imdecode uses, with imdecode's settings. imdecode asks libjpeg for
+// RGB and then swaps every pixel's bytes in a pass of its own; asking for BGR directly gives the
+// same pixels without that pass. Returns false, leaving the image to imdecode, for anything else
+// (grayscale, CMYK) or when libjpeg fails. Warnings go to standard error as libjpeg's defaults
+// (and so imdecode) print them.
+bool decode_jpeg_bgr(const uint8_t *data, size_t count, cv::Mat &pixels) {
+    // No object with a destructor lives in this frame, so longjmp may leave it.
+    jpeg_decompress_struct info;
+    std::memset(&info, 0, sizeof info);
+    JpegErrors errors;
+    info.err = jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = leave_jpeg;
+    if (setjmp(errors.escape) != 0) {
+        jpeg_destroy_decompress(&info);
+        return false;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, static_cast<unsigned long>(count));
+    jpeg_read_header(&info, TRUE);
+    info.out_color_space = JCS_EXT_BGR;
+    if (info.num_components != 3) std::longjmp(errors.escape, 1);
+    jpeg_start_decompress(&info);
+    if (int(info.output_width) != pixels.cols || int(info.output_height) != pixels.rows) std::longjmp(errors.escape, 1);
+    while (info.output_scanline < info.output_height) {
+        JSAMPROW row = pixels.ptr(int(info.output_scanline));
+        jpeg_read_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    return true;
+}
+#else
+bool decode_jpeg_bgr(const uint8_t *, size_t, cv::Mat &) { return false; }
+#endif
 
 const char *format_name(msd_file_format format) {
     switch (format) {
@@ -143,8 +202,8 @@ const char *format_name(msd_file_format format) {
 
 msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels) {
     if (max_pixels < 1) fail(MSD_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
-    size_t scan_data = 0;
-    const msd_image_header header = read_header(data, count, &scan_data);
+    JpegLayout jpeg;
+    const msd_image_header header = read_header(data, count, &jpeg);
     if (header.width < 1 || header.height < 1) {
         fail(MSD_STATUS_DECODE_FAILED, "corrupt %s: header claims %lldx%lld pixels", format_name(header.format),
              (long long)header.width, (long long)header.height);
@@ -163,13 +222,17 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels) {
         // libjpeg fills a cut-off scan with gray and only warns, so look for the end-of-image marker
         // ourselves. Inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker.
         bool ended = false;
-        for (size_t offset = scan_data; offset + 1 < count && !ended; ++offset) {
+        for (size_t offset = jpeg.scan_data; offset + 1 < count && !ended; ++offset) {
             const void *next = std::memchr(data + offset, 0xFF, count - offset - 1);
             if (next == nullptr) break;
             offset = size_t(static_cast<const uint8_t *>(next) - data);
             ended = data[offset + 1] == 0xD9;
         }
         if (!ended) fail(MSD_STATUS_TRUNCATED, "truncated JPEG: no end-of-image marker after the image data");
+        if (!jpeg.exif && jpeg.huffman_tables) {
+            cv::Mat pixels(int(header.height), int(header.width), CV_8UC3);
+            if (decode_jpeg_bgr(data, count, pixels)) return new msd_image{pixels, MSD_PIXEL_FORMAT_BGR24};
+        }
     }
     const cv::Mat encoded(1, int(std::min(count, size_t(INT32_MAX))), CV_8UC1, const_cast<uint8_t *>(data));
     cv::Mat pixels = cv::imdecode(encoded, cv::IMREAD_COLOR);
@@ -205,8 +268,8 @@ msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_h
     return msd::guarded(error, [&] {
         msd::require(header, "header");
         if (count > 0) msd::require(bytes, "bytes");
-        size_t scan_data = 0;
-        *header = msd::read_header(bytes, count, &scan_data);
+        msd::JpegLayout jpeg;
+        *header = msd::read_header(bytes, count, &jpeg);
     });
 }
 

@@ -1,0 +1,88 @@
+// pipeline-benchmark: the pipeline's figures, each run as a separate program on the same frames.
+// Build the tool and the camera plugin in release mode first, then run from Benchmarks/:
+//
+//   swift build -c release --package-path .. --product marker-shutter
+//   swift build -c release --package-path .. --product v4l-emulated-camera      # live and memory
+//   swift run -c release pipeline-benchmark offline [--rounds 3] [--frames DIR]
+//   swift run -c release pipeline-benchmark live [--count 900] [--frames DIR]
+//   swift run -c release pipeline-benchmark memory [--count 10000] [--paced] [--frames DIR]
+//
+// offline: frames per second on a folder of 1280x720 JPEG frames, for a plain Python loop over
+//   Debian's python3-opencv (Scripts/pipeline_baseline.py), `marker-shutter process` with its
+//   default jobs, and `process --jobs 1`; checks that both process runs write the same rows.
+// live: latency from frame to shutter state printed by `marker-shutter live` on an emulated camera
+//   at 1280x720 and 30 fps (MJPEG, then YUYV), paced like a real camera.
+// memory: `live` for 10,000 frames with its resident set sampled once a second.
+//
+// Without --frames, the frames are made by pipeline-frames (300 of them) into a temporary folder,
+// once. live and memory run under Scripts/with-emulated-camera (a private mount namespace).
+
+import Foundation
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path
+let products = root + "/.build/release"
+let markerShutter = products + "/marker-shutter"
+let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    defer { arguments.removeSubrange(index...index + 1) }
+    return arguments[index + 1]
+}
+@MainActor func flag(_ name: String) -> Bool {
+    guard let index = arguments.firstIndex(of: name) else { return false }
+    arguments.remove(at: index)
+    return true
+}
+let usage = "usage: pipeline-benchmark offline [--rounds N] | live [--count N] | memory [--count N] [--paced]; each [--frames DIR]"
+let command = arguments.first ?? ""
+arguments = Array(arguments.dropFirst())
+let framesOption = option("--frames")
+let rounds = Int(option("--rounds") ?? "3")
+let count = option("--count").flatMap { Int($0) }
+let paced = flag("--paced")
+guard ["offline", "live", "memory"].contains(command), arguments.isEmpty, let rounds, rounds > 0 else {
+    print(usage)
+    exit(64)
+}
+guard FileManager.default.isExecutableFile(atPath: markerShutter) else {
+    print("build the tool first: swift build -c release --package-path .. --product marker-shutter")
+    exit(1)
+}
+
+/// The frame folder: --frames, or 300 frames made once into a temporary folder.
+func frameFolder() throws -> String {
+    if let framesOption { return framesOption }
+    let folder = NSTemporaryDirectory() + "marker-shutter-pipeline-frames"
+    let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".jpg") }.count ?? 0
+    if existing < 300 {
+        let run = try ChildProcess.run(here + "/pipeline-frames", [folder, "300"], scratch: NSTemporaryDirectory())
+        guard run.status == 0 else { throw BenchmarkError("pipeline-frames failed:\n\(run.errors)") }
+        print(run.output, terminator: "")
+    }
+    return folder
+}
+
+do {
+    let folder = try frameFolder()
+    let scratch = NSTemporaryDirectory() + "marker-shutter-pipeline-\(getpid())"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; marker-shutter at \(markerShutter)")
+    switch command {
+    case "offline":
+        try OfflineBenchmark(folder: folder, markerShutter: markerShutter,
+                             pythonScript: root + "/Benchmarks/Scripts/pipeline_baseline.py", rounds: rounds, scratch: scratch).run()
+    case "live":
+        try LiveBenchmark(folder: folder, markerShutter: markerShutter, products: products, scratch: scratch)
+            .latency(frames: count ?? 900, formats: [.mjpeg, .yuyv])
+    default:
+        try LiveBenchmark(folder: folder, markerShutter: markerShutter, products: products, scratch: scratch)
+            .memory(frames: count ?? 10_000, paced: paced)
+    }
+} catch {
+    print("pipeline-benchmark: \(error)")
+    exit(1)
+}

@@ -1,0 +1,93 @@
+import MarkerDetection
+import Pixels
+import Testing
+
+/// Common JPEGs are decoded by libjpeg straight to BGR; files with Exif data, motion JPEG frames
+/// without Huffman tables, and grayscale or CMYK files go through OpenCV's imdecode. Either way the
+/// pixels must be the ones imdecode gives.
+@Suite struct JPEGDecodingTests {
+    /// A colourful 96x64 picture with fine detail, as JPEG at quality 90 (OpenCV's encoder:
+    /// baseline, 4:2:0, the standard Huffman tables).
+    static func colourJPEG() throws -> [UInt8] {
+        let image = try PixelBuffer(width: 96, height: 64, format: .bgr24) { bytes in
+            var state: UInt32 = 12345
+            for index in 0..<bytes.count {
+                state = state &* 1_103_515_245 &+ 12345
+                let x = (index / 3) % 96, y = index / 288
+                bytes[index] = UInt8(truncatingIfNeeded: (x * 2 + y * (index % 3 + 1)) + Int(state >> 28))
+            }
+        }
+        return try ImageFile.encode(image, as: .jpeg(quality: 90))
+    }
+
+    /// The JPEG's segments before its first scan, as (marker, whole segment bytes), and the rest.
+    static func segments(of jpeg: [UInt8]) -> (segments: [(marker: UInt8, bytes: [UInt8])], rest: [UInt8]) {
+        var segments: [(UInt8, [UInt8])] = []
+        var offset = 2
+        while jpeg[offset + 1] != 0xDA {
+            let length = Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])
+            segments.append((jpeg[offset + 1], Array(jpeg[offset..<(offset + 2 + length)])))
+            offset += 2 + length
+        }
+        return (segments, Array(jpeg[offset...]))
+    }
+
+    /// An APP1 Exif segment holding only an orientation tag (big-endian TIFF, one IFD entry).
+    static func exifSegment(orientation: UInt8) -> [UInt8] {
+        let header: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8]
+        let entry: [UInt8] = [0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]
+        let body: [UInt8] = Array("Exif".utf8) + [0, 0] + header + entry
+        let length = body.count + 2
+        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body
+    }
+
+    static func withExif(_ jpeg: [UInt8], orientation: UInt8) -> [UInt8] {
+        [0xFF, 0xD8] + exifSegment(orientation: orientation) + jpeg.dropFirst(2)
+    }
+
+    static func pixels(_ image: PixelBuffer) -> [[UInt8]] { (0..<image.height).map { image.row($0) } }
+
+    @Test func directDecodingGivesImdecodesPixels() throws {
+        let jpeg = try Self.colourJPEG()
+        let direct = try ImageFile.decode(jpeg)
+        // Exif data (orientation 1: as stored) sends the same picture through imdecode.
+        let throughOpenCV = try ImageFile.decode(Self.withExif(jpeg, orientation: 1))
+        #expect(direct.format == .bgr24 && direct.width == 96 && direct.height == 64)
+        #expect(throughOpenCV.width == 96 && throughOpenCV.height == 64)
+        let same = Self.pixels(direct) == Self.pixels(throughOpenCV)
+        #expect(same, "the two decodings differ")
+    }
+
+    @Test func exifOrientationIsStillApplied() throws {
+        let jpeg = try Self.colourJPEG()
+        let upright = try ImageFile.decode(jpeg)
+        // Orientation 6: the stored picture must be turned 90 degrees clockwise to be seen upright.
+        let turned = try ImageFile.decode(Self.withExif(jpeg, orientation: 6))
+        #expect(turned.width == 64 && turned.height == 96)
+        // Clockwise: the stored picture's bottom-left pixel becomes the top-left one.
+        #expect(Array(turned.row(0).prefix(3)) == Array(upright.row(63).prefix(3)))
+    }
+
+    @Test func motionJPEGWithoutHuffmanTablesDecodesAsWithThem() throws {
+        let jpeg = try Self.colourJPEG()
+        let (segments, rest) = Self.segments(of: jpeg)
+        #expect(segments.contains { $0.marker == 0xC4 })
+        let motion = [0xFF, 0xD8] + segments.filter { $0.marker != 0xC4 }.flatMap(\.bytes) + rest
+        #expect(motion.count < jpeg.count)
+        let same = try Self.pixels(ImageFile.decode(motion)) == Self.pixels(ImageFile.decode(jpeg))
+        #expect(same, "the frame without Huffman tables decodes differently")
+    }
+
+    @Test func grayscaleJPEGIsReadAsBGR() throws {
+        let gray = try PixelBuffer(width: 32, height: 16, format: .gray8) { bytes in
+            for index in 0..<bytes.count { bytes[index] = UInt8(truncatingIfNeeded: index * 5) }
+        }
+        let decoded = try ImageFile.decode(ImageFile.encode(gray, as: .jpeg(quality: 95)))
+        #expect(decoded.format == .bgr24 && decoded.width == 32 && decoded.height == 16)
+        for y in 0..<16 {
+            let row = decoded.row(y)
+            let pixels = stride(from: 0, to: row.count, by: 3).map { Array(row[$0..<($0 + 3)]) }
+            #expect(pixels.allSatisfy { Set($0).count == 1 })
+        }
+    }
+}
