@@ -4,24 +4,10 @@ import Testing
 
 private func ms(_ value: Int) -> ManualClock.Instant { .at(.milliseconds(value)) }
 
-/// Feeds `(value, arrival in ms)` pairs to a machine the way the live driver does and returns
-/// `(value, delivered at ms)` for every delivery, running the clock on to `end`.
 private func run(
     _ inputs: [(Int, Int)], interval: Duration, options: DebounceOptions<Duration>, until end: Int
 ) -> [TimedValue] {
-    var machine = DebounceMachine<Int, ManualClock.Instant>(interval: interval, options: options)
-    var out: [TimedValue] = []
-    func drain(upTo now: ManualClock.Instant) {
-        while let deadline = machine.deadline, deadline <= now, let value = machine.advance(to: deadline) {
-            out.append(TimedValue(value, deadline.offset))
-        }
-    }
-    for (value, time) in inputs {
-        drain(upTo: ms(time))
-        if let now = machine.send(value, at: ms(time)) { out.append(TimedValue(now, .milliseconds(time))) }
-    }
-    drain(upTo: ms(end))
-    return out
+    replay(inputs, through: DebounceMachine<Int, ManualClock.Instant>(interval: interval, options: options), until: end)
 }
 
 /// A burst: values 0, 1, 2... every 100 ms from 0 ms.

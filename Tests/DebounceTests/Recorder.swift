@@ -81,3 +81,34 @@ struct TimedValue: Equatable, CustomStringConvertible {
     init(_ value: Int, ms: Int) { self.init(value, .milliseconds(ms)) }
     var description: String { "\(value)@\(at)" }
 }
+
+/// A pure rate-limiting machine that takes values one at a time: `DebounceMachine` and
+/// `ThrottleMachine` have this shape.
+protocol ValueMachine {
+    var deadline: ManualClock.Instant? { get }
+    mutating func send(_ value: Int, at now: ManualClock.Instant) -> Int?
+    mutating func advance(to now: ManualClock.Instant) -> Int?
+}
+
+extension DebounceMachine: ValueMachine where Value == Int, Instant == ManualClock.Instant {}
+extension ThrottleMachine: ValueMachine where Value == Int, Instant == ManualClock.Instant {}
+
+/// Feeds `(value, arrival in ms)` pairs to a machine the way the live driver does (what falls due
+/// is delivered at its deadline, before the next value arrives) and returns every delivery with its
+/// time, running the clock on to `end` ms.
+func replay(_ inputs: [(Int, Int)], through machine: some ValueMachine, until end: Int) -> [TimedValue] {
+    var machine = machine
+    var out: [TimedValue] = []
+    func drain(upTo now: ManualClock.Instant) {
+        while let deadline = machine.deadline, deadline <= now, let value = machine.advance(to: deadline) {
+            out.append(TimedValue(value, deadline.offset))
+        }
+    }
+    for (value, time) in inputs {
+        let now = ManualClock.Instant.at(.milliseconds(time))
+        drain(upTo: now)
+        if let delivered = machine.send(value, at: now) { out.append(TimedValue(delivered, ms: time)) }
+    }
+    drain(upTo: .at(.milliseconds(end)))
+    return out
+}

@@ -5,19 +5,7 @@ import Testing
 private func ms(_ value: Int) -> ManualClock.Instant { .at(.milliseconds(value)) }
 
 private func run(_ inputs: [(Int, Int)], interval: Duration, options: ThrottleOptions, until end: Int) -> [TimedValue] {
-    var machine = ThrottleMachine<Int, ManualClock.Instant>(interval: interval, options: options)
-    var out: [TimedValue] = []
-    func drain(upTo now: ManualClock.Instant) {
-        while let deadline = machine.deadline, deadline <= now, let value = machine.advance(to: deadline) {
-            out.append(TimedValue(value, deadline.offset))
-        }
-    }
-    for (value, time) in inputs {
-        drain(upTo: ms(time))
-        if let now = machine.send(value, at: ms(time)) { out.append(TimedValue(now, ms: time)) }
-    }
-    drain(upTo: ms(end))
-    return out
+    replay(inputs, through: ThrottleMachine<Int, ManualClock.Instant>(interval: interval, options: options), until: end)
 }
 
 @Suite struct ThrottleMachineTests {
