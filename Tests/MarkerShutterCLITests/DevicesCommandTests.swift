@@ -6,7 +6,7 @@ import Testing
         let folder = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let device = folder + "/video0"
-        FileManager.default.createFile(atPath: device, contents: nil)
+        try #require(FileManager.default.createFile(atPath: device, contents: nil))
         try "name = Board Camera\nformats = yuyv, mjpeg\nsizes = 640x480, 1280x720\nrates = 30, 15\n"
             .write(toFile: device + ".conf", atomically: true, encoding: .utf8)
         let script = MarkerShutterBinary.packageRoot + "/Scripts/with-emulated-camera"
