@@ -141,7 +141,7 @@ struct ProcessCommand: ParsableCommand {
             String(format: "  processed in %.2f s (%.1f frames/s, %d job%@, OpenCV threads %@)", seconds,
                    summary.framesPerSecond, summary.jobs, summary.jobs == 1 ? "" : "s",
                    threads > 0 ? "\(threads)" : "default"),
-            "  valid frames: \(summary.validFrames) of \(summary.frames)",
+            "  valid frames: \(summary.validFrames) of \(summary.processedFrames)",
             String(format: "  shutter enabled: %.2f s in %d stretch%@", enabled, summary.stretches.count,
                    summary.stretches.count == 1 ? "" : "es")
                 + (summary.stretches.isEmpty ? "" : ": " + summary.stretches.map { "\($0.firstFrame)-\($0.lastFrame)" }.joined(separator: ", ")),

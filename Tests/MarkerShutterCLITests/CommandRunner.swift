@@ -58,3 +58,38 @@ enum MarkerShutterBinary {
         return path
     }
 }
+
+extension MarkerShutterBinary {
+    /// A `marker-shutter` started in the background, its standard output and error going to files.
+    struct Started {
+        let process: Process
+        let standardOutputPath: String
+        let standardErrorPath: String
+
+        /// Waits until the program has ended and returns what it printed.
+        func wait() throws -> CommandResult {
+            process.waitUntilExit()
+            return CommandResult(status: process.terminationStatus,
+                                 standardOutput: try String(contentsOfFile: standardOutputPath, encoding: .utf8),
+                                 standardError: try String(contentsOfFile: standardErrorPath, encoding: .utf8))
+        }
+    }
+
+    /// Starts marker-shutter with `arguments` in `directory`, printing into files in `scratch`.
+    static func start(_ arguments: [String], in directory: String, scratch: String) throws -> Started {
+        let outputPath = scratch + "/stdout", errorPath = scratch + "/stderr"
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+              FileManager.default.createFile(atPath: errorPath, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Started(process: process, standardOutputPath: outputPath, standardErrorPath: errorPath)
+    }
+}

@@ -98,6 +98,28 @@ private func process(_ path: String, pattern: String, jobs: Int) throws -> (rows
         #expect(indices == [0, 1, 2])
         #expect(summary.stoppedAfter == 3)
     }
+
+    /// A worker that asked `shouldStop` itself could skip a frame the consumer already waits for,
+    /// when the answer changes between the two questions (a Ctrl-C), and the run would never end.
+    @Test func onlyTheCallingThreadIsAskedWhetherToStop() throws {
+        let folder = try FrameFolder(path: TestPaths.sharedImages + "/chessboard")
+        let detector = try MarkerDetector(pattern: try Pattern(parsing: "chessboard:9x6"))
+        var options = FolderProcessor.Options()
+        options.jobs = 3
+        let processor = FolderProcessor(folder: folder, detector: detector, rule: ValidityRule(defaultsFor: detector.pattern),
+                                        options: options)
+        let caller = pthread_self()
+        let askedElsewhere = Counter()
+        let asked = Counter()
+        let summary = processor.run(shouldStop: {
+            if pthread_equal(pthread_self(), caller) == 0 { askedElsewhere.increment() }
+            asked.increment()
+            return false
+        }) { _, _ in }
+        #expect(summary.stoppedAfter == nil)
+        #expect(asked.value == folder.frames.count)
+        #expect(askedElsewhere.value == 0)
+    }
 }
 
 /// A counter shared with a `@Sendable` closure.

@@ -53,9 +53,9 @@ public struct FolderProcessor: Sendable {
     /// Processes every frame.
     ///
     /// - Parameters:
-    ///   - shouldStop: Checked before each frame; once it returns true, no new frame is started,
-    ///     the frames before the first unfinished one are still handed over, and the summary says
-    ///     how many were processed (for Ctrl-C).
+    ///   - shouldStop: Checked on the calling thread before each frame; once it returns true, no
+    ///     new frame is started, the frames before the first unfinished one are still handed over,
+    ///     and the summary says how many were processed (for Ctrl-C).
     ///   - onDecoded: Called on a worker thread with each readable frame's pixels and detection,
     ///     in no particular order (for work that needs the pixels, such as drawing annotations).
     ///   - handle: Called on the calling thread for each frame, in frame order.
@@ -74,7 +74,9 @@ public struct FolderProcessor: Sendable {
         for _ in 0..<jobs {
             done.enter()
             let thread = Thread { [detector, rule, options] in
-                while !shouldStop(), let index = work.claim() {
+                // Only the consumer asks `shouldStop`, and stops the workers through `work`: a worker
+                // that asked too would skip a frame the consumer may already be waiting for.
+                while let index = work.claim() {
                     let frame = frames[index]
                     work.deliver(index, Self.analyze(frame, detector: detector, rule: rule,
                                                      pixelLimit: options.pixelLimit, onDecoded: onDecoded))
@@ -227,9 +229,12 @@ public struct ProcessingSummary: Sendable {
     /// Total time the shutter was enabled (including holds).
     public var enabledTime: Duration { stretches.reduce(.zero) { $0 + $1.duration } }
 
+    /// Frames handed over: all of them, or those before an early stop.
+    public var processedFrames: Int { stoppedAfter ?? frames }
+
     /// Frames processed per second of wall time.
     public var framesPerSecond: Double {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return seconds > 0 ? Double(frames) / seconds : 0
+        return seconds > 0 ? Double(processedFrames) / seconds : 0
     }
 }
