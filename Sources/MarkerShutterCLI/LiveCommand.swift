@@ -73,6 +73,8 @@ struct LiveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
+        let interruption = InterruptFlag()
         let detector = try detection.makeDetector()
         let pattern = detector.pattern
         let console = Console()
@@ -122,22 +124,7 @@ struct LiveCommand: AsyncParsableCommand {
             case .unknown(let text): console.message("unknown command \"\(text)\": type capture or quit")
             }
         }
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
-        let signalsReceived = Mutex(0)
-        for (source, name) in [(interrupt, "Ctrl-C"), (terminate, "SIGTERM")] {
-            signal(name == "Ctrl-C" ? SIGINT : SIGTERM, SIG_IGN)
-            source.setEventHandler {
-                // A second signal exits at once (pictures only ever appear by rename, so none is
-                // left half-written under its final name).
-                if signalsReceived.withLock({ $0 += 1; return $0 }) > 1 {
-                    TerminalMode.restore()
-                    _exit(130)
-                }
-                session.stop(reason: name)
-            }
-            source.resume()
-        }
+        interruption.onInterrupt { name in session.stop(reason: name) }
 
         console.message(source.banner + "; pattern \(pattern), hold \(detection.hold) s, pictures to \(out)"
             + (record.map { ", recording to \($0)" } ?? ""))
@@ -175,8 +162,7 @@ struct LiveCommand: AsyncParsableCommand {
         let recording = recorder?.finish()
         console.clearStatus()
         TerminalMode.restore()
-        interrupt.cancel()
-        terminate.cancel()
+        interruption.cancel()
         session.printSummary(recording: recording, recordFolder: record)
         if let failure { throw RuntimeError("\(source.name): \(failure)") }
     }
@@ -209,10 +195,13 @@ struct LiveSource: Sendable {
 
     static func camera(_ camera: Camera) -> LiveSource {
         let format = camera.format
+        // Streaming starts here, not in the task, so that a stop that comes before the task runs
+        // ends the stream instead of finding it not yet started.
+        let frames = camera.frames()
         let stream = AsyncThrowingStream<SourceFrame, any Error> { continuation in
             let task = Task {
                 do {
-                    for try await frame in camera.frames() {
+                    for try await frame in frames {
                         continuation.yield(SourceFrame(pixels: frame.pixels, time: FrameTime(frame.timestamp),
                                                        sequence: UInt64(frame.sequence), droppedBefore: frame.droppedBefore))
                     }

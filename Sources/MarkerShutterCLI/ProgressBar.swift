@@ -46,30 +46,3 @@ final class ProgressBar: Sendable {
             + "\(done)/\(total) frames" + String(format: ", %.1f/s", rate)
     }
 }
-
-/// Set by Ctrl-C (SIGINT) or SIGTERM: long work checks it and stops in good order. A second
-/// signal exits at once.
-final class InterruptFlag: Sendable {
-    private final class Flag: Sendable {
-        let value = Atomic<Bool>(false)
-    }
-
-    private let flag = Flag()
-    /// Kept only to keep the handlers alive; never changed after init.
-    nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
-
-    init(signals: [Int32] = [SIGINT, SIGTERM]) {
-        let flag = flag
-        sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                if flag.value.exchange(true, ordering: .relaxed) { _exit(130) }
-            }
-            source.resume()
-            return source
-        }
-    }
-
-    var isSet: Bool { flag.value.load(ordering: .relaxed) }
-}
