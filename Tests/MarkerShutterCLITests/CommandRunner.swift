@@ -32,23 +32,7 @@ enum MarkerShutterBinary {
     static func run(_ arguments: [String], in directory: String? = nil, launcher: String? = nil) throws -> CommandResult {
         let scratch = try temporaryFolder("run")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let outputPath = scratch + "/stdout", errorPath = scratch + "/stderr"
-        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
-              FileManager.default.createFile(atPath: errorPath, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: launcher ?? path)
-        process.arguments = launcher == nil ? arguments : [path] + arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus,
-                             standardOutput: try String(contentsOfFile: outputPath, encoding: .utf8),
-                             standardError: try String(contentsOfFile: errorPath, encoding: .utf8))
+        return try start(arguments, in: directory, launcher: launcher, scratch: scratch).wait()
     }
 
     static func temporaryFolder(_ name: String = #function) throws -> String {
@@ -75,17 +59,20 @@ extension MarkerShutterBinary {
         }
     }
 
-    /// Starts marker-shutter with `arguments` in `directory`, printing into files in `scratch`.
-    static func start(_ arguments: [String], in directory: String, scratch: String) throws -> Started {
+    /// Starts marker-shutter with `arguments` (through `launcher`, if given), printing into files
+    /// in `scratch`.
+    static func start(_ arguments: [String], in directory: String? = nil, launcher: String? = nil, scratch: String) throws
+        -> Started
+    {
         let outputPath = scratch + "/stdout", errorPath = scratch + "/stderr"
         guard FileManager.default.createFile(atPath: outputPath, contents: nil),
               FileManager.default.createFile(atPath: errorPath, contents: nil) else {
             throw CocoaError(.fileWriteUnknown)
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.executableURL = URL(fileURLWithPath: launcher ?? path)
+        process.arguments = launcher == nil ? arguments : [path] + arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         process.standardInput = FileHandle.nullDevice
