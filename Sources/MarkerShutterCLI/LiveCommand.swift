@@ -326,7 +326,7 @@ final class Session: Sendable {
             do {
                 let saved = try pictures.withLock { try $0.save(observation, state: state, at: now, trigger: trigger) }
                 counts.withLock { $0.saved += 1 }
-                let held = state.phase == .enabled ? "" : String(format: ", held %.2fs", state.holdAge(at: now).map(Self.seconds) ?? 0)
+                let held = state.phase == .enabled ? "" : String(format: ", held %.2fs", state.holdAge(at: now)?.inSeconds ?? 0)
                 console.result("\(saved.image) (frame \(observation.index)\(held), \(trigger.rawValue))")
             } catch {
                 counts.withLock { $0.failed += 1 }
@@ -348,11 +348,11 @@ final class Session: Sendable {
         let shutterText: String
         switch state.phase {
         case .enabled: shutterText = "ENABLED"
-        case .held: shutterText = String(format: "HELD %.2fs", state.holdAge(at: report.observation.time).map(Self.seconds) ?? 0)
+        case .held: shutterText = String(format: "HELD %.2fs", state.holdAge(at: report.observation.time)?.inSeconds ?? 0)
         case .disabled: shutterText = "disabled"
         }
         let fps = statistics.framesPerSecond.map { String(format: "%.1f fps", $0) } ?? "-- fps"
-        let detect = statistics.lastDetectionTime.map { String(format: "detect %.1f ms", Self.seconds($0) * 1000) } ?? "detect --"
+        let detect = statistics.lastDetectionTime.map { String(format: "detect %.1f ms", $0.inSeconds * 1000) } ?? "detect --"
         let saved = counts.withLock { $0.saved }
         return "\(fps) | \(detect) | \(statistics.lastCounts.markers) markers \(statistics.lastCounts.corners) corners | "
             + "\(shutterText) | \(saved) picture\(saved == 1 ? "" : "s")"
@@ -366,14 +366,14 @@ final class Session: Sendable {
             "stopped (\(c.stopReason ?? "end of frames")): \(statistics.framesReceived) frames received, "
                 + "\(statistics.framesDetected) detected, \(statistics.framesSkipped) skipped while detection was busy, "
                 + "\(statistics.framesLostByCamera) lost by the camera",
-            String(format: "  shutter enabled %.2f s in %d stretch%@", Self.seconds(enabled), shutter.stretches.count,
+            String(format: "  shutter enabled %.2f s in %d stretch%@", enabled.inSeconds, shutter.stretches.count,
                    shutter.stretches.count == 1 ? "" : "es"),
             "  pictures: \(c.saved) saved" + (c.refused > 0 ? ", \(c.refused) refused (shutter disabled)" : "")
                 + (c.failed > 0 ? ", \(c.failed) failed" : ""),
         ]
         if let median = statistics.latency(percentile: 0.5), let p99 = statistics.latency(percentile: 0.99) {
             lines.append(String(format: "  latency from frame to shutter state: median %.1f ms, 99th percentile %.1f ms",
-                                Self.seconds(median) * 1000, Self.seconds(p99) * 1000))
+                                median.inSeconds * 1000, p99.inSeconds * 1000))
         }
         if let recording, let recordFolder {
             lines.append("  recording: \(recording.written) frames in \(recordFolder)"
@@ -381,9 +381,5 @@ final class Session: Sendable {
                 + (recording.failure.map { "; stopped: \($0)" } ?? ""))
         }
         console.message(lines.joined(separator: "\n"))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -135,8 +135,8 @@ struct ProcessCommand: ParsableCommand {
     }
 
     private func report(_ summary: ProcessingSummary, folder: FrameFolder, threads: Int) {
-        let seconds = Double(summary.elapsed.components.seconds) + Double(summary.elapsed.components.attoseconds) / 1e18
-        let enabled = Double(summary.enabledTime.components.seconds) + Double(summary.enabledTime.components.attoseconds) / 1e18
+        let seconds = summary.elapsed.inSeconds
+        let enabled = summary.enabledTime.inSeconds
         var lines = [
             "\(self.folder): \(summary.frames) frames, \(folder.timing)",
             String(format: "  processed in %.2f s (%.1f frames/s, %d job%@, OpenCV threads %@)", seconds,

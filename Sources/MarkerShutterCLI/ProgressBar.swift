@@ -1,4 +1,5 @@
 import Foundation
+import MarkerShutter
 import Synchronization
 
 /// A progress bar on standard error, drawn only when standard error is a terminal and redrawn at
@@ -40,7 +41,7 @@ final class ProgressBar: Sendable {
         let width = 30
         let filled = total == 0 ? width : done * width / total
         let elapsed = now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         let rate = seconds > 0 ? Double(done) / seconds : 0
         return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
             + "\(done)/\(total) frames" + String(format: ", %.1f/s", rate)

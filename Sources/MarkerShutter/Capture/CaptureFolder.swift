@@ -79,7 +79,7 @@ public struct CaptureFolder: Sendable {
         sidecar.add("sequence", observation.sequence)
         sidecar.add("source_file", observation.file)
         sidecar.add("shutter", state.phase.description)
-        sidecar.add("hold_age_s", state.holdAge(at: now).map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }, decimals: 6)
+        sidecar.add("hold_age_s", state.holdAge(at: now)?.inSeconds, decimals: 6)
         sidecar.add("width", pixels.width)
         sidecar.add("height", pixels.height)
         sidecar.add("valid", observation.isValid)

@@ -98,8 +98,7 @@ public final class FrameRecorder: Sendable {
         do {
             let bytes = try ImageFile.encode(frame.pixels, as: .jpeg(quality: 95))
             try AtomicFile.write(bytes, to: (folder as NSString).appendingPathComponent(name))
-            let t = Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18
-            let line = Array(FrameManifest.line(for: .init(file: name, t: t, sequence: frame.sequence)).utf8)
+            let line = Array(FrameManifest.line(for: .init(file: name, t: seconds.inSeconds, sequence: frame.sequence)).utf8)
             try appendToManifest(line)
             state.withLock { $0.summary.written += 1 }
             if number % 30 == 29 { _ = fdatasync(manifest) }

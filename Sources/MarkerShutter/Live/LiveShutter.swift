@@ -182,8 +182,7 @@ public struct LiveStatistics: Sendable {
     /// Frames per second delivered by the source over the last second or so of frame timestamps.
     public var framesPerSecond: Double? {
         guard let first = recentArrivals.first, let last = recentArrivals.last, recentArrivals.count > 1 else { return nil }
-        let seconds = first.duration(to: last)
-        let value = Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18
+        let value = first.duration(to: last).inSeconds
         return value > 0 ? Double(recentArrivals.count - 1) / value : nil
     }
 

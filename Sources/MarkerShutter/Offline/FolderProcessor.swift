@@ -234,7 +234,7 @@ public struct ProcessingSummary: Sendable {
 
     /// Frames processed per second of wall time.
     public var framesPerSecond: Double {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         return seconds > 0 ? Double(processedFrames) / seconds : 0
     }
 }

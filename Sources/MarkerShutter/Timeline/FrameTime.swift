@@ -17,10 +17,7 @@ public struct FrameTime: InstantProtocol, Sendable, CustomStringConvertible {
     }
 
     /// Seconds since the origin.
-    public var seconds: Double {
-        let (whole, fraction) = offset.components
-        return Double(whole) + Double(fraction) / 1e18
-    }
+    public var seconds: Double { offset.inSeconds }
 
     public func advanced(by duration: Duration) -> FrameTime { FrameTime(offset + duration) }
     public func duration(to other: FrameTime) -> Duration { other.offset - offset }
@@ -29,4 +26,9 @@ public struct FrameTime: InstantProtocol, Sendable, CustomStringConvertible {
     public static func + (lhs: FrameTime, rhs: Duration) -> FrameTime { lhs.advanced(by: rhs) }
 
     public var description: String { "\(seconds)s" }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double` (for rates, reports and JSON).
+    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
