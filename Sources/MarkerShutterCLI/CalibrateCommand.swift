@@ -79,8 +79,7 @@ struct CalibrateCommand: ParsableCommand {
             let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
             FileHandle.standardError.write(
                 "\(folder): \(how) \(pictures.views.count + pictures.empty.count) pictures, target in \(pictures.views.count)\n")
-            var result = try CameraCalibration.calibrate(pictures.views, model: model)
-            result.unusable = pictures.empty + result.unusable
+            let result = try pictures.calibrate(model)
             let report = CalibrationReport(result: result, pattern: pictures.pattern.description, cameraName: cameraName)
             let output = try OutputFolder(path: out, input: folder)
             try output.write(Array(report.openCVYAML.utf8), to: "calibration.yaml")

@@ -83,6 +83,13 @@ public struct PictureSet: Sendable {
         }
     }
 
+    /// Calibrates `model` from these views; pictures without the target are reported as rejected.
+    ///
+    /// - Throws: What ``CameraCalibration/calibrate(_:model:setAside:)`` throws.
+    public func calibrate(_ model: CameraModel) throws(CalibrationError) -> CalibrationResult {
+        try CameraCalibration.calibrate(views, model: model, setAside: empty)
+    }
+
     /// The path of a picture.
     public func path(of name: String) -> String { (folder as NSString).appendingPathComponent(name) }
 

@@ -23,17 +23,22 @@ public enum CameraCalibration {
     /// - Parameters:
     ///   - views: The views, all of one image size.
     ///   - model: The lens model.
+    ///   - setAside: Pictures already left out (no target found), reported with the rest.
     /// - Throws: ``CalibrationError/mixedImageSizes(_:)``, ``CalibrationError/tooFewViews(usable:needed:model:rejected:)``,
     ///   or ``CalibrationError/openCV(_:)`` when OpenCV fails to solve.
-    public static func calibrate(_ views: [CalibrationView], model: CameraModel) throws(CalibrationError) -> CalibrationResult {
+    public static func calibrate(
+        _ views: [CalibrationView], model: CameraModel, setAside: [RejectedView] = []
+    ) throws(CalibrationError) -> CalibrationResult {
         let sizes = Dictionary(grouping: views, by: \.imageSize)
         if sizes.count > 1 {
-            let described = sizes.sorted { $0.value.count > $1.value.count }.map { size, views in
+            let described = sizes.sorted {
+                $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key.description < $1.key.description
+            }.map { size, views in
                 "\(size) in \(views.count) (\(views.first!.name)\(views.count > 1 ? ", ..." : ""))"
             }
             throw .mixedImageSizes(described)
         }
-        var unusable: [RejectedView] = []
+        var unusable = setAside
         var usable: [CalibrationView] = []
         for view in views {
             if let reason = view.unusableReason {
