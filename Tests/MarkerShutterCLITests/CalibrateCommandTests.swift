@@ -34,6 +34,26 @@ import Testing
         #expect(lines.contains("advice: only 9 views were used: 15 to 30 varied views calibrate reliably"))
     }
 
+    /// Pictures `live --auto` took from the sample session, calibrated from their sidecars' stored
+    /// detections; the sidecars are read, not the pictures, and the picture folder is left as it was.
+    @Test func livePicturesAreCalibratedFromTheirSidecars() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let session = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"
+        let live = try MarkerShutterBinary.run(["live", "--replay", session, "--auto", "--out", "picks"], in: scratch)
+        #expect(live.status == 0, "\(live.standardError)")
+        let pictures = Self.contents(scratch + "/picks")
+        try #require(pictures.count >= 8, "\(pictures)")
+        let result = try MarkerShutterBinary.run(["calibrate", "picks", "--camera-name", "sample"], in: scratch)
+        #expect(result.status == 0, "\(result.standardError)")
+        let count = pictures.count / 2
+        #expect(result.standardError.hasPrefix("picks: stored detections of \(count) pictures, target in \(count)\n"))
+        #expect(result.standardError.contains("views: \(count) used, 0 rejected (model pinhole, image 640x480, pattern charuco:5x7:DICT_6X6_250)"))
+        #expect(Self.contents(scratch + "/picks") == pictures)
+        let info = try String(contentsOfFile: scratch + "/calibration/camera_info.yaml", encoding: .utf8)
+        #expect(info.contains("camera_name: sample\n"))
+    }
+
     @Test func tooFewViewsWritesNothing() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
