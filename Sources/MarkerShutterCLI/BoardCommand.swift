@@ -25,13 +25,13 @@ struct BoardCommand: ParsableCommand {
                                  valueName: "target"))
     var target: [String]
 
-    @Option(help: "Width of the image in pixels.")
+    @Option(parsing: .unconditional, help: "Width of the image in pixels.")
     var width: Int = 2100
 
-    @Option(help: "Height of the image in pixels (default: fits the target's shape).")
+    @Option(parsing: .unconditional, help: "Height of the image in pixels (default: fits the target's shape).")
     var height: Int?
 
-    @Option(help: "White margin around the target in pixels (default: a tenth of the shorter side).")
+    @Option(parsing: .unconditional, help: "White margin around the target in pixels (default: a tenth of the shorter side).")
     var margin: Int?
 
     @Option(help: ArgumentHelp("Where to write the PNG.", valueName: "file"))
@@ -59,9 +59,10 @@ struct BoardCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error)\n\nTargets:\n\(Pattern.grammar)")
         }
-        guard width >= 100 else { throw ValidationError("--width must be at least 100 pixels") }
-        if let height, height < 100 { throw ValidationError("--height must be at least 100 pixels") }
-        if let margin, margin < 0 { throw ValidationError("--margin cannot be negative") }
+        let side = AllowedRange(100...PrintableTarget.maximumSide, unit: "pixels")
+        try side.validate(width, option: "--width")
+        try side.validate(height, option: "--height")
+        try AllowedRange(0...PrintableTarget.maximumSide, unit: "pixels").validate(margin, option: "--margin")
     }
 
     func run() throws {
@@ -82,6 +83,7 @@ struct BoardCommand: ParsableCommand {
             throw RuntimeError("\(error)")
         }
         print("wrote \(out): \(pattern), \(width)x\(height) pixels")
+        if fflush(nil) != 0 { throw RuntimeError("cannot write standard output: \(String(cString: strerror(errno)))") }
     }
 
     /// A height that gives the board's squares the same size across and down, with the margin.

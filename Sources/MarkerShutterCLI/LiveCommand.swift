@@ -41,7 +41,7 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Frame size to ask the camera for.", valueName: "WxH"))
     var size: String = "1280x720"
 
-    @Option(help: "Frame rate to ask the camera for.")
+    @Option(parsing: .unconditional, help: "Frame rate to ask the camera for.")
     var fps: Int = 30
 
     @Option(help: ArgumentHelp("Where pictures are saved.", valueName: "dir"))
@@ -68,7 +68,7 @@ struct LiveCommand: AsyncParsableCommand {
     func validate() throws {
         if device != nil, replay != nil { throw ValidationError("give --device or --replay, not both") }
         guard frameSize != nil else { throw ValidationError("--size must look like 1280x720, got \(size)") }
-        guard fps > 0 else { throw ValidationError("--fps must be a positive number of frames per second") }
+        try InputLimits.cameraFramesPerSecond.validate(fps, option: "--fps")
         if let stopAfter, stopAfter < 1 { throw ValidationError("--stop-after must be at least 1") }
     }
 

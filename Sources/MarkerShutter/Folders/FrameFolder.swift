@@ -49,11 +49,11 @@ public struct FrameFolder: Sendable {
     ///
     /// - Parameters:
     ///   - path: The folder.
-    ///   - framesPerSecond: The rate used when there is no manifest; greater than zero.
+    ///   - framesPerSecond: The rate used when there is no manifest, in ``InputLimits/framesPerSecond``.
     /// - Throws: ``FrameFolderError`` when the folder cannot be listed, holds no frames, or its
     ///   manifest cannot be read.
     public init(path: String, framesPerSecond: Double = 30) throws(FrameFolderError) {
-        guard framesPerSecond > 0, framesPerSecond.isFinite else { throw .badRate(framesPerSecond) }
+        guard InputLimits.framesPerSecond.contains(framesPerSecond) else { throw .badRate(framesPerSecond) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path) }
         guard isDirectory.boolValue else { throw .notAFolder(path) }
@@ -121,7 +121,7 @@ public enum FrameFolderError: Error, Equatable, CustomStringConvertible {
     case empty(String)
     /// The manifest is malformed.
     case manifest(String, FrameManifestError)
-    /// A frame rate that is not a positive number.
+    /// A frame rate outside ``InputLimits/framesPerSecond``.
     case badRate(Double)
 
     public var description: String {
@@ -132,7 +132,7 @@ public enum FrameFolderError: Error, Equatable, CustomStringConvertible {
         case .empty(let path):
             "\(path): no frames (image files ending in \(FrameFolder.imageExtensions.sorted().joined(separator: ", ")), or a \(FrameManifest.fileName) listing them)"
         case .manifest(let path, let error): "\(path): \(error)"
-        case .badRate(let fps): "frame rate must be a positive number of frames per second, got \(fps)"
+        case .badRate(let fps): "\(OutOfRangeError(name: "the frame rate", value: "\(fps)", allowed: InputLimits.framesPerSecond.description))"
         }
     }
 }

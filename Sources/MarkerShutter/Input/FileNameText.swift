@@ -1,0 +1,34 @@
+/// File names as they are shown to a person, and the length a name may have.
+///
+/// A name comes from a folder or a manifest, so it may hold anything a file system allows: an
+/// escape sequence that would repaint the terminal, a newline that would forge a line of the
+/// summary. Shown names have every control character escaped (`\n`, `\t`, `\u{1B}`).
+public enum FileNameText {
+    /// The longest file name, in bytes (`NAME_MAX` on Linux).
+    public static let maximumNameBytes = 255
+
+    /// `name` with its control characters (C0, DEL and C1) and backslashes escaped, safe to print.
+    public static func escaped(_ name: String) -> String {
+        var result = ""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let s where s.value < 0x20 || (0x7F...0x9F).contains(s.value):
+                result += "\\u{\(String(s.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Why `name` cannot be a file name because of its length, or nil when it can.
+    public static func tooLong(_ name: String) -> String? {
+        let bytes = name.utf8.count
+        guard bytes > maximumNameBytes else { return nil }
+        let start = escaped(String(name.prefix(24)))
+        return "file name \"\(start)...\" is \(bytes) bytes long, more than the \(maximumNameBytes) a file name can have"
+    }
+}
