@@ -235,7 +235,7 @@ struct LiveSource: Sendable {
                     let pixels = try ImageFile.read(frame.path)
                     continuation.yield(SourceFrame(pixels: pixels, time: frame.time, sequence: frame.sequence, file: frame.file))
                 } catch {
-                    console.message("skipping \(frame.file): \(error)")
+                    console.message(FileNameText.escaped("skipping \(frame.file): \(error)"))
                 }
             }
             continuation.finish()

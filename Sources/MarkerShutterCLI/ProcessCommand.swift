@@ -177,7 +177,7 @@ struct ProcessCommand: ParsableCommand {
                 + (summary.stretches.isEmpty ? "" : ": " + summary.stretches.map { "\($0.firstFrame)-\($0.lastFrame)" }.joined(separator: ", ")),
             "  errors: \(summary.errors.count)",
         ]
-        for error in summary.errors.prefix(10) { lines.append("    \(FileNameText.escaped(error.file)): \(error.reason)") }
+        for error in summary.errors.prefix(10) { lines.append("    " + FileNameText.escaped("\(error.file): \(error.reason)")) }
         if summary.errors.count > 10 { lines.append("    ... and \(summary.errors.count - 10) more") }
         if let stopped = summary.stoppedAfter { lines.append("  interrupted: stopped after \(stopped) of \(summary.frames) frames") }
         FileHandle.standardError.write(lines.joined(separator: "\n") + "\n")

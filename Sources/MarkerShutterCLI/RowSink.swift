@@ -24,7 +24,7 @@ struct RowSink {
         case .standardOutput:
             (name, path, temporary, descriptor) = ("standard output", nil, nil, STDOUT_FILENO)
         case .through(let path):
-            let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw RuntimeError("\(FileWriteError(path: path, call: "open", errno: errno))") }
             (name, self.path, temporary, self.descriptor) = (path, nil, nil, descriptor)
         case .replacing(let path):

@@ -7,7 +7,7 @@ import Testing
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(mkfifo(folder + "/fifo", 0o644) == 0)
-        FileManager.default.createFile(atPath: folder + "/target.jsonl", contents: Data("kept".utf8))
+        #expect(FileManager.default.createFile(atPath: folder + "/target.jsonl", contents: Data("kept".utf8)))
         try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/target.jsonl")
         try FileManager.default.createSymbolicLink(atPath: folder + "/dangling", withDestinationPath: folder + "/nothing")
         #expect(try OutputPolicy.destination(for: "/dev/full", replacing: false) == .through("/dev/full"))
@@ -21,7 +21,7 @@ import Testing
     @Test func aRegularFileIsReplacedOnlyWhenAskedAndAFolderNever() throws {
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        FileManager.default.createFile(atPath: folder + "/old.jsonl", contents: Data("kept".utf8))
+        #expect(FileManager.default.createFile(atPath: folder + "/old.jsonl", contents: Data("kept".utf8)))
         #expect(throws: OutputPathError.exists(folder + "/old.jsonl")) {
             try OutputPolicy.destination(for: folder + "/old.jsonl", replacing: false)
         }
@@ -38,7 +38,7 @@ import Testing
     @Test func anInputIsNeverAnOutputUnderAnyName() throws {
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        FileManager.default.createFile(atPath: folder + "/frame.jpg", contents: Data([1]))
+        #expect(FileManager.default.createFile(atPath: folder + "/frame.jpg", contents: Data([1])))
         try FileManager.default.createSymbolicLink(atPath: folder + "/alias.jpg", withDestinationPath: folder + "/frame.jpg")
         let inputs = [folder + "/frame.jpg", folder + "/manifest.jsonl"]
         #expect(throws: OutputPathError.isInput(folder + "/../" + (folder as NSString).lastPathComponent + "/frame.jpg", input: inputs[0])) {

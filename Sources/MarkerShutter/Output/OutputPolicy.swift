@@ -10,7 +10,8 @@ import Glibc
 /// - A new path, or an existing regular file given with `replacing`, is written under a temporary
 ///   name and renamed into place (``AtomicFile``).
 /// - A device, a FIFO or a symbolic link is written through, never renamed over: `/dev/stdout`
-///   stays the terminal, `/dev/null` stays a device, a link stays a link.
+///   stays the terminal, `/dev/null` stays a device, a link stays a link. A link to an existing
+///   regular file needs `replacing` too, unless that file is the process's own standard output.
 /// - A folder, an existing regular file without `replacing`, or any of the inputs is refused.
 public enum OutputPolicy {
     /// How an output file is written.
@@ -45,7 +46,7 @@ public enum OutputPolicy {
         }
         let isLink = fileType(link) == S_IFLNK
         let isRegular = resolves && fileType(target) == S_IFREG
-        if isRegular, !replacing { throw .exists(argument) }
+        if isRegular, !replacing, !isStandardStream(target) { throw .exists(argument) }
         return isLink || !isRegular ? .through(argument) : .replacing(argument)
     }
 
@@ -65,6 +66,14 @@ public enum OutputPolicy {
     }
 
     private static func fileType(_ status: stat) -> mode_t { status.st_mode & S_IFMT }
+
+    /// Whether the file is this process's standard output or error (`/dev/stdout` redirected to a file).
+    private static func isStandardStream(_ status: stat) -> Bool {
+        [STDOUT_FILENO, STDERR_FILENO].contains { descriptor in
+            var stream = stat()
+            return fstat(descriptor, &stream) == 0 && stream.st_dev == status.st_dev && stream.st_ino == status.st_ino
+        }
+    }
 
     private static func sameFile(_ path: String, _ status: stat) -> Bool {
         var other = stat()
