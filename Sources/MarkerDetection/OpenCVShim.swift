@@ -263,6 +263,8 @@ final class DetectorHandle: @unchecked Sendable {
             description.kind = MSD_PATTERN_CHESSBOARD
             description.columns = Int32(clamping: board.columns)
             description.rows = Int32(clamping: board.rows)
+        case .aprilTag, .aprilGrid:
+            throw .invalidPattern(reason: "\(pattern) is detected with libapriltag, not OpenCV")
         }
         var detector: OpaquePointer?
         do throws(ShimFailure) {
