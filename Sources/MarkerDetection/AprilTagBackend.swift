@@ -23,14 +23,16 @@ final class AprilTagBackend: Sendable {
     /// Detects in `image` with libapriltag's `nthreads` following
     /// ``MarkerDetector/openCVThreadCount``: 0 or 1 on the calling thread, else that many.
     func detect(_ image: PixelBuffer) throws(DetectionError) -> (markers: [Marker], corners: [BoardCorner], sharpness: Double?) {
-        let (tags, sharpness) = try handle.detect(image, threads: max(1, MarkerDetector.openCVThreadCount))
+        // libapriltag's order among equal ids varies from call to call: sort by id, then position.
+        let (found, sharpness) = try handle.detect(image, threads: max(1, MarkerDetector.openCVThreadCount))
+        let tags = found.sorted { ($0.id, $0.corners[0].y, $0.corners[0].x) < ($1.id, $1.corners[0].y, $1.corners[0].x) }
         guard let grid else {
             return (tags.map { Marker(id: $0.id, corners: $0.corners) }, [], sharpness)
         }
         // An id seen twice is a stray tag that is not part of the grid: both copies are left out.
         var seen: [Int: Int] = [:]
         for tag in tags { seen[tag.id, default: 0] += 1 }
-        let onBoard = tags.filter { seen[$0.id] == 1 }.sorted { $0.id < $1.id }
+        let onBoard = tags.filter { seen[$0.id] == 1 }
         var corners: [BoardCorner] = []
         for tag in onBoard {
             // OpenCV's order from the tag's own top-left, clockwise; the tags are printed upright.
