@@ -17,6 +17,10 @@ enum AprilTagDrawing {
         init(
             width: Int, height: Int, margin: Int, columns: Int, rows: Int, tagCells: Int, gapCells: Double, what: String
         ) throws(DetectionError) {
+            let limit = PrintableTarget.maximumSide
+            guard width <= limit, height <= limit else {
+                throw .cannotRender(reason: "a \(width)x\(height) image is larger than \(limit) pixels a side")
+            }
             let across = Double(columns * tagCells) + Double(columns + 1) * gapCells
             let down = Double(rows * tagCells) + Double(rows + 1) * gapCells
             let cell = Int(min(Double(width - 2 * margin) / across, Double(height - 2 * margin) / down))
