@@ -444,38 +444,33 @@ static int looks_like_junction(const uint8_t *gray, int32_t width, int32_t heigh
     return darkest_light - lightest_dark > 20;
 }
 
-// White grows by `radius` pixels (a max filter), so black regions that touch at a corner part.
-static uint8_t *dilated_white(const uint8_t *gray, int32_t width, int32_t height, size_t stride, int32_t radius) {
-    uint8_t *rows = malloc((size_t)width * height);
-    uint8_t *out = malloc((size_t)width * height);
-    if (!rows || !out) {
-        free(rows);
-        free(out);
-        return NULL;
-    }
+// One pass of a max filter `radius` pixels each way, along rows or (vertical) along columns.
+static void max_pass(const uint8_t *in, size_t in_stride, uint8_t *out, int32_t width, int32_t height,
+                     int32_t radius, int vertical) {
     for (int32_t y = 0; y < height; y++) {
         for (int32_t x = 0; x < width; x++) {
             uint8_t best = 0;
             for (int32_t d = -radius; d <= radius; d++) {
-                int32_t xx = x + d;
-                if (xx < 0 || xx >= width) continue;
-                uint8_t v = gray[y * stride + xx];
-                if (v > best) best = v;
-            }
-            rows[y * width + x] = best;
-        }
-    }
-    for (int32_t y = 0; y < height; y++) {
-        for (int32_t x = 0; x < width; x++) {
-            uint8_t best = 0;
-            for (int32_t d = -radius; d <= radius; d++) {
-                int32_t yy = y + d;
-                if (yy < 0 || yy >= height) continue;
-                uint8_t v = rows[yy * width + x];
+                int32_t xx = vertical ? x : x + d, yy = vertical ? y + d : y;
+                if (xx < 0 || xx >= width || yy < 0 || yy >= height) continue;
+                uint8_t v = in[yy * in_stride + xx];
                 if (v > best) best = v;
             }
             out[y * width + x] = best;
         }
+    }
+}
+
+// White grows by `radius` pixels (a max filter), so black regions that touch at a corner part.
+static uint8_t *dilated_white(const uint8_t *gray, int32_t width, int32_t height, size_t stride, int32_t radius) {
+    uint8_t *rows = malloc((size_t)width * height);
+    uint8_t *out = malloc((size_t)width * height);
+    if (rows && out) {
+        max_pass(gray, stride, rows, width, height, radius, 0);
+        max_pass(rows, width, out, width, height, radius, 1);
+    } else {
+        free(out);
+        out = NULL;
     }
     free(rows);
     return out;

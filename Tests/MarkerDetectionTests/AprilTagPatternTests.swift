@@ -24,16 +24,6 @@ import Testing
         #expect(grid.cornerCount == 80)
     }
 
-    @Test(arguments: [
-        "apriltag:tag36h11", "apriltag:tagCircle21h7:decimate=1.5,sigma=0.8,refine=0",
-        "aprilgrid:6x6:tag36h11", "aprilgrid:3x2:tag16h5:size=0.05,spacing=0.2,first=4,sigma=-0.5",
-    ])
-    func descriptionIsCanonicalAndRoundTrips(text: String) throws {
-        let pattern = try Pattern(parsing: text)
-        #expect(pattern.description == text)
-        #expect(try Pattern(parsing: pattern.description) == pattern)
-    }
-
     /// Kalibr numbers tags row by row from the bottom-left and corners two rows per tag row, from the
     /// bottom-left corner of tag 0 (GridCalibrationTargetAprilgrid's point ordering).
     @Test func cornerIDsFollowKalibrsPointOrdering() {
