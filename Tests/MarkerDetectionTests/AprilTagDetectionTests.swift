@@ -87,8 +87,9 @@ import Testing
 
     @Test(
         .enabled(if: SharedImages.available, Comment(rawValue: SharedImages.missing)),
-        arguments: ["apriltag:tag36h11", "apriltag:tag25h9", "apriltag:tagStandard41h12", "apriltag:tagCircle21h7",
-                    "apriltag:tagStandard52h13", "apriltag:tagCustom48h12", "aprilgrid:6x6:tag36h11"])
+        arguments: ["apriltag:tag36h11", "apriltag:tag25h9", "apriltag:tag16h5", "apriltag:tagStandard41h12",
+                    "apriltag:tagCircle21h7", "apriltag:tagStandard52h13", "apriltag:tagCustom48h12",
+                    "aprilgrid:6x6:tag36h11", "aprilgrid:5x6:tag16h5"])
     func photosWithoutAprilTagsHaveNone(pattern: String) throws {
         let detector = try MarkerDetector(pattern: Pattern(parsing: pattern))
         for photo in Self.photosWithoutAprilTags {
