@@ -3,8 +3,8 @@
 // detected with corner refinement, loose tags on two threads at once through one detector (so its
 // pool lends a second libapriltag detector that shares the family), colour conversion, and errors.
 //
-//   gcc -O1 -g -I Sources/CAprilTagShim/include -o /tmp/apriltag-leak-check
-//       Benchmarks/Scripts/apriltag_leak_check.c Sources/CAprilTagShim/mat.c -lapriltag -lapriltag-utils -lm -lpthread
+//   gcc -O1 -g -I Sources/CAprilTagShim/include -I Sources/CAprilTagShim -o /tmp/apriltag-leak-check
+//       Benchmarks/Scripts/apriltag_leak_check.c Sources/CAprilTagShim/*.c -lapriltag -lapriltag-utils -lm -lpthread
 //   valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=3 /tmp/apriltag-leak-check
 
 #include "mat.h"
