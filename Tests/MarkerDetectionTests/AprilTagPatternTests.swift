@@ -62,4 +62,26 @@ import Testing
             "\(error)".contains(expected) && "\(error)".contains(text)
         }
     }
+
+    @Test func validityDefaultsTreatAnAprilGridLikeAChArUcoBoard() throws {
+        let grid = ValidityRule(defaultsFor: try Pattern(parsing: "aprilgrid:6x6:tag36h11"))
+        #expect(grid.minimumMarkers == 0 && grid.minimumBoardCorners == 72)
+        let tiny = ValidityRule(defaultsFor: try Pattern(parsing: "aprilgrid:1x1:tag36h11"))
+        #expect(tiny.minimumBoardCorners == 4)
+        let loose = ValidityRule(defaultsFor: try Pattern(parsing: "apriltag:tag36h11"))
+        #expect(loose.minimumMarkers == 1 && loose.minimumBoardCorners == 0)
+    }
+
+    @Test func drawingRefusesWhatCannotBeDrawn() throws {
+        #expect(throws: DetectionError.cannotRender(
+            reason: "loose AprilTags have no layout: draw a sheet of them with renderTagSheet")) {
+            try PrintableTarget.render(Pattern(parsing: "apriltag:tag36h11"), width: 500, height: 500)
+        }
+        #expect {
+            try PrintableTarget.render(Pattern(parsing: "aprilgrid:20x20:tag36h11"), width: 200, height: 200)
+        } throws: { "\($0)".contains("is too small for a 20x20 AprilGrid") }
+        #expect {
+            try PrintableTarget.renderTagSheet(family: .tag36h11, columns: 2, rows: 2, width: 20000, height: 500)
+        } throws: { "\($0)".contains("larger than 16384 pixels a side") }
+    }
 }
