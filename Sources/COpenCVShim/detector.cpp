@@ -7,16 +7,15 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <initializer_list>
+#include <string>
+#include <utility>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <cmath>
 #include <memory>
 #include <vector>
-
-struct msd_dictionary {
-    cv::Ptr<cv::aruco::Dictionary> dictionary;
-};
 
 // Immutable after msd_detector_create, so concurrent detections only read it.
 struct msd_detector {
@@ -92,11 +91,30 @@ void use_legacy_layout(cv::aruco::CharucoBoard &board) {
     }
 }
 
-void check_marker_supply(const msd_detector &detector, int needed, int first) {
-    const int available = marker_count(*detector.dictionary);
+void check_marker_supply(const msd_detector &detector, int64_t needed, int64_t first) {
+    const int64_t available = marker_count(*detector.dictionary);
     if (first < 0 || needed > available - first) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "the board needs markers %d...%d but the dictionary has only %d", first,
-             first + needed - 1, available);
+        fail(MSD_STATUS_INVALID_ARGUMENT, "the board needs markers %lld...%lld but the dictionary has only %lld (0...%lld)",
+             (long long)first, (long long)(first + needed - 1), (long long)available, (long long)(available - 1));
+    }
+}
+
+// Lengths OpenCV's 32-bit floats hold, and whose ratios keep markers from collapsing to a point.
+void check_lengths(std::initializer_list<std::pair<const char *, double>> lengths) {
+    double shortest = HUGE_VAL, longest = 0;
+    for (const auto &[name, length] : lengths) {
+        if (!(length >= MSD_LENGTH_MIN && length <= MSD_LENGTH_MAX)) {
+            fail(MSD_STATUS_INVALID_ARGUMENT, "%s=%g is outside %g...%g (lengths are in any one unit)", name, length,
+                 MSD_LENGTH_MIN, MSD_LENGTH_MAX);
+        }
+        shortest = std::min(shortest, length);
+        longest = std::max(longest, length);
+    }
+    if (longest / shortest > MSD_LENGTH_MAX_RATIO) {
+        std::string names;
+        for (const auto &[name, length] : lengths) names += std::string(names.empty() ? "" : ", ") + name + "=" + std::to_string(length);
+        fail(MSD_STATUS_INVALID_ARGUMENT, "the board's lengths (%s) differ more than %g times", names.c_str(),
+             MSD_LENGTH_MAX_RATIO);
     }
 }
 
@@ -110,10 +128,12 @@ void configure(msd_detector &detector, const msd_dictionary *dictionary) {
     switch (pattern.kind) {
     case MSD_PATTERN_ARUCO: return;
     case MSD_PATTERN_ARUCO_GRID: {
-        if (pattern.columns < 1 || pattern.rows < 1 || !(pattern.marker_length > 0) || !(pattern.marker_separation > 0)) {
-            fail(MSD_STATUS_INVALID_ARGUMENT, "a grid board needs at least 1x1 markers and positive lengths");
+        if (pattern.columns < 1 || pattern.rows < 1) {
+            fail(MSD_STATUS_INVALID_ARGUMENT, "a grid board needs at least 1x1 markers, not %dx%d", pattern.columns,
+                 pattern.rows);
         }
-        check_marker_supply(detector, pattern.columns * pattern.rows, pattern.first_marker);
+        check_lengths({{"marker", pattern.marker_length}, {"gap", pattern.marker_separation}});
+        check_marker_supply(detector, int64_t(pattern.columns) * pattern.rows, pattern.first_marker);
         detector.board = cv::aruco::GridBoard::create(pattern.columns, pattern.rows, float(pattern.marker_length),
                                                       float(pattern.marker_separation), detector.dictionary,
                                                       pattern.first_marker);
@@ -125,11 +145,12 @@ void configure(msd_detector &detector, const msd_dictionary *dictionary) {
             fail(MSD_STATUS_INVALID_ARGUMENT, "a ChArUco board needs at least 2x2 squares, not %dx%d", pattern.columns,
                  pattern.rows);
         }
-        if (!(pattern.marker_length > 0) || !(pattern.marker_length < pattern.square_length)) {
-            fail(MSD_STATUS_INVALID_ARGUMENT, "a ChArUco marker (%g) must be positive and smaller than its square (%g)",
+        check_lengths({{"square", pattern.square_length}, {"marker", pattern.marker_length}});
+        if (!(float(pattern.marker_length) < float(pattern.square_length))) {
+            fail(MSD_STATUS_INVALID_ARGUMENT, "a ChArUco marker (marker=%.12g) must be smaller than its square (square=%.12g)",
                  pattern.marker_length, pattern.square_length);
         }
-        check_marker_supply(detector, pattern.columns * pattern.rows / 2, 0);
+        check_marker_supply(detector, int64_t(pattern.columns) * pattern.rows / 2, 0);
         detector.charuco = cv::aruco::CharucoBoard::create(pattern.columns, pattern.rows, float(pattern.square_length),
                                                            float(pattern.marker_length), detector.dictionary);
         if (pattern.legacy_layout && pattern.rows % 2 == 0) use_legacy_layout(*detector.charuco);
@@ -383,35 +404,6 @@ msd_status msd_dictionary_create_predefined(msd_predefined_dictionary name, msd_
     });
 }
 
-msd_status msd_dictionary_create_from_file(const char *path, msd_dictionary **dictionary, msd_error *error) {
-    return msd::guarded(error, [&] {
-        msd::require(path, "path");
-        msd::require(dictionary, "dictionary");
-        *dictionary = nullptr;
-        if (FILE *probe = std::fopen(path, "rb")) {
-            std::fclose(probe);
-        } else {
-            msd::Failure failure{MSD_STATUS_IO, std::string("cannot open '") + path + "': " + std::strerror(errno)};
-            failure.system_errno = errno;
-            throw failure;
-        }
-        auto result = cv::makePtr<cv::aruco::Dictionary>();
-        try {
-            cv::FileStorage storage(path, cv::FileStorage::READ);
-            if (!storage.isOpened() || !result->readDictionary(storage.root())) {
-                msd::fail(MSD_STATUS_INVALID_DICTIONARY, "'%s' is not an OpenCV marker dictionary", path);
-            }
-        } catch (const cv::Exception &exception) {
-            msd::fail(MSD_STATUS_INVALID_DICTIONARY, "'%s' is not an OpenCV marker dictionary: %s", path,
-                      exception.err.c_str());
-        }
-        if (result->bytesList.rows < 1 || result->markerSize < 2) {
-            msd::fail(MSD_STATUS_INVALID_DICTIONARY, "'%s' holds no markers", path);
-        }
-        *dictionary = new msd_dictionary{result};
-    });
-}
-
 msd_status msd_dictionary_size_get(const msd_dictionary *dictionary, int32_t *marker_count, int32_t *bits_per_side,
                                    msd_error *error) {
     return msd::guarded(error, [&] {
@@ -472,6 +464,10 @@ msd_status msd_detector_render(const msd_detector *detector, int32_t width, int3
         msd::require(detector, "detector");
         msd::require(image, "image");
         *image = nullptr;
+        if (width > MSD_RENDER_MAX_SIDE || height > MSD_RENDER_MAX_SIDE) {
+            msd::fail(MSD_STATUS_INVALID_ARGUMENT, "cannot draw a %dx%d target: at most %d pixels a side", width, height,
+                      MSD_RENDER_MAX_SIDE);
+        }
         if (width < 1 || height < 1 || margin < 0 || 2 * int64_t(margin) >= std::min(width, height)) {
             msd::fail(MSD_STATUS_INVALID_ARGUMENT, "cannot draw a %dx%d target with a margin of %d pixels", width, height,
                       margin);

@@ -5,7 +5,6 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include <cerrno>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
@@ -91,6 +90,7 @@ msd_image_header jpeg_header(const Bytes &bytes, JpegLayout *layout) {
         if (length < 2) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: segment length %zu at byte %zu", length, offset);
         bytes.need(offset, length);
         if (is_start_of_frame(marker)) {
+            if (header.width >= 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: a second frame header at byte %zu", offset);
             header.height = bytes.big16(offset + 3);
             header.width = bytes.big16(offset + 5);
         }
@@ -126,10 +126,21 @@ msd_image_header tiff_header(const Bytes &bytes) {
         const size_t entry = directory + 2 + 12 * index;
         const uint32_t tag = u16(entry);
         if (tag != 256 && tag != 257) continue;
+        const char *name = tag == 256 ? "width" : "length";
         const uint32_t type = u16(entry + 2);
+        const uint32_t count = u32(entry + 4);
         const int64_t value = type == 3 ? u16(entry + 8) : type == 4 ? u32(entry + 8) : -1;
-        if (value < 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt TIFF: tag %u has type %u", tag, type);
-        (tag == 256 ? header.width : header.height) = value;
+        if (value < 0 || count != 1) {
+            fail(MSD_STATUS_DECODE_FAILED, "corrupt TIFF: the image %s has type %u and %u values (one SHORT or LONG expected)",
+                 name, type, count);
+        }
+        // The decoder might take another copy than this parser: a size given twice is refused.
+        int64_t &field = tag == 256 ? header.width : header.height;
+        if (field >= 0) {
+            fail(MSD_STATUS_DECODE_FAILED, "corrupt TIFF: the image %s is given twice (%lld and %lld)", name,
+                 (long long)field, (long long)value);
+        }
+        field = value;
     }
     if (header.width < 0 || header.height < 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt TIFF: no image width or length");
     return header;
@@ -200,10 +211,8 @@ const char *format_name(msd_file_format format) {
     return "image";
 }
 
-msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels) {
+void check_pixel_limit(const msd_image_header &header, int64_t max_pixels) {
     if (max_pixels < 1) fail(MSD_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
-    JpegLayout jpeg;
-    const msd_image_header header = read_header(data, count, &jpeg);
     if (header.width < 1 || header.height < 1) {
         fail(MSD_STATUS_DECODE_FAILED, "corrupt %s: header claims %lldx%lld pixels", format_name(header.format),
              (long long)header.width, (long long)header.height);
@@ -218,6 +227,13 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels) {
         failure.message = message;
         throw failure;
     }
+}
+
+msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels) {
+    if (max_pixels < 1) fail(MSD_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
+    JpegLayout jpeg;
+    const msd_image_header header = read_header(data, count, &jpeg);
+    check_pixel_limit(header, max_pixels);
     if (header.format == MSD_FILE_FORMAT_JPEG) {
         // libjpeg fills a cut-off scan with gray and only warns, so look for the end-of-image marker
         // ourselves. Inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker.
@@ -240,23 +256,25 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels) {
     return new msd_image{pixels, MSD_PIXEL_FORMAT_BGR24};
 }
 
-std::vector<uint8_t> read_file(const char *path) {
-    std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path, "rb"), &std::fclose);
-    auto fail_io = [&](const char *what) {
-        Failure failure{MSD_STATUS_IO, std::string("cannot ") + what + " '" + path + "': " + std::strerror(errno)};
-        failure.system_errno = errno;
-        throw failure;
-    };
-    if (!file) fail_io("open");
+// Reads an image file: its first piece, enough for almost every header, is checked against the
+// pixel limit before the rest is read.
+msd_image *read_image(const char *path, int64_t max_pixels) {
+    if (max_pixels < 1) fail(MSD_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
+    RegularFile file(path, MSD_IMAGE_FILE_MAX_BYTES);
     std::vector<uint8_t> bytes;
-    uint8_t chunk[1 << 16];
-    for (;;) {
-        const size_t got = std::fread(chunk, 1, sizeof chunk, file.get());
-        bytes.insert(bytes.end(), chunk, chunk + got);
-        if (got < sizeof chunk) break;
+    file.read_into(bytes, 64 * 1024);
+    if (bytes.size() < file.size()) {
+        try {
+            JpegLayout jpeg;
+            check_pixel_limit(read_header(bytes.data(), bytes.size(), &jpeg), max_pixels);
+        } catch (const Failure &failure) {
+            // A header longer than the first piece (large Exif data, a TIFF directory at the end):
+            // decode checks it once the file is whole.
+            if (failure.status != MSD_STATUS_TRUNCATED) throw;
+        }
+        file.read_into(bytes, file.size());
     }
-    if (std::ferror(file.get())) fail_io("read");
-    return bytes;
+    return decode(bytes.data(), bytes.size(), max_pixels);
 }
 
 }  // namespace
@@ -288,8 +306,7 @@ msd_status msd_image_read(const char *path, int64_t max_pixels, msd_image **imag
         msd::require(path, "path");
         msd::require(image, "image");
         *image = nullptr;
-        const std::vector<uint8_t> bytes = msd::read_file(path);
-        *image = msd::decode(bytes.data(), bytes.size(), max_pixels);
+        *image = msd::read_image(path, max_pixels);
     });
 }
 

@@ -3,8 +3,15 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace msd {
 
@@ -23,6 +30,7 @@ msd_status report(msd_error *error, const Failure &failure) {
         error->system_errno = failure.system_errno;
         error->width = failure.width;
         error->height = failure.height;
+        error->file_bytes = failure.file_bytes;
         std::snprintf(error->message, sizeof error->message, "%s", failure.message.c_str());
     }
     return failure.status;
@@ -33,6 +41,30 @@ void require(const void *pointer, const char *name) {
 }
 
 namespace {
+
+const char *file_kind(mode_t mode) {
+    switch (mode & S_IFMT) {
+    case S_IFIFO: return "FIFO";
+    case S_IFCHR: return "character device";
+    case S_IFBLK: return "block device";
+    case S_IFDIR: return "directory";
+    case S_IFSOCK: return "socket";
+    default: return "special file";
+    }
+}
+
+[[noreturn]] void fail_not_regular(mode_t mode) { throw Failure{MSD_STATUS_NOT_REGULAR_FILE, file_kind(mode)}; }
+
+void check_regular(const struct stat &status, const std::string &path, int64_t max_bytes) {
+    if (!S_ISREG(status.st_mode)) fail_not_regular(status.st_mode);
+    if (status.st_size > max_bytes) {
+        Failure failure{MSD_STATUS_FILE_TOO_LARGE, ""};
+        failure.file_bytes = status.st_size;
+        failure.message = "'" + path + "' is " + std::to_string(status.st_size) + " bytes, more than the limit of " +
+                          std::to_string(max_bytes) + " bytes";
+        throw failure;
+    }
+}
 
 int bytes_per_pixel(msd_pixel_format format) {
     switch (format) {
@@ -45,6 +77,50 @@ int bytes_per_pixel(msd_pixel_format format) {
 }
 
 }  // namespace
+
+RegularFile::RegularFile(const char *path, int64_t max_bytes) : path_(path) {
+    // stat first: opening a FIFO waits for a writer, and opening some devices has effects.
+    struct stat status;
+    if (::stat(path, &status) != 0) fail_io("open", errno);
+    check_regular(status, path_, max_bytes);
+    do {
+        descriptor_ = ::open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    } while (descriptor_ < 0 && errno == EINTR);
+    if (descriptor_ < 0) fail_io("open", errno);
+    // The path may have been replaced between stat and open: check what was opened.
+    if (::fstat(descriptor_, &status) != 0) fail_io("read", errno);
+    check_regular(status, path_, max_bytes);
+    size_ = size_t(status.st_size);
+}
+
+RegularFile::~RegularFile() {
+    if (descriptor_ >= 0) ::close(descriptor_);
+}
+
+void RegularFile::fail_io(const char *what, int code) const {
+    Failure failure{MSD_STATUS_IO, std::string("cannot ") + what + " '" + path_ + "': " + std::strerror(code)};
+    failure.system_errno = code;
+    throw failure;
+}
+
+void RegularFile::read_into(std::vector<uint8_t> &bytes, size_t count) {
+    count = std::min(count, size_ - offset_);
+    const size_t start = bytes.size();
+    bytes.resize(start + count);
+    size_t got = 0;
+    while (got < count) {
+        const ssize_t result = ::read(descriptor_, bytes.data() + start + got, count - got);
+        if (result < 0 && errno == EINTR) continue;
+        if (result < 0) {
+            bytes.resize(start + got);
+            fail_io("read", errno);
+        }
+        if (result == 0) break;  // the file shrank
+        got += size_t(result);
+    }
+    bytes.resize(start + got);
+    offset_ += got;
+}
 
 cv::Mat wrap(const msd_pixels *pixels) {
     require(pixels, "pixels");

@@ -7,7 +7,9 @@
 #include <opencv2/core.hpp>
 
 #include <cstdarg>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace msd {
 
@@ -18,6 +20,7 @@ struct Failure {
     int system_errno = 0;
     int64_t width = 0;
     int64_t height = 0;
+    int64_t file_bytes = 0;
 };
 
 [[noreturn]] void fail(msd_status status, const char *format, ...) __attribute__((format(printf, 2, 3)));
@@ -48,6 +51,31 @@ msd_status guarded(msd_error *error, Body &&body) noexcept {
 // Fails with MSD_STATUS_INVALID_ARGUMENT when `pointer` is NULL.
 void require(const void *pointer, const char *name);
 
+// A regular file opened for reading. Anything else (a FIFO, a device, a directory, a socket) is
+// refused from its metadata, before it is opened, so that reading never waits on a writer or
+// streams from a device; a file larger than `max_bytes` is refused before any byte is read.
+class RegularFile {
+public:
+    RegularFile(const char *path, int64_t max_bytes);
+    ~RegularFile();
+    RegularFile(const RegularFile &) = delete;
+    RegularFile &operator=(const RegularFile &) = delete;
+
+    // The file's size when it was opened.
+    size_t size() const { return size_; }
+    // Appends up to `count` more bytes to `bytes`, fewer only at the end of the file (or at the
+    // size it had when opened, should it grow).
+    void read_into(std::vector<uint8_t> &bytes, size_t count);
+
+private:
+    [[noreturn]] void fail_io(const char *what, int code) const;
+
+    std::string path_;
+    int descriptor_ = -1;
+    size_t size_ = 0;
+    size_t offset_ = 0;
+};
+
 // The caller's pixels as a cv::Mat over the same memory (no copy), after checking the geometry.
 cv::Mat wrap(const msd_pixels *pixels);
 
@@ -63,4 +91,15 @@ cv::Mat bgr_copy(const cv::Mat &wrapped, msd_pixel_format format);
 struct msd_image {
     cv::Mat mat;
     msd_pixel_format format;
+};
+
+namespace cv {
+namespace aruco {
+class Dictionary;
+}
+}  // namespace cv
+
+// A marker dictionary: predefined, or read from a file.
+struct msd_dictionary {
+    cv::Ptr<cv::aruco::Dictionary> dictionary;
 };

@@ -9,6 +9,10 @@ public enum ImageFile {
     /// The pixel limit unless one is given: 40 megapixels.
     public static let defaultPixelLimit = 40_000_000
 
+    /// The largest image file ``read(_:pixelLimit:)`` reads: 256 MiB (`MSD_IMAGE_FILE_MAX_BYTES`).
+    /// A larger file (a sparse file, a symlink to a huge one) is refused before any byte is read.
+    public static let fileByteLimit = Shim.imageFileByteLimit
+
     /// A format OpenCV's codecs read here.
     public enum Format: String, Sendable, Hashable, CaseIterable {
         /// JPEG (JFIF or Exif).
@@ -48,11 +52,14 @@ public enum ImageFile {
 
     /// Reads and decodes an image file into BGR24 pixels (wraps `msd_image_read`).
     ///
+    /// Only a regular file of at most ``fileByteLimit`` bytes is read: a FIFO, device, directory or
+    /// socket is refused from its metadata, without waiting on it. The header, read first, is
+    /// checked against the pixel limit before the rest of the file is read.
     /// - Parameters:
     ///   - path: The file to read.
     ///   - pixelLimit: The most pixels (width x height) to accept, checked from the header.
-    /// - Throws: ``ImageFileError``: `unreadable`, `empty`, `unrecognizedFormat`, `truncated`,
-    ///   `tooManyPixels` or `undecodable`, each with `path`.
+    /// - Throws: ``ImageFileError``: `unreadable`, `notARegularFile`, `fileTooLarge`, `empty`,
+    ///   `unrecognizedFormat`, `truncated`, `tooManyPixels` or `undecodable`, each with `path`.
     public static func read(_ path: String, pixelLimit: Int = defaultPixelLimit) throws(ImageFileError) -> PixelBuffer {
         try Shim.decode(path: path, bytes: [], pixelLimit: pixelLimit)
     }

@@ -10,6 +10,7 @@ struct ShimFailure: Error {
     let systemErrno: Int32
     let width: Int
     let height: Int
+    let fileBytes: Int
     let message: String
 
     init(_ error: msd_error) {
@@ -17,6 +18,7 @@ struct ShimFailure: Error {
         systemErrno = error.system_errno
         width = Int(error.width)
         height = Int(error.height)
+        fileBytes = Int(error.file_bytes)
         var text = error.message
         message = withUnsafeBytes(of: &text) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
@@ -28,6 +30,7 @@ struct ShimFailure: Error {
         self.systemErrno = 0
         self.width = 0
         self.height = 0
+        self.fileBytes = 0
         self.message = message
     }
 
@@ -43,6 +46,8 @@ struct ShimFailure: Error {
     func imageFileError(path: String?, limit: Int) -> ImageFileError {
         switch status {
         case MSD_STATUS_IO: .unreadable(path: path ?? "", errno: systemErrno)
+        case MSD_STATUS_NOT_REGULAR_FILE: .notARegularFile(path: path ?? "", kind: message)
+        case MSD_STATUS_FILE_TOO_LARGE: .fileTooLarge(path: path ?? "", bytes: fileBytes, limit: Shim.imageFileByteLimit)
         case MSD_STATUS_EMPTY_INPUT: .empty(path: path)
         case MSD_STATUS_UNRECOGNIZED_FORMAT: .unrecognizedFormat(path: path)
         case MSD_STATUS_TRUNCATED: .truncated(path: path)
@@ -114,6 +119,10 @@ private func pixelBuffer(adopting image: OpaquePointer) throws(ShimFailure) -> P
 enum Shim {
     /// The smallest width and height the shim detects in (msd_detector_detect refuses smaller).
     static let minimumDetectionSide = 16
+    /// The largest image file msd_image_read reads.
+    static let imageFileByteLimit = Int(MSD_IMAGE_FILE_MAX_BYTES)
+    /// The largest width and height msd_detector_render draws.
+    static let maximumRenderSide = Int(MSD_RENDER_MAX_SIDE)
 
     /// OpenCV's worker thread count (`cv::getNumThreads` / `cv::setNumThreads`).
     static var threadCount: Int {
@@ -240,6 +249,10 @@ final class DetectorHandle: @unchecked Sendable {
     /// Makes the detector (msd_dictionary_create_predefined or msd_dictionary_create_from_file, then
     /// msd_detector_create).
     init(pattern: Pattern) throws(DetectionError) {
+        func int32(_ value: Int, _ what: String) throws(DetectionError) -> Int32 {
+            guard let value = Int32(exactly: value) else { throw .invalidPattern(reason: "\(what) \(value) is beyond 32-bit integers") }
+            return value
+        }
         let dictionary = try pattern.dictionary.map { (dictionary) throws(DetectionError) in try DictionaryHandle(dictionary) }
         var description = msd_pattern()
         switch pattern {
@@ -247,22 +260,25 @@ final class DetectorHandle: @unchecked Sendable {
             description.kind = MSD_PATTERN_ARUCO
         case .gridBoard(let board):
             description.kind = MSD_PATTERN_ARUCO_GRID
-            description.columns = Int32(clamping: board.columns)
-            description.rows = Int32(clamping: board.rows)
+            description.columns = try int32(board.columns, "columns")
+            description.rows = try int32(board.rows, "rows")
             description.marker_length = board.markerLength
             description.marker_separation = board.markerSeparation
-            description.first_marker = Int32(clamping: board.firstMarker)
+            guard let first = Int32(exactly: board.firstMarker) else {
+                throw .invalidPattern(reason: "first=\(board.firstMarker) is beyond the marker ids of any dictionary")
+            }
+            description.first_marker = first
         case .charuco(let board):
             description.kind = MSD_PATTERN_CHARUCO
-            description.columns = Int32(clamping: board.columns)
-            description.rows = Int32(clamping: board.rows)
+            description.columns = try int32(board.columns, "columns")
+            description.rows = try int32(board.rows, "rows")
             description.square_length = board.squareLength
             description.marker_length = board.markerLength
             description.legacy_layout = board.legacyLayout ? 1 : 0
         case .chessboard(let board):
             description.kind = MSD_PATTERN_CHESSBOARD
-            description.columns = Int32(clamping: board.columns)
-            description.rows = Int32(clamping: board.rows)
+            description.columns = try int32(board.columns, "columns")
+            description.rows = try int32(board.rows, "rows")
         }
         var detector: OpaquePointer?
         do throws(ShimFailure) {
@@ -306,6 +322,9 @@ final class DetectorHandle: @unchecked Sendable {
 
     /// Draws the pattern as a printable gray image (msd_detector_render).
     func render(width: Int, height: Int, margin: Int) throws(DetectionError) -> PixelBuffer {
+        guard width <= Shim.maximumRenderSide, height <= Shim.maximumRenderSide else {
+            throw .cannotRender(reason: "\(width)x\(height) pixels is larger than \(Shim.maximumRenderSide) pixels a side")
+        }
         var image: OpaquePointer?
         do throws(ShimFailure) {
             try check {
@@ -336,7 +355,10 @@ private final class DictionaryHandle {
         } catch {
             switch (error.status, dictionary) {
             case (MSD_STATUS_IO, .file(let path)): throw .dictionaryUnreadable(path: path, errno: error.systemErrno)
-            case (MSD_STATUS_INVALID_DICTIONARY, .file(let path)): throw .invalidDictionary(path: path, reason: error.message)
+            case (MSD_STATUS_INVALID_DICTIONARY, .file(let path)), (MSD_STATUS_FILE_TOO_LARGE, .file(let path)):
+                throw .invalidDictionary(path: path, reason: error.message)
+            case (MSD_STATUS_NOT_REGULAR_FILE, .file(let path)):
+                throw .invalidDictionary(path: path, reason: "dictionary file '\(path)' is a \(error.message), not a regular file")
             default: throw error.detectionError
             }
         }

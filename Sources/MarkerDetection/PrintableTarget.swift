@@ -2,6 +2,10 @@ public import Pixels
 
 /// Draws a pattern as an image to print, so that the target on paper is the one the detector expects.
 public enum PrintableTarget {
+    /// The largest width and height ``render(_:width:height:margin:)`` draws: 16384 pixels
+    /// (`MSD_RENDER_MAX_SIDE`), an A0 sheet at 350 dots per inch.
+    public static let maximumSide = Shim.maximumRenderSide
+
     /// Draws `pattern` black on white in a `width` x `height` GRAY8 image, centred, as large as
     /// fits inside `margin` white pixels on every side. Encode it with ``ImageFile/encode(_:as:)``.
     ///
@@ -12,11 +16,11 @@ public enum PrintableTarget {
     ///
     /// - Parameters:
     ///   - pattern: A grid board, ChArUco board or chessboard (loose markers have no layout).
-    ///   - width: Image width in pixels.
-    ///   - height: Image height in pixels.
+    ///   - width: Image width in pixels, at most ``maximumSide``.
+    ///   - height: Image height in pixels, at most ``maximumSide``.
     ///   - margin: White pixels at least on every side; `nil` takes 1/20 of the shorter side.
-    /// - Throws: ``DetectionError/cannotRender(reason:)`` for loose markers or an image too small
-    ///   for the board; the errors of ``MarkerDetector/init(pattern:)`` for the pattern itself.
+    /// - Throws: ``DetectionError/cannotRender(reason:)`` for loose markers, an image too small
+    ///   for the board or larger than ``maximumSide``; the errors of ``MarkerDetector/init(pattern:)`` for the pattern itself.
     public static func render(_ pattern: Pattern, width: Int, height: Int, margin: Int? = nil) throws(DetectionError)
         -> PixelBuffer
     {

@@ -135,4 +135,98 @@ import Testing
         #expect(try ImageFile.header(of: tiff) == ImageFile.Header(format: .tiff, width: 2, height: 1))
         #expect(try ImageFile.decode(tiff).row(0) == [77, 77, 77, 99, 99, 99])
     }
+
+    /// A little-endian TIFF whose directory holds `entries` (tag, type, value), one value each.
+    static func tiff(_ entries: [(UInt16, UInt16, UInt32)], pixels: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, UInt8(entries.count), 0]
+        let pixelOffset = UInt32(10 + 12 * entries.count + 4)
+        for (tag, type, value) in entries {
+            let value = tag == 273 ? pixelOffset : value
+            bytes += [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(type), 0, 1, 0, 0, 0]
+            bytes += [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: value >> $0) }
+        }
+        return bytes + [0, 0, 0, 0] + pixels
+    }
+
+    /// Today's decoder may take the other copy of a size given twice: such a TIFF is refused, not
+    /// decoded to 8000x8000 pixels from a file of a few bytes.
+    @Test func tiffWithItsSizeGivenTwiceIsRefused() throws {
+        let rest: [(UInt16, UInt16, UInt32)] = [(258, 3, 8), (259, 3, 1), (262, 3, 1), (273, 4, 0), (278, 3, 1), (279, 4, 2)]
+        let small = Self.tiff([(256, 3, 2), (257, 3, 1)] + rest, pixels: [77, 99])
+        #expect(try ImageFile.decode(small).row(0) == [77, 77, 77, 99, 99, 99])
+        let twice = Self.tiff([(256, 4, 8000), (257, 4, 8000), (256, 3, 2), (257, 3, 1)] + rest, pixels: [77, 99])
+        #expect(throws: ImageFileError.undecodable(path: nil, reason: "corrupt TIFF: the image width is given twice (8000 and 2)")) {
+            try ImageFile.decode(twice)
+        }
+        let scratch = try Scratch()
+        let path = try scratch.write(twice, as: "twice.tif")
+        #expect(throws: ImageFileError.undecodable(path: path, reason: "corrupt TIFF: the image width is given twice (8000 and 2)")) {
+            try ImageFile.read(path)
+        }
+    }
+
+    @Test func jpegWithTwoFrameHeadersIsRefused() throws {
+        let jpeg = try ImageFile.encode(Self.gradient(width: 64, height: 48, format: .bgr24), as: .jpeg(quality: 90))
+        // A second copy of the frame header (SOF0) right after the first.
+        var offset = 2
+        while !(jpeg[offset] == 0xFF && jpeg[offset + 1] == 0xC0) { offset += 2 + (Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])) }
+        let length = 2 + (Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3]))
+        let doubled = Array(jpeg[..<(offset + length)]) + Array(jpeg[offset..<(offset + length)]) + Array(jpeg[(offset + length)...])
+        #expect(throws: ImageFileError.undecodable(path: nil, reason: "corrupt JPEG: a second frame header at byte \(offset + length + 2)")) {
+            try ImageFile.decode(doubled)
+        }
+    }
+
+    /// A FIFO without a writer would block an open() forever; it is refused from its metadata.
+    @Test func fifoIsRefusedWithoutWaitingForAWriter() throws {
+        let scratch = try Scratch()
+        let path = scratch.folder.appendingPathComponent("frame.jpg").path
+        #expect(mkfifo(path, 0o644) == 0)
+        #expect(throws: ImageFileError.notARegularFile(path: path, kind: "FIFO")) { try ImageFile.read(path) }
+        #expect(ImageFileError.notARegularFile(path: path, kind: "FIFO").description == "'\(path)' is a FIFO, not a regular file")
+    }
+
+    @Test func devicesAndFoldersAreRefusedEvenBehindASymlink() throws {
+        let scratch = try Scratch()
+        let link = scratch.folder.appendingPathComponent("zero.jpg").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/zero")
+        #expect(throws: ImageFileError.notARegularFile(path: link, kind: "character device")) { try ImageFile.read(link) }
+        #expect(throws: ImageFileError.notARegularFile(path: scratch.folder.path, kind: "directory")) {
+            try ImageFile.read(scratch.folder.path)
+        }
+    }
+
+    /// A sparse file costs no disk space; it is refused from its size before a byte is read.
+    @Test func fileLargerThanTheLimitIsRefusedUnread() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write([0xFF, 0xD8, 0xFF], as: "huge.jpg")
+        #expect(truncate(path, 1 << 30) == 0)
+        #expect(ImageFile.fileByteLimit == 256 << 20)
+        #expect(throws: ImageFileError.fileTooLarge(path: path, bytes: 1 << 30, limit: 256 << 20)) { try ImageFile.read(path) }
+        #expect(ImageFileError.fileTooLarge(path: "/f.jpg", bytes: 1 << 30, limit: 256 << 20).description
+            == "'/f.jpg' is 1073741824 bytes, more than the limit of 268435456 bytes for an image file")
+        // Just at the limit, the header is read and judged: here, a truncated JPEG.
+        #expect(truncate(path, off_t(ImageFile.fileByteLimit)) == 0)
+        #expect(throws: ImageFileError.undecodable(path: path, reason: "corrupt JPEG: segment length 0 at byte 4")) { try ImageFile.read(path) }
+    }
+
+    /// A PNG header claiming too many pixels in front of 100 MB of data is refused, and so is
+    /// a JPEG whose header comes after 100 kB of Exif data (beyond the first piece read).
+    @Test func theHeaderDecidesBeforeTheRestOfTheFile() throws {
+        let scratch = try Scratch()
+        let huge = try scratch.write(Self.pngHeader(width: 100_000, height: 100_000), as: "huge.png")
+        #expect(truncate(huge, 100_000_000) == 0)
+        #expect(throws: ImageFileError.tooManyPixels(path: huge, width: 100_000, height: 100_000, limit: 40_000_000)) {
+            try ImageFile.read(huge)
+        }
+        let jpeg = try ImageFile.encode(Self.gradient(width: 64, height: 48, format: .bgr24), as: .jpeg(quality: 90))
+        // APP2 segments (ICC profile data to a reader) of 60000 bytes each, before the frame header.
+        let segment: [UInt8] = [0xFF, 0xE2, 0xEA, 0x60] + [UInt8](repeating: 0x41, count: 59_998)
+        let padded = try scratch.write(Array(jpeg[..<2]) + segment + segment + Array(jpeg[2...]), as: "padded.jpg")
+        let image = try ImageFile.read(padded)
+        #expect(image.width == 64 && image.height == 48)
+        #expect(throws: ImageFileError.tooManyPixels(path: padded, width: 64, height: 48, limit: 3000)) {
+            try ImageFile.read(padded, pixelLimit: 3000)
+        }
+    }
 }

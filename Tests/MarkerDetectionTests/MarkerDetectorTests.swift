@@ -82,9 +82,33 @@ import Testing
             }
             #expect(path == notADictionary)
         }
-        #expect(throws: DetectionError.invalidPattern(reason: "the board needs markers 0...71 but the dictionary has only 50")) {
+        #expect(throws: DetectionError.invalidPattern(reason: "the board needs markers 0...71 but the dictionary has only 50 (0...49)")) {
             try MarkerDetector(pattern: Pattern(parsing: "charuco:12x12:DICT_4X4_50"))
         }
+    }
+
+    /// Lengths beyond 32-bit floats, ids beyond 32-bit integers: each refused naming the value,
+    /// never with OpenCV's own assertion text ("squaresX > 1 && ... markerLength > 0").
+    @Test(arguments: [
+        ("charuco:5x7:DICT_6X6_250:square=1e300,marker=1e299", "invalid pattern: square=1e+300 is outside 1e-30...1e+30 (lengths are in any one unit)"),
+        ("charuco:5x7:DICT_6X6_250:square=1e-300,marker=1e-301", "invalid pattern: square=1e-300 is outside 1e-30...1e+30 (lengths are in any one unit)"),
+        ("charuco:5x7:DICT_6X6_250:square=1,marker=0.99999999999",
+         "invalid pattern: a ChArUco marker (marker=0.99999999999) must be smaller than its square (square=1)"),
+        ("charuco:5x7:DICT_6X6_250:square=1e7,marker=1", "invalid pattern: the board's lengths (square=10000000.000000, marker=1.000000) differ more than 1e+06 times"),
+        ("gridboard:5x7:DICT_4X4_50:marker=1e-300", "invalid pattern: marker=1e-300 is outside 1e-30...1e+30 (lengths are in any one unit)"),
+        ("gridboard:5x7:DICT_4X4_50:marker=1e300,gap=1e300", "invalid pattern: marker=1e+300 is outside 1e-30...1e+30 (lengths are in any one unit)"),
+        ("gridboard:2x2:DICT_4X4_50:first=2147483647",
+         "invalid pattern: the board needs markers 2147483647...2147483650 but the dictionary has only 50 (0...49)"),
+        ("gridboard:2x2:DICT_4X4_50:first=9223372036854775807",
+         "invalid pattern: first=9223372036854775807 is beyond the marker ids of any dictionary"),
+    ])
+    func boardsOpenCVCannotHoldAreRefusedWithTheirValues(text: String, reason: String) throws {
+        let pattern = try Pattern(parsing: text)
+        #expect(throws: DetectionError.invalidPattern(reason: String(reason.dropFirst("invalid pattern: ".count)))) {
+            try MarkerDetector(pattern: pattern)
+        }
+        let error = #expect(throws: DetectionError.self) { try PrintableTarget.render(pattern, width: 1000, height: 1000) }
+        #expect(error?.description == reason)
     }
 
     /// One detector shared by many tasks at once gives every task the serial result.

@@ -32,6 +32,20 @@ import Testing
         #expect(detection.isValid(under: ValidityRule(defaultsFor: pattern)))
     }
 
+    /// A target of 2147483647 pixels a side made OpenCV say "Failed to allocate 4611686014132420609 bytes".
+    @Test func targetsLargerThanTheLimitAreRefusedWithTheSize() throws {
+        let pattern = try Pattern(parsing: "charuco:5x7:DICT_6X6_250")
+        #expect(PrintableTarget.maximumSide == 16384)
+        for (width, height) in [(3_000_000_000, 3_000_000_000), (16385, 100), (100, Int.max)] {
+            #expect(throws: DetectionError.cannotRender(reason: "\(width)x\(height) pixels is larger than 16384 pixels a side")) {
+                try PrintableTarget.render(pattern, width: width, height: height)
+            }
+        }
+        #expect(throws: DetectionError.cannotRender(reason: "cannot draw a 100x0 target with a margin of 5 pixels")) {
+            try PrintableTarget.render(pattern, width: 100, height: 0, margin: 5)
+        }
+    }
+
     @Test func customDictionaryGridBoardRoundTrips() throws {
         guard SharedImages.available else { return }
         let pattern = try Pattern(parsing: "gridboard:5x7:" + SharedImages.path("aruco/gridboard_dict.yml"))

@@ -75,6 +75,16 @@ import Testing
         #expect(folder.frames.map(\.sequence) == [7, 9])
     }
 
+    /// A FIFO where the manifest belongs would block the reading of it forever.
+    @Test func aManifestThatIsNotARegularFileIsRefusedUnread() throws {
+        let path = try makeFolder(["a.jpg": ""])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(mkfifo(path + "/manifest.jsonl", 0o644) == 0)
+        #expect(throws: FrameFolderError.unreadable(path + "/manifest.jsonl", reason: "not a regular file")) {
+            try FrameFolder(path: path)
+        }
+    }
+
     @Test func saysWhatIsWrongWithAFolder() throws {
         let empty = try makeFolder(["notes.txt": ""])
         let file = empty + "/notes.txt"

@@ -52,6 +52,11 @@ typedef enum msd_status {
     MSD_STATUS_OUT_OF_MEMORY = 12,
     /* Any other C++ exception. */
     MSD_STATUS_INTERNAL_ERROR = 13,
+    /* The path names a FIFO, device, directory or socket, not a regular file; nothing was read.
+     * error->message holds only the kind of file ("FIFO", "directory", ...). */
+    MSD_STATUS_NOT_REGULAR_FILE = 14,
+    /* The file is larger than the limit for its kind; error->file_bytes holds its size. */
+    MSD_STATUS_FILE_TOO_LARGE = 15,
 } msd_status;
 
 typedef struct msd_error {
@@ -63,7 +68,28 @@ typedef struct msd_error {
     int64_t height;
     /* NUL-terminated, readable by a person. */
     char message[512];
+    /* The size of the file for MSD_STATUS_FILE_TOO_LARGE, otherwise 0. */
+    int64_t file_bytes;
 } msd_error;
+
+/* MARK: - Limits on input, checked before OpenCV sees it */
+
+/* Image files larger than this (256 MiB) are refused before their bytes are read. */
+#define MSD_IMAGE_FILE_MAX_BYTES 268435456
+/* Dictionary files larger than this (4 MiB) are refused before they are parsed. */
+#define MSD_DICTIONARY_FILE_MAX_BYTES 4194304
+/* A dictionary's markers have 2 to 16 bits a side ... */
+#define MSD_DICTIONARY_MIN_MARKER_SIDE 2
+#define MSD_DICTIONARY_MAX_MARKER_SIDE 16
+/* ... and it holds 1 to 10000 markers (OpenCV's largest predefined one holds 2320). */
+#define MSD_DICTIONARY_MAX_MARKERS 10000
+/* Printable targets are drawn at most 16384 pixels wide and high. */
+#define MSD_RENDER_MAX_SIDE 16384
+/* Board lengths (any unit) lie within 1e-6 ... 1e6 times each other and within 1e-30 ... 1e30, so
+ * that OpenCV's 32-bit floats hold them and their products. */
+#define MSD_LENGTH_MIN 1e-30
+#define MSD_LENGTH_MAX 1e30
+#define MSD_LENGTH_MAX_RATIO 1e6
 
 /* MARK: - Pixels */
 
@@ -116,7 +142,9 @@ msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_h
 msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
                             msd_error *error);
 
-/* Reads a whole file and decodes it as msd_image_decode does. */
+/* Reads a regular file of at most MSD_IMAGE_FILE_MAX_BYTES and decodes it as msd_image_decode
+ * does. A FIFO, device, directory or socket is refused without being read (so never waited on);
+ * the header is checked against `max_pixels` before the rest of the file is read. */
 msd_status msd_image_read(const char *path, int64_t max_pixels, msd_image **image, msd_error *error);
 
 /* Encoded file bytes owned by the shim. */
@@ -160,7 +188,10 @@ typedef struct msd_dictionary msd_dictionary;
 
 msd_status msd_dictionary_create_predefined(msd_predefined_dictionary name, msd_dictionary **dictionary,
                                             msd_error *error);
-/* Reads a dictionary in OpenCV's FileStorage format (nmarkers, markersize, marker_0, ...). */
+/* Reads a dictionary in OpenCV's FileStorage format (YAML, XML or JSON with nmarkers, markersize,
+ * marker_0 ... and optionally maxCorrectionBits). The file must be a regular file of at most
+ * MSD_DICTIONARY_FILE_MAX_BYTES; markersize, nmarkers and every marker's bit string are checked
+ * against the limits above before OpenCV builds the dictionary. */
 msd_status msd_dictionary_create_from_file(const char *path, msd_dictionary **dictionary, msd_error *error);
 /* How many markers the dictionary holds and how many bits each side of a marker has. */
 msd_status msd_dictionary_size_get(const msd_dictionary *dictionary, int32_t *marker_count,
@@ -230,7 +261,8 @@ msd_status msd_detection_view_get(const msd_detection *detection, msd_detection_
 void msd_detection_free(msd_detection *detection);
 
 /* Draws the detector's pattern as a printable target: black on white, centred in a width x height
- * gray image with at least `margin` white pixels on every side. Loose markers cannot be drawn. */
+ * gray image (each side 1...MSD_RENDER_MAX_SIDE) with at least `margin` white pixels on every side.
+ * Loose markers cannot be drawn. */
 msd_status msd_detector_render(const msd_detector *detector, int32_t width, int32_t height, int32_t margin,
                                msd_image **image, msd_error *error);
 

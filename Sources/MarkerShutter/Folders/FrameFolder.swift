@@ -60,6 +60,8 @@ public struct FrameFolder: Sendable {
         self.path = path
         let manifestPath = (path as NSString).appendingPathComponent(FrameManifest.fileName)
         if FileManager.default.fileExists(atPath: manifestPath) {
+            // Never wait on a FIFO or stream from a device put where the manifest belongs.
+            guard Self.isRegularFile(manifestPath) else { throw .unreadable(manifestPath, reason: "not a regular file") }
             let text: String
             do {
                 text = try String(contentsOfFile: manifestPath, encoding: .utf8)
@@ -96,6 +98,14 @@ public struct FrameFolder: Sendable {
             }
             timing = .rate(framesPerSecond: framesPerSecond)
         }
+    }
+}
+
+extension FrameFolder {
+    /// Whether `path`, after following symbolic links, is a regular file.
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 }
 
