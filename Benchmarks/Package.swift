@@ -81,6 +81,19 @@ let pipelineBenchmarkTargets: [Target] = [
         path: "Sources/PipelineBenchmark"),
 ]
 
+// MARK: - Calibration
+
+let calibrationBenchmarkTargets: [Target] = [
+    // swift run -c release calibration-benchmark solve|photos   (see BENCHMARKS.md)
+    .executableTarget(
+        name: "calibration-benchmark",
+        dependencies: [
+            .product(name: "Calibration", package: "MarkerShutter"),
+            .product(name: "MarkerDetection", package: "MarkerShutter"),
+        ],
+        path: "Sources/CalibrationBenchmark"),
+]
+
 // MARK: - Package
 
 let package = Package(
@@ -88,6 +101,7 @@ let package = Package(
     dependencies: [.package(name: "MarkerShutter", path: "..")]
         + debounceBenchmarkDependencies + detectionBenchmarkDependencies + captureBenchmarkDependencies
         + pipelineBenchmarkDependencies,
-    targets: debounceBenchmarkTargets + detectionBenchmarkTargets + captureBenchmarkTargets + pipelineBenchmarkTargets,
+    targets: debounceBenchmarkTargets + detectionBenchmarkTargets + captureBenchmarkTargets + pipelineBenchmarkTargets
+        + calibrationBenchmarkTargets,
     swiftLanguageModes: [.v6]
 )
