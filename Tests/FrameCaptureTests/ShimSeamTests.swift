@@ -116,6 +116,23 @@ import Testing
         #expect(camera.statistics.nonMonotonicTimestamps == 1)
     }
 
+    /// The consumer comes only after the device has made all its frames (as a test task starved
+    /// of the CPU would): the queue holds them all, so it still gets every one, in order.
+    @Test func aConsumerThatComesLateStillGetsEveryFrameInOrder() async throws {
+        let fake = FakeDevice()
+        let camera = try fake.openCamera()
+        let stream = camera.frames()
+        while fake.counters.dequeued < FakeDevice.frameLimit { await Task.yield() }
+        var sequences: [UInt32] = []
+        for try await frame in stream {
+            sequences.append(frame.sequence)
+            if sequences.count == Int(FakeDevice.frameLimit) { camera.stop() }
+        }
+        #expect(sequences == Array(0..<FakeDevice.frameLimit))
+        #expect(camera.statistics.discardedForSlowConsumer == 0)
+        #expect(fake.toreDown)
+    }
+
     @Test func timestampsAreTheBuffersMonotonicTimes() async throws {
         let fake = FakeDevice { $0.frame_interval_ns = 40_000_000 }
         let camera = try fake.openCamera()
