@@ -6,6 +6,8 @@
 #include <opencv2/aruco.hpp>
 
 #include <cctype>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -67,11 +69,22 @@ public:
         cv::FileStorage storage;
         try {
             storage.open(text, cv::FileStorage::READ | cv::FileStorage::MEMORY | format());
+            if (!storage.isOpened()) invalid("not a readable YAML, XML or JSON file");
+            return build(storage.root());
         } catch (const cv::Exception &exception) {
             invalid("not a readable YAML, XML or JSON file: " + parse_error(exception));
+        } catch (const std::bad_alloc &) {
+            throw;
+        } catch (const std::exception &) {
+            // OpenCV's parser fails on some malformed input with a C++ library error (a string of
+            // impossible length, for one) rather than a parse error.
+            invalid("not a readable YAML, XML or JSON file");
         }
-        if (!storage.isOpened()) invalid("not a readable YAML, XML or JSON file");
-        const cv::FileNode root = storage.root();
+    }
+
+private:
+    // The dictionary the storage's root describes, after checking every field.
+    cv::Ptr<cv::aruco::Dictionary> build(const cv::FileNode &root) const {
         if (!root.isMap()) invalid("expected a map with nmarkers, markersize and marker_0, marker_1, ...");
         const int side = integer(root, "markersize", MSD_DICTIONARY_MIN_MARKER_SIDE, MSD_DICTIONARY_MAX_MARKER_SIDE,
                                  "bits on each side of a marker");
@@ -102,7 +115,6 @@ public:
         return cv::makePtr<cv::aruco::Dictionary>(bytes_list, side, correction);
     }
 
-private:
     std::string path_;
 };
 

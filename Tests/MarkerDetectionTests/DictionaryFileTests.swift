@@ -53,6 +53,8 @@ import Testing
         ("", "the file is empty"),
         ("%YAML:1.0\nnmarkers: [1\n", "not a readable YAML, XML or JSON file: line 2: Missing , between the elements"),
         ("%YAML:1.0\n- 1\n- 2\n", "expected a map with nmarkers, markersize and marker_0, marker_1, ..."),
+        // Found by fuzzing: OpenCV's parser failed with "basic_string::_M_create".
+        ("%YAML:1.\nnmarkers: 2\nmarkersize: { :  \"marker_0\":\nmits: 1\n", "not a readable YAML, XML or JSON file"),
     ])
     func hostileYAMLIsRefusedWithWhatIsWrong(text: String, reason: String) throws {
         let scratch = try Scratch()
