@@ -15,8 +15,8 @@ import Testing
         #expect(frames.isEmpty)
         #expect(error?.kind == .timedOut)
         #expect(error?.call == "poll")
-        // At least the timeout; the upper bound only says it did not hang (tests share two cores).
-        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(30), "\(elapsed)")
+        // At least the timeout, however fast the machine (a hang would never get here).
+        #expect(elapsed >= .milliseconds(200), "\(elapsed)")
         #expect(fake.toreDown)
         #expect(camera.teardownReport?.reason == .failed(error!))
     }
