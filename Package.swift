@@ -6,6 +6,7 @@
 //
 //   V4L2 camera -> FrameCapture (over CV4L2Shim) -> MarkerDetection (over COpenCVShim)
 //               -> Debounce (conditional debouncer) -> MarkerShutter (pipeline) -> marker-shutter
+//   pictures -> Calibration (over CCalibrationShim) -> marker-shutter calibrate
 //
 // Dependencies only point up that chain; `Debounce` knows nothing of cameras.
 
@@ -72,6 +73,28 @@ let detectionTargets: [Target] = [
     ),
 ]
 
+// MARK: - Calibration: camera models solved from the pictures' detections
+
+let calibrationProducts: [Product] = [
+    .library(name: "Calibration", targets: ["Calibration"]),
+]
+
+let calibrationTargets: [Target] = [
+    // A pure C header over OpenCV's calib3d (calibration, projection, undistortion) and drawing.
+    .target(name: "CCalibrationShim", dependencies: ["COpenCV"]),
+    .target(
+        name: "Calibration", dependencies: ["MarkerDetection", "Pixels", "CCalibrationShim"], swiftSettings: strictSwift
+    ),
+    .testTarget(
+        name: "CalibrationTests",
+        dependencies: [
+            "Calibration", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels",
+            .product(name: "Yams", package: "Yams"),
+        ],
+        swiftSettings: strictSwift
+    ),
+]
+
 // MARK: - Capture: C shim over libv4l2, frame sources, emulated camera
 
 let captureProducts: [Product] = [
@@ -112,7 +135,7 @@ let pipelineTargets: [Target] = [
     .executableTarget(
         name: "MarkerShutterCLI",
         dependencies: [
-            "MarkerShutter", "MarkerDetection", "FrameCapture", "Pixels", "Debounce",
+            "MarkerShutter", "MarkerDetection", "Calibration", "FrameCapture", "Pixels", "Debounce",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift
@@ -154,6 +177,7 @@ let samplesTargets: [Target] = [
 
 var products: [Product] = debounceProducts
 products += detectionProducts
+products += calibrationProducts
 products += captureProducts
 products += pipelineProducts
 products += samplesProducts
@@ -161,6 +185,7 @@ products += samplesProducts
 var targets: [Target] = debounceTargets
 targets += pixelsTargets
 targets += detectionTargets
+targets += calibrationTargets
 targets += captureTargets
 targets += pipelineTargets
 targets += samplesTargets
@@ -170,6 +195,8 @@ let package = Package(
     products: products,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Tests only: an independent YAML parser reads back the calibration files.
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

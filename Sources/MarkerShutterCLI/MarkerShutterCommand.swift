@@ -14,9 +14,10 @@ struct MarkerShutterCommand: AsyncParsableCommand {
             Examples:
               marker-shutter process Samples/charuco-session
               marker-shutter live --device /dev/video0 --out pictures
+              marker-shutter calibrate pictures
               marker-shutter board charuco 5x7 DICT_6X6_250 --out board.png
               marker-shutter devices
             """,
-        subcommands: [ProcessCommand.self, LiveCommand.self, BoardCommand.self, DevicesCommand.self]
+        subcommands: [ProcessCommand.self, LiveCommand.self, CalibrateCommand.self, BoardCommand.self, DevicesCommand.self]
     )
 }

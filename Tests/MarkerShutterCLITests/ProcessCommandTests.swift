@@ -118,7 +118,7 @@ import Testing
 }
 
 @Suite struct HelpTests {
-    @Test(arguments: ["process", "live", "board", "devices"])
+    @Test(arguments: ["process", "live", "calibrate", "board", "devices"])
     func everyCommandsHelpShowsExamples(command: String) throws {
         let result = try MarkerShutterBinary.run([command, "--help"])
         #expect(result.status == 0)

@@ -1,0 +1,155 @@
+/*
+ * mcal: marker-shutter calibration, a C interface over OpenCV 4.6's calib3d (camera calibration,
+ * projection, undistortion) and imgproc (drawing on caller-owned pixels).
+ *
+ * Conventions (as in msd.h):
+ * - Every function returns an mcal_status and writes results through out-parameters. When it
+ *   fails and `error` is not NULL, `*error` says why. No C++ exception leaves a call.
+ * - A solution is an opaque handle freed with mcal_solution_free, which accepts NULL.
+ * - Coordinates are OpenCV's: x to the right, y down, the centre of the top-left pixel at (0, 0).
+ */
+#ifndef MCAL_H
+#define MCAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mcal_status {
+    MCAL_STATUS_OK = 0,
+    /* A NULL pointer, impossible sizes or an out-of-range value. */
+    MCAL_STATUS_INVALID_ARGUMENT = 1,
+    /* OpenCV raised cv::Exception (for example a solve that did not converge). */
+    MCAL_STATUS_OPENCV_ERROR = 2,
+    /* Memory ran out (std::bad_alloc). */
+    MCAL_STATUS_OUT_OF_MEMORY = 3,
+    /* Any other C++ exception. */
+    MCAL_STATUS_INTERNAL_ERROR = 4,
+} mcal_status;
+
+typedef struct mcal_error {
+    mcal_status status;
+    /* NUL-terminated, readable by a person. */
+    char message[512];
+} mcal_error;
+
+/* MARK: - Camera models */
+
+typedef enum mcal_model {
+    /* cv::calibrateCamera with standard deviations (calibrateCameraExtended): k1 k2 p1 p2 k3. */
+    MCAL_MODEL_PINHOLE = 0,
+    /* The same with CALIB_RATIONAL_MODEL: k1 k2 p1 p2 k3 k4 k5 k6. */
+    MCAL_MODEL_RATIONAL = 1,
+    /* cv::fisheye::calibrate (Kannala-Brandt, k1 k2 k3 k4), skew fixed at 0. */
+    MCAL_MODEL_FISHEYE = 2,
+} mcal_model;
+
+/* The most distortion coefficients any model has. */
+#define MCAL_MAX_DISTORTION 8
+
+/* A camera: its matrix (row-major 3x3) and `distortion_count` coefficients in OpenCV's order. */
+typedef struct mcal_camera {
+    mcal_model model;
+    double camera_matrix[9];
+    int32_t distortion_count;
+    double distortion[MCAL_MAX_DISTORTION];
+} mcal_camera;
+
+/* MARK: - Calibration */
+
+/* Views of a planar target: view i has point_counts[i] points; object points are 3 doubles each
+ * (z = 0), image points 2 doubles each, all views one after another. */
+typedef struct mcal_problem {
+    mcal_model model;
+    int32_t image_width;
+    int32_t image_height;
+    size_t view_count;
+    const int32_t *point_counts;
+    const double *object_points;
+    const double *image_points;
+} mcal_problem;
+
+typedef struct mcal_solution mcal_solution;
+
+/* Solves for the camera and every view's pose. Pinhole models start from OpenCV's own initial
+ * guess; the fisheye model uses CALIB_RECOMPUTE_EXTRINSIC | CALIB_FIX_SKEW. */
+mcal_status mcal_calibrate(const mcal_problem *problem, mcal_solution **solution, mcal_error *error);
+
+/* What a solve found; the arrays stay valid until mcal_solution_free.
+ * - `rms`: the root mean square reprojection error over all points (OpenCV's return value).
+ * - `intrinsic_std`: standard deviations of fx, fy, cx, cy and then each distortion coefficient,
+ *   4 + camera.distortion_count values (for the fisheye model from the same Gauss-Newton
+ *   covariance OpenCV uses for pinhole models: sigma^2 (J^T J)^-1 over intrinsics and poses).
+ * - per view: `view_rms`, `rotations` and `translations` (3 each, Rodrigues vector and
+ *   translation), and `projected_points` (2 per point, in the problem's order). */
+typedef struct mcal_solution_view {
+    double rms;
+    mcal_camera camera;
+    double intrinsic_std[4 + MCAL_MAX_DISTORTION];
+    size_t view_count;
+    const double *view_rms;
+    const double *rotations;
+    const double *translations;
+    size_t point_count;
+    const double *projected_points;
+} mcal_solution_view;
+
+mcal_status mcal_solution_view_get(const mcal_solution *solution, mcal_solution_view *view, mcal_error *error);
+void mcal_solution_free(mcal_solution *solution);
+
+/* Projects `count` points given in camera coordinates (3 doubles each, z > 0) through `camera`
+ * into `image_points` (2 doubles each). */
+mcal_status mcal_points_project(const mcal_camera *camera, const double *camera_points, size_t count,
+                                double *image_points, mcal_error *error);
+
+/* Turns `count` image points (2 doubles each) into normalized ideal coordinates (x/z, y/z) under
+ * `camera` (cv::undistortPoints or cv::fisheye::undistortPoints). */
+mcal_status mcal_points_undistort(const mcal_camera *camera, const double *image_points, size_t count,
+                                  double *normalized_points, mcal_error *error);
+
+/* MARK: - Pixels */
+
+/* Pixels of `channels` (1 or 3) bytes each: `height` rows of `row_stride` bytes from `data`. */
+typedef struct mcal_pixels {
+    void *data;
+    int32_t width;
+    int32_t height;
+    size_t row_stride;
+    int32_t channels;
+} mcal_pixels;
+
+/* Writes into `destination` (same size and channels as `source`) the picture `camera` would have
+ * taken without distortion, keeping the camera matrix (cv::undistort, or
+ * cv::fisheye::undistortImage). Pixels that see nothing are black. */
+mcal_status mcal_image_undistort(const mcal_pixels *source, const mcal_camera *camera, const mcal_pixels *destination,
+                                 mcal_error *error);
+
+/* MARK: - Drawing on caller-owned BGR pixels (3 channels) */
+
+typedef struct mcal_color {
+    uint8_t blue;
+    uint8_t green;
+    uint8_t red;
+} mcal_color;
+
+/* A line, antialiased; `arrow` nonzero puts an arrow head at (x1, y1). */
+mcal_status mcal_draw_line(const mcal_pixels *canvas, double x0, double y0, double x1, double y1, mcal_color color,
+                           int32_t thickness, int32_t arrow, mcal_error *error);
+/* A rectangle from (x0, y0) to (x1, y1); `thickness` < 0 fills it. */
+mcal_status mcal_draw_rectangle(const mcal_pixels *canvas, double x0, double y0, double x1, double y1,
+                                mcal_color color, int32_t thickness, mcal_error *error);
+/* A circle; `thickness` < 0 fills it. */
+mcal_status mcal_draw_circle(const mcal_pixels *canvas, double x, double y, double radius, mcal_color color,
+                             int32_t thickness, mcal_error *error);
+/* ASCII text with its baseline starting at (x, y), in OpenCV's simplex font at `scale`. */
+mcal_status mcal_draw_text(const mcal_pixels *canvas, const char *text, double x, double y, double scale,
+                           mcal_color color, int32_t thickness, mcal_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCAL_H */

@@ -1,0 +1,205 @@
+// The only file that calls into CCalibrationShim. It holds every unsafe pointer, checks every status
+// and frees every solution it is given.
+
+import CCalibrationShim
+import MarkerDetection
+import Pixels
+
+/// What one call of `mcal_calibrate` found.
+struct ShimSolution {
+    var camera: Camera
+    var rms: Double
+    /// fx, fy, cx, cy, then each distortion coefficient.
+    var standardDeviations: [Double]
+    var viewRMS: [Double]
+    /// Rodrigues vector and translation of each view.
+    var rotations: [[Double]]
+    var translations: [[Double]]
+    /// Per view, where each point projects.
+    var projected: [[ImagePoint]]
+}
+
+enum CalibrationShim {
+    private static func message(_ error: mcal_error) -> String {
+        var text = error.message
+        return withUnsafeBytes(of: &text) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// Calls `body` with an error record and throws when it returns a failure status.
+    private static func check(_ body: (UnsafeMutablePointer<mcal_error>) -> mcal_status) throws(CalibrationError) {
+        var error = mcal_error()
+        guard body(&error) == MCAL_STATUS_OK else { throw .openCV(message(error)) }
+    }
+
+    private static func cModel(_ model: CameraModel) -> mcal_model {
+        switch model {
+        case .pinhole: MCAL_MODEL_PINHOLE
+        case .rational: MCAL_MODEL_RATIONAL
+        case .fisheye: MCAL_MODEL_FISHEYE
+        }
+    }
+
+    private static func cCamera(_ camera: Camera) -> mcal_camera {
+        var result = mcal_camera()
+        result.model = cModel(camera.model)
+        withUnsafeMutableBytes(of: &result.camera_matrix) { raw in
+            for (index, value) in camera.cameraMatrix.enumerated() { raw.storeBytes(of: value, toByteOffset: index * 8, as: Double.self) }
+        }
+        result.distortion_count = Int32(camera.distortion.count)
+        withUnsafeMutableBytes(of: &result.distortion) { raw in
+            for (index, value) in camera.distortion.prefix(Int(MCAL_MAX_DISTORTION)).enumerated() {
+                raw.storeBytes(of: value, toByteOffset: index * 8, as: Double.self)
+            }
+        }
+        return result
+    }
+
+    private static func doubles<T>(_ tuple: T, count: Int) -> [Double] {
+        withUnsafeBytes(of: tuple) { raw in (0..<count).map { raw.load(fromByteOffset: $0 * 8, as: Double.self) } }
+    }
+
+    /// Solves `views` for `model` (mcal_calibrate).
+    static func calibrate(_ views: [CalibrationView], model: CameraModel, imageSize: ImageSize) throws(CalibrationError) -> ShimSolution {
+        let counts = views.map { Int32($0.points.count) }
+        let objects = views.flatMap { $0.points.flatMap { [$0.object.x, $0.object.y, $0.object.z] } }
+        let images = views.flatMap { $0.points.flatMap { [$0.image.x, $0.image.y] } }
+        var handle: OpaquePointer?
+        try check { error in
+            counts.withUnsafeBufferPointer { counts in
+                objects.withUnsafeBufferPointer { objects in
+                    images.withUnsafeBufferPointer { images in
+                        var problem = mcal_problem(
+                            model: cModel(model), image_width: Int32(clamping: imageSize.width),
+                            image_height: Int32(clamping: imageSize.height), view_count: views.count,
+                            point_counts: counts.baseAddress, object_points: objects.baseAddress,
+                            image_points: images.baseAddress)
+                        return mcal_calibrate(&problem, &handle, error)
+                    }
+                }
+            }
+        }
+        defer { mcal_solution_free(handle) }
+        var view = mcal_solution_view()
+        try check { mcal_solution_view_get(handle, &view, $0) }
+        let matrix = doubles(view.camera.camera_matrix, count: 9)
+        let distortionCount = Int(view.camera.distortion_count)
+        let camera = Camera(
+            model: model, imageSize: imageSize, fx: matrix[0], fy: matrix[4], cx: matrix[2], cy: matrix[5],
+            distortion: doubles(view.camera.distortion, count: distortionCount))
+        let viewCount = view.view_count
+        func triples(_ pointer: UnsafePointer<Double>?) -> [[Double]] {
+            guard let pointer else { return [] }
+            return (0..<viewCount).map { index in (0..<3).map { pointer[index * 3 + $0] } }
+        }
+        var projected: [[ImagePoint]] = []
+        var offset = 0
+        for count in counts {
+            projected.append((0..<Int(count)).map { index in
+                ImagePoint(x: view.projected_points[2 * (offset + index)], y: view.projected_points[2 * (offset + index) + 1])
+            })
+            offset += Int(count)
+        }
+        return ShimSolution(
+            camera: camera, rms: view.rms,
+            standardDeviations: doubles(view.intrinsic_std, count: 4 + distortionCount),
+            viewRMS: (0..<viewCount).map { view.view_rms[$0] },
+            rotations: triples(view.rotations), translations: triples(view.translations), projected: projected)
+    }
+
+    /// Projects camera-frame points (mcal_points_project).
+    static func project(_ points: [ObjectPoint], through camera: Camera) throws(CalibrationError) -> [ImagePoint] {
+        var cameraModel = cCamera(camera)
+        let input = points.flatMap { [$0.x, $0.y, $0.z] }
+        var output = [Double](repeating: 0, count: points.count * 2)
+        try check { error in mcal_points_project(&cameraModel, input, points.count, &output, error) }
+        return (0..<points.count).map { ImagePoint(x: output[2 * $0], y: output[2 * $0 + 1]) }
+    }
+
+    /// Undistorts image points to normalized coordinates (mcal_points_undistort).
+    static func normalize(_ points: [ImagePoint], through camera: Camera) throws(CalibrationError) -> [ImagePoint] {
+        var cameraModel = cCamera(camera)
+        let input = points.flatMap { [$0.x, $0.y] }
+        var output = [Double](repeating: 0, count: points.count * 2)
+        try check { error in mcal_points_undistort(&cameraModel, input, points.count, &output, error) }
+        return (0..<points.count).map { ImagePoint(x: output[2 * $0], y: output[2 * $0 + 1]) }
+    }
+
+    private static func channels(_ format: PixelFormat) -> Int32? {
+        switch format {
+        case .gray8: 1
+        case .bgr24: 3
+        default: nil
+        }
+    }
+
+    /// The picture `camera` would have taken without distortion (mcal_image_undistort).
+    static func undistort(_ image: PixelBuffer, through camera: Camera) throws(CalibrationError) -> PixelBuffer {
+        guard let channels = channels(image.format) else { throw .openCV("undistortion reads GRAY8 or BGR24 pixels, not \(image.format)") }
+        var cameraModel = cCamera(camera)
+        var failure: CalibrationError?
+        let result: PixelBuffer
+        do {
+            result = try PixelBuffer(width: image.width, height: image.height, format: image.format) { target in
+                image.withUnsafeBytes { source in
+                    var input = mcal_pixels(
+                        data: UnsafeMutableRawPointer(mutating: source.baseAddress), width: Int32(image.width),
+                        height: Int32(image.height), row_stride: image.rowStride, channels: channels)
+                    var output = mcal_pixels(
+                        data: target.baseAddress, width: Int32(image.width), height: Int32(image.height),
+                        row_stride: image.width * Int(channels), channels: channels)
+                    do throws(CalibrationError) {
+                        try check { mcal_image_undistort(&input, &cameraModel, &output, $0) }
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+        } catch {
+            throw .openCV("\(error)")
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    /// Draws `shapes` on a `width` x `height` BGR24 canvas filled with `background`.
+    static func draw(_ shapes: [Canvas.Shape], width: Int, height: Int, background: Canvas.Color) throws(CalibrationError) -> PixelBuffer {
+        var failure: CalibrationError?
+        let result: PixelBuffer
+        do {
+            result = try PixelBuffer(width: width, height: height, format: .bgr24) { target in
+                for index in stride(from: 0, to: target.count, by: 3) {
+                    target[index] = background.blue
+                    target[index + 1] = background.green
+                    target[index + 2] = background.red
+                }
+                var canvas = mcal_pixels(
+                    data: target.baseAddress, width: Int32(width), height: Int32(height), row_stride: width * 3, channels: 3)
+                do throws(CalibrationError) {
+                    for shape in shapes {
+                        try check { error in draw(shape, on: &canvas, error) }
+                    }
+                } catch {
+                    failure = error
+                }
+            }
+        } catch {
+            throw .openCV("\(error)")
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    private static func draw(_ shape: Canvas.Shape, on canvas: inout mcal_pixels, _ error: UnsafeMutablePointer<mcal_error>) -> mcal_status {
+        func c(_ color: Canvas.Color) -> mcal_color { mcal_color(blue: color.blue, green: color.green, red: color.red) }
+        switch shape {
+        case .line(let from, let to, let color, let thickness, let arrow):
+            return mcal_draw_line(&canvas, from.x, from.y, to.x, to.y, c(color), Int32(thickness), arrow ? 1 : 0, error)
+        case .rectangle(let from, let to, let color, let thickness):
+            return mcal_draw_rectangle(&canvas, from.x, from.y, to.x, to.y, c(color), Int32(thickness), error)
+        case .circle(let centre, let radius, let color, let thickness):
+            return mcal_draw_circle(&canvas, centre.x, centre.y, radius, c(color), Int32(thickness), error)
+        case .text(let text, let at, let scale, let color, let thickness):
+            return mcal_draw_text(&canvas, text, at.x, at.y, scale, c(color), Int32(thickness), error)
+        }
+    }
+}

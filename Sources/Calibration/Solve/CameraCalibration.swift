@@ -1,0 +1,76 @@
+import Foundation
+public import MarkerDetection
+
+/// Solves a camera from views of a planar target, drops views that fit far worse than the rest, and
+/// solves again.
+///
+/// The outlier rule: after the first solve, a view whose RMS reprojection error is over
+/// ``outlierFactor`` (3) times the median of all views' RMS errors is dropped, and the remaining
+/// views are solved once more, provided the model still has enough views. Both runs are kept.
+public enum CameraCalibration {
+    /// How many times the median view RMS a view may reach before it is dropped.
+    public static let outlierFactor = 3.0
+
+    /// The outlier rule in words, for reports.
+    public static let outlierRule =
+        "a view whose RMS reprojection error is over 3 times the median of all views' RMS is dropped and the rest solved again"
+
+    /// Calibrates `model` from `views`.
+    ///
+    /// Views with too few points, or with points on one line, are set aside first (see
+    /// ``CalibrationView/unusableReason``).
+    ///
+    /// - Parameters:
+    ///   - views: The views, all of one image size.
+    ///   - model: The lens model.
+    ///   - setAside: Pictures already left out (no target found), reported with the rest.
+    /// - Throws: ``CalibrationError/mixedImageSizes(_:)``, ``CalibrationError/tooFewViews(usable:needed:model:rejected:)``,
+    ///   or ``CalibrationError/openCV(_:)`` when OpenCV fails to solve.
+    public static func calibrate(
+        _ views: [CalibrationView], model: CameraModel, setAside: [RejectedView] = []
+    ) throws(CalibrationError) -> CalibrationResult {
+        let sizes = Dictionary(grouping: views, by: \.imageSize)
+        if sizes.count > 1 {
+            let described = sizes.sorted {
+                $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key.description < $1.key.description
+            }.map { size, views in
+                "\(size) in \(views.count) (\(views.first!.name)\(views.count > 1 ? ", ..." : ""))"
+            }
+            throw .mixedImageSizes(described)
+        }
+        var unusable = setAside
+        var usable: [CalibrationView] = []
+        for view in views {
+            if let reason = view.unusableReason {
+                unusable.append(RejectedView(name: view.name, reason: reason))
+            } else {
+                usable.append(view)
+            }
+        }
+        guard usable.count >= model.minimumViews, let imageSize = usable.first?.imageSize else {
+            throw .tooFewViews(usable: usable.count, needed: model.minimumViews, model: model, rejected: unusable)
+        }
+        let first = CalibrationRun(try CalibrationShim.calibrate(usable, model: model, imageSize: imageSize), views: usable)
+        let limit = outlierFactor * first.medianViewRMS
+        let outliers = first.views.filter { $0.rms > limit }
+        var final = first
+        var dropped: [RejectedView] = []
+        if !outliers.isEmpty, usable.count - outliers.count >= model.minimumViews {
+            let names = Set(outliers.map(\.view.name))
+            let kept = usable.filter { !names.contains($0.name) }
+            final = CalibrationRun(try CalibrationShim.calibrate(kept, model: model, imageSize: imageSize), views: kept)
+            dropped = outliers.map { solved in
+                RejectedView(
+                    name: solved.view.name,
+                    reason: "outlier: RMS " + format(solved.rms) + " px is over 3 x the median " + format(first.medianViewRMS)
+                        + " px")
+            }
+        }
+        return CalibrationResult(
+            imageSize: imageSize, model: model, firstRun: first, finalRun: dropped.isEmpty ? nil : final,
+            unusable: unusable, outliers: dropped)
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+

@@ -1,0 +1,114 @@
+import Calibration
+import MarkerDetection
+import MarkerDetectionTestSupport
+import Pixels
+import Testing
+
+/// Calibrations of synthetic views whose camera is known: the solve must find it again.
+@Suite struct SyntheticCalibrationTests {
+    /// A webcam-like lens with clear barrel distortion.
+    static let pinhole = Camera(
+        model: .pinhole, imageSize: ImageSize(width: 640, height: 480), fx: 500, fy: 496, cx: 322.5, cy: 237,
+        distortion: [-0.28, 0.09, 0.0012, -0.0008, 0])
+
+    /// A fisheye lens (Kannala-Brandt).
+    static let fisheye = Camera(
+        model: .fisheye, imageSize: ImageSize(width: 800, height: 600), fx: 285, fy: 283, cx: 402, cy: 297.5,
+        distortion: [0.06, -0.02, 0.004, -0.0008])
+
+    static func expectRecovers(_ truth: Camera, _ result: CalibrationResult, maximumAngle: Double = 90) throws {
+        let camera = result.camera
+        #expect(abs(camera.fx / truth.fx - 1) < 0.005, "fx \(camera.fx), true \(truth.fx)")
+        #expect(abs(camera.fy / truth.fy - 1) < 0.005, "fy \(camera.fy), true \(truth.fy)")
+        #expect(abs(camera.cx - truth.cx) < 2, "cx \(camera.cx), true \(truth.cx)")
+        #expect(abs(camera.cy - truth.cy) < 2, "cy \(camera.cy), true \(truth.cy)")
+        let error = try SyntheticViews.meanModelError(truth: truth, estimate: camera, maximumAngle: maximumAngle)
+        #expect(error < 0.3, "mean error against the true model over the image: \(error) px")
+        // The true values lie within the reported 95% intervals' reach (generously: 3 of them).
+        for (name, value) in [("fx", truth.fx), ("fy", truth.fy), ("cx", truth.cx), ("cy", truth.cy)] {
+            let parameter = try #require(result.run.parameter(name))
+            #expect(parameter.standardDeviation > 0)
+            #expect(abs(parameter.value - value) < 3 * parameter.interval95, "\(name) \(parameter.value) ± \(parameter.interval95)")
+        }
+    }
+
+    /// Rendered ChArUco views (tilted, partly out of the frame at the edges), detected, with 0.2 px
+    /// of extra corner noise.
+    @Test func renderedCharucoViewsRecoverThePinholeCamera() throws {
+        let pattern = try Pattern(parsing: "charuco:9x6:DICT_4X4_50:square=0.04,marker=0.03")
+        let board = try PrintableTarget.render(pattern, width: 1080, height: 720, margin: 30)
+        let detector = try MarkerDetector(pattern: pattern)
+        let layout = try TargetLayout(pattern)
+        var random = SplitMix64(seed: 11)
+        var views: [CalibrationView] = []
+        var partial = 0
+        for (index, var pose) in SyntheticViews.poses.enumerated() {
+            pose.z *= 0.8
+            let image = try SyntheticViews.render(board, camera: Self.pinhole, pose: pose, seed: UInt64(100 + index))
+            let detection = try detector.detect(image)
+            var view = layout.view(named: "view_\(index).png", detection)
+            view.points = view.points.map { point in
+                var noisy = point
+                noisy.image.x += 0.1 * random.nextGaussian()
+                noisy.image.y += 0.1 * random.nextGaussian()
+                return noisy
+            }
+            if view.points.count < 40 { partial += 1 }
+            views.append(view)
+        }
+        #expect(partial >= 4, "views with part of the board outside the frame: \(partial)")
+        let result = try CameraCalibration.calibrate(views, model: .pinhole)
+        #expect(result.run.views.count >= 22)
+        #expect(result.run.rms > 0.1 && result.run.rms < 0.6, "RMS \(result.run.rms)")
+        try Self.expectRecovers(Self.pinhole, result)
+    }
+
+    /// Board corners projected through a known fisheye model, with 0.3 px of noise.
+    @Test func projectedViewsRecoverTheFisheyeCamera() throws {
+        let views = try SyntheticViews.projected(
+            camera: Self.fisheye, columns: 12, rows: 9, noise: 0.3, seed: 5, depthScale: 0.55)
+        let result = try CameraCalibration.calibrate(views, model: .fisheye)
+        #expect(result.run.rms > 0.2 && result.run.rms < 0.5, "RMS \(result.run.rms)")
+        // Within 80 degrees of the axis: the image's corners see past 90 degrees, where no ray (x, y, 1) goes.
+        try Self.expectRecovers(Self.fisheye, result, maximumAngle: 80)
+        #expect(result.camera.distortion.count == 4)
+    }
+
+    /// The rational model on a pinhole lens: its extra coefficients must not spoil the camera.
+    @Test func projectedViewsRecoverThePinholeCameraWithTheRationalModel() throws {
+        let views = try SyntheticViews.projected(camera: Self.pinhole, columns: 12, rows: 9, noise: 0.3, seed: 9)
+        let result = try CameraCalibration.calibrate(views, model: .rational)
+        #expect(result.camera.distortion.count == 8)
+        try Self.expectRecovers(Self.pinhole, result)
+    }
+
+    /// One view with its corners shifted by several pixels is dropped by the 3 x median rule and the
+    /// solve repeated; both runs are kept and the second fits better.
+    @Test func anOutlierViewIsDroppedAndTheSolveRepeated() throws {
+        var views = try SyntheticViews.projected(camera: Self.pinhole, columns: 12, rows: 9, noise: 0.3, seed: 3)
+        var random = SplitMix64(seed: 99)
+        views[4].points = views[4].points.map { point in
+            var moved = point
+            moved.image.x += 3 * random.nextGaussian()
+            moved.image.y += 3 * random.nextGaussian()
+            return moved
+        }
+        let result = try CameraCalibration.calibrate(views, model: .pinhole)
+        #expect(result.outliers.map(\.name) == ["view_04"])
+        #expect(result.outliers.first?.reason.hasPrefix("outlier: RMS") == true)
+        let finalRun = try #require(result.finalRun)
+        #expect(result.firstRun.views.count == 24)
+        #expect(finalRun.views.count == 23)
+        #expect(finalRun.rms < result.firstRun.rms)
+        try Self.expectRecovers(Self.pinhole, result)
+    }
+
+    /// Without outliers there is one run.
+    @Test func cleanViewsNeedOneRun() throws {
+        let views = try SyntheticViews.projected(camera: Self.pinhole, columns: 12, rows: 9, noise: 0.3, seed: 4)
+        let result = try CameraCalibration.calibrate(views, model: .pinhole)
+        #expect(result.finalRun == nil)
+        #expect(result.outliers.isEmpty)
+        #expect(result.run == result.firstRun)
+    }
+}

@@ -1,0 +1,61 @@
+import Calibration
+import MarkerDetection
+import Testing
+
+/// Where each detected id lies on its target.
+@Suite struct TargetLayoutTests {
+    static func detection(corners: [(Int, Double, Double)] = [], markers: [Marker] = []) -> Detection {
+        Detection(
+            imageSize: ImageSize(width: 640, height: 480), markers: markers,
+            boardCorners: corners.map { BoardCorner(id: $0.0, point: ImagePoint(x: $0.1, y: $0.2)) }, sharpness: nil,
+            duration: .zero)
+    }
+
+    @Test func charucoCornersAreInnerCornersInSquares() throws {
+        let layout = try TargetLayout(Pattern(parsing: "charuco:5x7:DICT_6X6_250"))
+        // 5 squares across: 4 inner corners per row; id 5 is the second row's second corner.
+        let points = layout.correspondences(in: Self.detection(corners: [(5, 10, 20), (0, 1, 2), (23, 3, 4), (24, 5, 6)]))
+        #expect(points.map(\.id) == [0, 5, 23])  // 24 is not on a 5x7 board
+        #expect(points.map(\.object) == [
+            ObjectPoint(x: 0.04, y: 0.04), ObjectPoint(x: 0.08, y: 0.08), ObjectPoint(x: 0.16, y: 0.24),
+        ])
+        #expect(points[1].image == ImagePoint(x: 10, y: 20))
+    }
+
+    @Test func chessboardCornersAreCountedRowByRow() throws {
+        let layout = try TargetLayout(Pattern(parsing: "chessboard:9x6"))
+        let points = layout.correspondences(in: Self.detection(corners: [(10, 0, 0), (53, 0, 0), (10, 9, 9)]))
+        #expect(points.map(\.object) == [ObjectPoint(x: 1, y: 1), ObjectPoint(x: 8, y: 5)])  // a repeated id counts once
+    }
+
+    @Test func gridBoardMarkersGiveFourCornersEach() throws {
+        let layout = try TargetLayout(Pattern(parsing: "gridboard:5x7:DICT_6X6_250:first=10"))
+        let corners = [ImagePoint(x: 0, y: 0), ImagePoint(x: 1, y: 0), ImagePoint(x: 1, y: 1), ImagePoint(x: 0, y: 1)]
+        let points = layout.correspondences(in: Self.detection(markers: [
+            Marker(id: 16, corners: corners), Marker(id: 3, corners: corners),
+        ]))
+        // Marker 16 is the board's seventh: row 1, column 1, each a marker (0.04) plus a gap (0.01) apart.
+        #expect(points.map(\.id) == [64, 65, 66, 67])
+        let objects = points.map(\.object)
+        let expected = [(0.05, 0.05), (0.09, 0.05), (0.09, 0.09), (0.05, 0.09)]
+        for (object, (x, y)) in zip(objects, expected) {
+            #expect(abs(object.x - x) < 1e-12 && abs(object.y - y) < 1e-12)
+        }
+    }
+
+    @Test func looseMarkersHaveNoLayout() throws {
+        #expect(throws: CalibrationError.patternWithoutLayout("aruco:DICT_6X6_250")) {
+            try TargetLayout(Pattern(parsing: "aruco:DICT_6X6_250"))
+        }
+    }
+
+    @Test func viewsWithFewOrCollinearPointsAreUnusable() throws {
+        let layout = try TargetLayout(Pattern(parsing: "chessboard:9x6"))
+        let row = layout.view(named: "row", Self.detection(corners: (0..<9).map { ($0, Double($0) * 10, 5) }))
+        #expect(row.unusableReason == "its corners lie on one line")
+        let few = layout.view(named: "few", Self.detection(corners: [(0, 0, 0), (1, 1, 0), (9, 0, 1)]))
+        #expect(few.unusableReason == "only 3 corners (6 needed)")
+        let good = layout.view(named: "good", Self.detection(corners: [0, 1, 2, 9, 10, 11].map { ($0, Double($0), 1) }))
+        #expect(good.unusableReason == nil)
+    }
+}

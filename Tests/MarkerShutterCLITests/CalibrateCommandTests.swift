@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// `marker-shutter calibrate` end to end on the shared chessboard photos.
+@Suite struct CalibrateCommandTests {
+    static let chessboard = MarkerShutterBinary.sharedImages + "/chessboard"
+
+    static func contents(_ folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+
+    @Test func chessboardPhotosGiveEveryFileAndASummary() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try MarkerShutterBinary.run(
+            ["calibrate", Self.chessboard, "--pattern", "chessboard:9x6", "--out", "cal", "--undistort"], in: scratch)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n") == [
+            "cal/calibration.yaml", "cal/camera_info.yaml", "cal/calibration.json", "cal/coverage.png", "cal/residuals.png",
+            "cal/undistorted/",
+        ])
+        #expect(Self.contents(scratch) == ["cal"])
+        #expect(Self.contents(scratch + "/cal") == [
+            "calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png", "undistorted",
+        ])
+        #expect(Self.contents(scratch + "/cal/undistorted") == (1...9).map { "left0\($0).png" })
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(Self.chessboard): detected chessboard:9x6 in 9 pictures, target in 9")
+        #expect(lines.contains("views: 9 used, 0 rejected (model pinhole, image 640x480, pattern chessboard:9x6)"))
+        for name in ["fx", "fy", "cx", "cy"] {
+            #expect(lines.contains { $0.hasPrefix("  \(name) = ") && $0.hasSuffix(" px (95%)") }, "\(name) in \(lines)")
+        }
+        #expect(lines.contains { $0.hasPrefix("coverage: ") && $0.hasSuffix("% of the image (8x6 cells with 3+ corners)") })
+        #expect(lines.contains("advice: only 9 views were used: 15 to 30 varied views calibrate reliably"))
+    }
+
+    /// Pictures `live --auto` took from the sample session, calibrated from their sidecars' stored
+    /// detections; the sidecars are read, not the pictures, and the picture folder is left as it was.
+    @Test func livePicturesAreCalibratedFromTheirSidecars() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let session = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"
+        let live = try MarkerShutterBinary.run(["live", "--replay", session, "--auto", "--out", "picks"], in: scratch)
+        #expect(live.status == 0, "\(live.standardError)")
+        let pictures = Self.contents(scratch + "/picks")
+        try #require(pictures.count >= 8, "\(pictures)")
+        let result = try MarkerShutterBinary.run(["calibrate", "picks", "--camera-name", "sample"], in: scratch)
+        #expect(result.status == 0, "\(result.standardError)")
+        let count = pictures.count / 2
+        #expect(result.standardError.hasPrefix("picks: stored detections of \(count) pictures, target in \(count)\n"))
+        #expect(result.standardError.contains("views: \(count) used, 0 rejected (model pinhole, image 640x480, pattern charuco:5x7:DICT_6X6_250)"))
+        #expect(Self.contents(scratch + "/picks") == pictures)
+        let info = try String(contentsOfFile: scratch + "/calibration/camera_info.yaml", encoding: .utf8)
+        #expect(info.contains("camera_name: sample\n"))
+    }
+
+    @Test func tooFewViewsWritesNothing() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch + "/photos", withIntermediateDirectories: true)
+        for n in 1...3 {
+            try FileManager.default.copyItem(atPath: Self.chessboard + "/left0\(n).jpg", toPath: scratch + "/photos/left0\(n).jpg")
+        }
+        let result = try MarkerShutterBinary.run(
+            ["calibrate", "photos", "--pattern", "chessboard:9x6", "--model", "rational"], in: scratch)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains(
+            "Error: 3 usable views, but the rational model needs at least 4. Take more pictures"), "\(result.standardError)")
+        #expect(Self.contents(scratch) == ["photos"])
+        #expect(Self.contents(scratch + "/photos") == ["left01.jpg", "left02.jpg", "left03.jpg"])
+    }
+
+    @Test func theResultsNeverGoIntoTheInputFolder() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch + "/photos", withIntermediateDirectories: true)
+        for n in 1...9 {
+            try FileManager.default.copyItem(atPath: Self.chessboard + "/left0\(n).jpg", toPath: scratch + "/photos/left0\(n).jpg")
+        }
+        let result = try MarkerShutterBinary.run(
+            ["calibrate", "photos", "--pattern", "chessboard:9x6", "--out", "photos/calibration"], in: scratch)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("it is inside the input folder photos, which is never written into"))
+        #expect(Self.contents(scratch) == ["photos"])
+        #expect(Self.contents(scratch + "/photos").count == 9)
+    }
+
+    @Test func anUnknownModelIsAUsageError() throws {
+        let result = try MarkerShutterBinary.run(["calibrate", Self.chessboard, "--model", "orthographic"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("unknown --model 'orthographic': expected pinhole, rational or fisheye"))
+    }
+}
