@@ -99,10 +99,11 @@ private:
         for (int index = 0; index < count; ++index) {
             const std::string key = "marker_" + std::to_string(index);
             const cv::FileNode node = root[key];
-            if (node.empty() || !node.isString()) {
+            if (node.empty() || node.isNone()) {
                 invalid("no '" + key + "': nmarkers is " + std::to_string(count) + ", so marker_0 ... marker_" +
                         std::to_string(count - 1) + " must each be a string of bits");
             }
+            if (!node.isString()) invalid("'" + key + "' must be a string of bits in quotes, like \"0110...\"");
             const std::string value = std::string(node);
             if (value.size() != bits || value.find_first_not_of("01") != std::string::npos) {
                 invalid("'" + key + "' must be " + std::to_string(bits) + " characters 0 or 1 (markersize " +
