@@ -115,7 +115,7 @@ import Testing
         pattern.square_length = 0.04
         pattern.marker_length = 0.02
         #expect(msd_detector_create(&pattern, dictionary, &detector, &error) == MSD_STATUS_INVALID_ARGUMENT)
-        #expect(message(error) == "the board needs markers 0...71 but the dictionary has only 50")
+        #expect(message(error) == "the board needs markers 0...71 but the dictionary has only 50 (0...49)")
         pattern.columns = 5
         pattern.marker_length = 0.05
         #expect(msd_detector_create(&pattern, dictionary, &detector, &error) == MSD_STATUS_INVALID_ARGUMENT)
