@@ -30,6 +30,16 @@ import Testing
         #expect(parsed.entries[2].sequence == nil)
     }
 
+    /// Found by fuzzing: a huge time was written as "inf", which no parser reads. It is written as
+    /// the number it is, and reading it says the time is out of range instead of overflowing.
+    @Test func hugeTimesAreWrittenAsNumbersAndRefusedWithTheRangeWhenRead() throws {
+        let manifest = FrameManifest(entries: [.init(file: "a.jpg", t: 0.01e308), .init(file: "b.jpg", t: 1.7e308)])
+        #expect(manifest.text == "{\"file\":\"a.jpg\",\"t\":1e+306}\n{\"file\":\"b.jpg\",\"t\":1.7e+308}\n")
+        #expect(throws: FrameManifestError.badLine(1, reason: "t must be -1000000000 to 1000000000 seconds, got 1e+306")) {
+            try FrameManifest(parsing: manifest.text)
+        }
+    }
+
     @Test func refusesWhatItCannotReplay() {
         #expect(throws: FrameManifestError.badLine(2, reason: "expected {\"file\": ..., \"t\": seconds, \"sequence\": n}")) {
             try FrameManifest(parsing: "{\"file\":\"a.jpg\",\"t\":0}\nnot json\n")
