@@ -147,8 +147,7 @@ struct BoardCommand: ParsableCommand {
         } catch {
             throw RuntimeError("\(error)")
         }
-        print("wrote \(out): \(name), \(width)x\(height) pixels")
-        if fflush(nil) != 0 { throw RuntimeError("cannot write standard output: \(String(cString: strerror(errno)))") }
+        StandardOutput.line("wrote \(out): \(name), \(width)x\(height) pixels")
     }
 
     /// A height that gives the board's squares the same size across and down, with the margin.

@@ -103,7 +103,7 @@ struct CalibrateCommand: ParsableCommand {
             }
             try output.commit()
             for line in report.summary { FileHandle.standardError.write(line + "\n") }
-            for name in written { print((out as NSString).appendingPathComponent(name)) }
+            for name in written { StandardOutput.line((out as NSString).appendingPathComponent(name)) }
         } catch let error as CalibrationError {
             throw RuntimeError("\(error)")
         }

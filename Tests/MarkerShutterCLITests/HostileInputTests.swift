@@ -52,10 +52,23 @@ import Testing
             #expect(result.status == 1, "\(redirection)")
             #expect(result.standardError.contains("cannot write standard output: write failed:"), "\(result.standardError)")
         }
-        let board = try Self.runInShell("exec \"$0\" board chessboard 9x6 --width 200 --force --out \"$1\" > /dev/full",
-                                        NSTemporaryDirectory() + "marker-shutter-full-\(getpid()).png")
-        #expect(board.status == 1)
-        #expect(board.standardError.contains("cannot write standard output"))
+        let board = NSTemporaryDirectory() + "marker-shutter-full-\(getpid()).png"
+        defer { try? FileManager.default.removeItem(atPath: board) }
+        let empty = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let commands = [
+            ("board chessboard 9x6 --width 200 --force --out \"$1\"", board),
+            ("devices --directory \"$1\"", empty),
+            ("--help", ""),
+            ("process --help", ""),
+        ]
+        for (command, argument) in commands {
+            for redirection in ["> /dev/full", ">&-"] {
+                let result = try Self.runInShell("exec \"$0\" \(command) \(redirection)", argument)
+                #expect(result.status == 1, "\(command) \(redirection)")
+                #expect(result.standardError.contains("cannot write standard output: write failed:"), "\(command): \(result.standardError)")
+            }
+        }
     }
 
     /// Runs `script` in `sh -c` with the executable as `$0` and `argument` as `$1`; standard error is captured.
