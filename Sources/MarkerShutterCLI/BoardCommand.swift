@@ -15,6 +15,12 @@ struct BoardCommand: ParsableCommand {
             row from the top-left, to detect with apriltag:FAMILY. Print the file without scaling, and give \
             the same pattern to `live` and `process`.
 
+            --out writes a new file, or replaces a regular file only with --force.
+
+            Exit status: 0 the file written; 1 nothing written (the file exists and --force was not given, \
+            or it cannot be written) or standard output cannot be written; 64 a usage error (an unknown \
+            target, a size outside its range).
+
             Examples:
               marker-shutter board charuco 5x7 DICT_6X6_250 --out board.png
               marker-shutter board aruco 5x7 DICT_6X6_250 --width 2480 --out grid.png

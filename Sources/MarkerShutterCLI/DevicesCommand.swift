@@ -11,6 +11,9 @@ struct DevicesCommand: ParsableCommand {
             /dev/v4l/by-id. Use a stable name with `live --device` so the same camera is opened after \
             replugging.
 
+            Exit status: 0 listed (also when there is no camera: the list says so); 1 standard output \
+            cannot be written; 64 a usage error.
+
             Examples:
               marker-shutter devices
               marker-shutter devices --device /dev/video2

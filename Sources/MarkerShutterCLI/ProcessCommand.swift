@@ -27,8 +27,9 @@ struct ProcessCommand: ParsableCommand {
             the manifest, the frame folder for --annotate or --select) is refused before any work.
 
             Exit status: 0 every frame processed; 2 some frames unreadable (the rest processed) or some \
-            --annotate/--select files not written; 1 nothing could be processed, or the output could not \
-            be written (the rows written before the failure are kept); 64 a usage error; 130 stopped by Ctrl-C, keeping the rows of the frames before \
+            --annotate/--select files not written; 1 nothing could be processed, an output refused before \
+            any work, or the output could not be written (the rows written before the failure are kept); \
+            64 a usage error (an option's value outside its range); 130 stopped by Ctrl-C, keeping the rows of the frames before \
             the stop (a second Ctrl-C quits at once).
 
             Examples:
@@ -48,7 +49,7 @@ struct ProcessCommand: ParsableCommand {
     var fps: Double = 30
 
     @Option(parsing: .unconditional,
-            help: "Frames decoded and detected at once (default and most: one per core; 1 to 1024 accepted).")
+            help: "Frames decoded and detected at once (default and most: one per core; 1 to 1024 accepted, more than the cores runs one per core, with a note).")
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Write the JSON Lines to this file instead of standard output (`-`).", valueName: "file"))
@@ -85,8 +86,10 @@ struct ProcessCommand: ParsableCommand {
         let rule = detection.rule(for: detector.pattern)
         var options = FolderProcessor.Options()
         options.hold = detection.holdDuration
-        if let jobs { options.jobs = jobs }
-        options.jobs = min(options.jobs, InputLimits.cores, frameFolder.frames.count)
+        if let jobs, jobs > InputLimits.cores {
+            FileHandle.standardError.write("note: --jobs \(jobs) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
+        }
+        options.jobs = min(jobs ?? options.jobs, InputLimits.cores, frameFolder.frames.count)
         let threads = openCVThreads ?? (options.jobs > 1 ? 1 : -1)
         MarkerDetector.openCVThreadCount = threads
 

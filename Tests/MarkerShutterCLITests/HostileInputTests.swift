@@ -22,10 +22,22 @@ import Testing
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
 
-    @Test func liveAndBoardNumbersOutOfRangeAreUsageErrors() throws {
-        let live = try MarkerShutterBinary.run(["live", "--replay", Self.chessboard, "--hold", "1e10"])
+    @Test(arguments: [
+        (["--hold", "1e10"], "--hold must be 0 to 3600 seconds, got 10000000000"),
+        (["--hold", "-1"], "--hold must be 0 to 3600 seconds, got -1"),
+        (["--min-sharpness", "nan"], "--min-sharpness must be 0 to 1000000000, got nan"),
+        (["--stop-after", "-5"], "--stop-after must be 1 to 1000000000 frames, got -5"),
+        (["--size", "99999999999x480"], "--size width must be 1 to 16384 pixels, got 99999999999"),
+        (["--size", "640x0"], "--size height must be 1 to 16384 pixels, got 0"),
+        (["--fps", "0"], "--fps must be 1 to 1000 frames per second, got 0"),
+    ])
+    func liveNumbersOutOfRangeAreUsageErrors(option: [String], message: String) throws {
+        let live = try MarkerShutterBinary.run(["live", "--replay", Self.chessboard] + option)
         #expect(live.status == 64)
-        #expect(live.standardError.contains("--hold must be 0 to 3600 seconds, got 10000000000"))
+        #expect(live.standardError.contains(message), "\(live.standardError)")
+    }
+
+    @Test func boardSizesOutOfRangeAreUsageErrors() throws {
         let board = try MarkerShutterBinary.run(["board", "charuco", "5x7", "DICT_6X6_250", "--width", "9223372036854775807", "--out", "/tmp/never.png"])
         #expect(board.status == 64)
         #expect(board.standardError.contains("--width must be 100 to 16384 pixels, got 9223372036854775807"))

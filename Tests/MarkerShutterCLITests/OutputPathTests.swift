@@ -28,6 +28,29 @@ import Testing
         let forced = try MarkerShutterBinary.run(["process", Self.chessboard, "--pattern", "chessboard:9x6", "--output", output, "--force"])
         #expect(forced.status == 0)
         #expect(try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").count == 9)
+        let help = try MarkerShutterBinary.run(["process", "--help"])
+        #expect(help.flowingOutput.contains("--output writes a new file, or replaces a regular file only with --force"))
+    }
+
+    @Test func anOutputThatCannotBeWrittenIsStatusOneWithTheMessage() throws {
+        let result = try MarkerShutterBinary.run(["process", Self.chessboard, "--pattern", "chessboard:9x6", "--output", "/dev/full"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot write /dev/full: write failed: No space left on device"), "\(result.standardError)")
+        #expect(result.standardError.contains("the 0 rows written before it are kept"))
+        #expect((try FileManager.default.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType) == .typeCharacterSpecial)
+    }
+
+    @Test func theManifestIsNeverTheOutput() throws {
+        let frames = try Self.twoFrames()
+        defer { try? FileManager.default.removeItem(atPath: frames) }
+        let manifest = "{\"file\":\"a.jpg\",\"t\":0}\n{\"file\":\"a.png\",\"t\":0.5}\n"
+        try Data(manifest.utf8).write(to: URL(fileURLWithPath: frames + "/manifest.jsonl"))
+        let result = try MarkerShutterBinary.run(["process", frames, "--pattern", "chessboard:9x6",
+                                                  "--output", frames + "/manifest.jsonl", "--force"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("would overwrite the input \(frames)/manifest.jsonl"), "\(result.standardError)")
+        #expect(!result.standardError.contains("processed in"), "refused before any work")
+        #expect(try String(contentsOfFile: frames + "/manifest.jsonl", encoding: .utf8) == manifest)
     }
 
     @Test func aLinkOrDevStdoutIsWrittenThroughAndDashIsStandardOutput() throws {
@@ -89,12 +112,30 @@ import Testing
         #expect(result.jsonLines.count == 9)
     }
 
+    @Test func aSelectionThatCannotBeWrittenGivesStatusTwo() throws {
+        let selected = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: selected) }
+        // A folder under the name of every frame: no copy can be renamed onto it.
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.chessboard).filter { $0.hasSuffix(".jpg") }
+        for name in names {
+            try FileManager.default.createDirectory(atPath: selected + "/" + name + "/kept", withIntermediateDirectories: true)
+        }
+        let result = try MarkerShutterBinary.run(["process", Self.chessboard, "--pattern", "chessboard:9x6", "--select", selected])
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("selected for calibration: 0 frames copied"), "\(result.standardError)")
+        #expect(result.standardError.contains("  warning: left01.jpg: cannot write \(selected)/left01.jpg"), "\(result.standardError)")
+        #expect(result.jsonLines.count == 9)
+    }
+
     @Test func jobsAreCappedByTheCoresNotByTheFrames() throws {
         let result = try MarkerShutterBinary.run(["process", Self.chessboard, "--pattern", "chessboard:9x6", "--jobs", "1000"])
         #expect(result.status == 0)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = min(cores, 9)
         #expect(result.standardError.contains("\(jobs) job\(jobs == 1 ? "" : "s"),"), "\(result.standardError)")
+        #expect(result.standardError.contains("note: --jobs 1000 is more than the \(cores) cores: running \(cores)\n"))
+        let help = try MarkerShutterBinary.run(["process", "--help"])
+        #expect(help.flowingOutput.contains("more than the cores runs one per core, with a note"))
     }
 }
 

@@ -12,6 +12,10 @@ public enum InputLimits {
     public static let framesPerSecond = AllowedRange(0.01...10_000, unit: "frames per second")
     /// The rate asked of a camera (`live --fps`).
     public static let cameraFramesPerSecond = AllowedRange(1...1000, unit: "frames per second")
+    /// The sides of the frame size asked of a camera (`live --size`).
+    public static let cameraSide = AllowedRange(1...16_384, unit: "pixels")
+    /// `live --stop-after`.
+    public static let frameCount = AllowedRange(1...1_000_000_000, unit: "frames")
     /// `--min-sharpness`: a variance of the Laplacian of 8-bit pixels stays far below 1e9.
     public static let sharpness = AllowedRange(0.0...1e9)
     /// `--min-markers` and `--min-corners`.
