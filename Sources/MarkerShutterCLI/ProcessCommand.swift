@@ -122,7 +122,7 @@ struct ProcessCommand: ParsableCommand {
                 sink.write(FrameRecord.row(for: observation, state: step.state))
                 if let select, policy.consider(observation, phase: step.state.phase) != nil {
                     do {
-                        let bytes = try Data(contentsOf: URL(fileURLWithPath: frame.path))
+                        let bytes = try frame.readBytes()
                         try AtomicFile.write(bytes, to: (select as NSString).appendingPathComponent(frame.file))
                         selected += 1
                     } catch {

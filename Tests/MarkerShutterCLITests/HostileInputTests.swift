@@ -83,6 +83,34 @@ import Testing
         }
     }
 
+    /// A name that is not UTF-8 is read and reported with its bytes escaped; names with control
+    /// characters reach standard error escaped, so no escape sequence reaches the terminal.
+    @Test func namesThatAreNotUTF8AreProcessedAndControlCharactersNeverPrintedRaw() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let annotated = try MarkerShutterBinary.temporaryFolder("annotated")
+        defer { try? FileManager.default.removeItem(atPath: annotated) }
+        let script = """
+            cp "$1/left01.jpg" "$0/$(printf 'bad\\377\\376name.jpg')"
+            printf 'not an image' > "$0/$(printf 'red\\033[31m\\nforged line.png')"
+            """
+        let setup = Process()
+        setup.executableURL = URL(fileURLWithPath: "/bin/sh")
+        setup.arguments = ["-c", script, folder, Self.chessboard]
+        try setup.run()
+        setup.waitUntilExit()
+        #expect(setup.terminationStatus == 0)
+        let result = try MarkerShutterBinary.run(["process", folder, "--pattern", "chessboard:9x6", "--annotate", annotated])
+        #expect(result.status == 2, "\(result.standardError)")
+        let rows = result.jsonLines
+        #expect(rows.map { $0["file"] as? String } == ["bad\\xFF\\xFEname.jpg", "red\u{1B}[31m\nforged line.png"])
+        #expect(rows.first?["valid"] as? Bool == true, "the frame was read: \(rows.first ?? [:])")
+        #expect(!result.standardError.contains("\u{1B}"), "no raw escape on standard error")
+        #expect(!result.standardError.contains("\nforged line"), "no forged line on standard error")
+        #expect(result.standardError.contains("    red\\u{1B}[31m\\nforged line.png: "), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: annotated) == ["bad\\xFF\\xFEname.jpg"])
+    }
+
     /// Runs `script` in `sh -c` with the executable as `$0` and `argument` as `$1`; standard error is captured.
     static func runInShell(_ script: String, _ argument: String) throws -> (status: Int32, standardError: String) {
         let process = Process()

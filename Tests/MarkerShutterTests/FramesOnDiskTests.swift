@@ -1,4 +1,5 @@
 import Foundation
+import MarkerDetection
 import MarkerShutter
 import Testing
 
@@ -70,6 +71,28 @@ import Testing
         #expect(folder.frames.map(\.file) == ["f1.jpg", "f2.PNG", "f10.jpg"])
         #expect(folder.frames.map(\.time) == [FrameTime(.zero), FrameTime(.milliseconds(40)), FrameTime(.milliseconds(80))])
         #expect(folder.timing == .rate(framesPerSecond: 25))
+    }
+
+    /// Foundation's listing turns such a name into U+FFFD, and the file could not be opened.
+    @Test func aNameThatIsNotUTF8IsListedEscapedAndItsFileRead() throws {
+        let path = try makeFolder(["a.jpg": ""])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let photo = TestPaths.sharedImages + "/chessboard/left01.jpg"
+        let raw = Array((path + "/b").utf8) + [0xFF] + Array(".jpg".utf8)
+        try FileManager.default.copyItem(atPath: photo, toPath: path + "/copy")
+        let renamed = (raw + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { rename(path + "/copy", $0.baseAddress!) }
+        }
+        #expect(renamed == 0)
+        let folder = try FrameFolder(path: path)
+        #expect(folder.frames.map(\.file) == ["a.jpg", "b\\xFF.jpg"])
+        let frame = folder.frames[1]
+        #expect(frame.pathBytes == raw)
+        #expect(folder.frames[0].pathBytes == nil)
+        let pixels = try frame.readPixels()
+        #expect(pixels.width == 640 && pixels.height == 480)
+        #expect(try frame.readBytes() == Data(contentsOf: URL(fileURLWithPath: photo)))
+        #expect(throws: ImageFileError.empty(path: path + "/a.jpg")) { try folder.frames[0].readPixels() }
     }
 
     @Test func aManifestGivesTheFramesAndTheirTimes() throws {

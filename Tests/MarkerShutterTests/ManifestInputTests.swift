@@ -78,6 +78,15 @@ import Testing
         #expect(FileNameText.escaped("café €.jpg") == "café €.jpg")
     }
 
+    @Test func bytesThatAreNotUTF8AreShownAsHexAndTheRestAsText() {
+        #expect(FileNameText.text(ofBytes: Array("café.jpg".utf8)) == "café.jpg")
+        #expect(FileNameText.text(ofBytes: [0x62, 0xFF, 0xFE, 0x2E, 0x6A]) == "b\\xFF\\xFE.j")
+        // A lead byte without its continuation, then a whole two-byte character, then a lone continuation.
+        #expect(FileNameText.text(ofBytes: [0xC3, 0x41, 0xC3, 0xA9, 0x80]) == "\\xC3Aé\\x80")
+        // An encoded surrogate (ED A0 80) is not UTF-8.
+        #expect(FileNameText.text(ofBytes: [0xED, 0xA0, 0x80]) == "\\xED\\xA0\\x80")
+    }
+
     @Test func onlyNamesLongerThanNameMaxAreTooLong() {
         #expect(FileNameText.tooLong(String(repeating: "é", count: 127)) == nil)
         #expect(FileNameText.tooLong(String(repeating: "é", count: 128)) != nil)
