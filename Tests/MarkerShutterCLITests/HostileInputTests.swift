@@ -111,11 +111,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: annotated) == ["bad\\xFF\\xFEname.jpg"])
     }
 
-    /// Runs `script` in `sh -c` with the executable as `$0` and `argument` as `$1`; standard error is captured.
-    static func runInShell(_ script: String, _ argument: String) throws -> (status: Int32, standardError: String) {
+    /// `live` goes on taking pictures when the list of them cannot be written, and says so at the end.
+    @Test func liveWhoseStandardOutputCannotBeWrittenKeepsThePicturesAndEndsWithStatusOne() throws {
+        let out = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try Self.runInShell("exec \"$0\" live --replay \"$1\" --auto --out \"$2\" > /dev/full",
+                                         MarkerShutterBinary.packageRoot + "/Samples/charuco-session", out + "/picks")
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("cannot write standard output: write failed: No space left on device"), "\(result.standardError)")
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: out + "/picks").filter { $0.hasSuffix(".png") }
+        #expect(!pictures.isEmpty)
+        #expect(result.standardError.contains("pictures: \(pictures.count) saved"), "\(result.standardError)")
+    }
+
+    /// Runs `script` in `sh -c` with the executable as `$0` and `arguments` as `$1`...; standard error is captured.
+    static func runInShell(_ script: String, _ arguments: String...) throws -> (status: Int32, standardError: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, MarkerShutterBinary.path, argument]
+        process.arguments = ["-c", script, MarkerShutterBinary.path] + arguments
         let errorPath = NSTemporaryDirectory() + "marker-shutter-stderr-\(UUID().uuidString)"
         #expect(FileManager.default.createFile(atPath: errorPath, contents: nil))
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
