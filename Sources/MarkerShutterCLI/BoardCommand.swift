@@ -35,13 +35,18 @@ struct BoardCommand: ParsableCommand {
                                  valueName: "target"))
     var target: [String]
 
-    @Option(parsing: .unconditional, help: "Width of the image in pixels.")
+    /// The sizes `--width` and `--height` may have.
+    static let sides = AllowedRange(100...PrintableTarget.maximumSide, unit: "pixels")
+    /// The margins `--margin` may have.
+    static let margins = AllowedRange(0...PrintableTarget.maximumSide, unit: "pixels")
+
+    @Option(parsing: .unconditional, help: "Width of the image in pixels (\(sides)).")
     var width: Int = 2100
 
-    @Option(parsing: .unconditional, help: "Height of the image in pixels (default: fits the target's shape).")
+    @Option(parsing: .unconditional, help: "Height of the image in pixels (default: fits the target's shape; \(sides)).")
     var height: Int?
 
-    @Option(parsing: .unconditional, help: "White margin around the target in pixels (default: a tenth of the shorter side).")
+    @Option(parsing: .unconditional, help: "White margin around the target in pixels (default: a tenth of the shorter side; \(margins)).")
     var margin: Int?
 
     @Option(help: ArgumentHelp("Where to write the PNG.", valueName: "file"))
@@ -114,10 +119,9 @@ struct BoardCommand: ParsableCommand {
     }
 
     private func validateSizes() throws {
-        let side = AllowedRange(100...PrintableTarget.maximumSide, unit: "pixels")
-        try side.validate(width, option: "--width")
-        try side.validate(height, option: "--height")
-        try AllowedRange(0...PrintableTarget.maximumSide, unit: "pixels").validate(margin, option: "--margin")
+        try Self.sides.validate(width, option: "--width")
+        try Self.sides.validate(height, option: "--height")
+        try Self.margins.validate(margin, option: "--margin")
     }
 
     func run() throws {

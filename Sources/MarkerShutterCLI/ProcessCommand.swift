@@ -45,7 +45,7 @@ struct ProcessCommand: ParsableCommand {
 
     @OptionGroup var detection: DetectionOptions
 
-    @Option(parsing: .unconditional, help: "Frames per second when the folder has no manifest.jsonl.")
+    @Option(parsing: .unconditional, help: "Frames per second when the folder has no manifest.jsonl (\(InputLimits.framesPerSecond)).")
     var fps: Double = 30
 
     @Option(parsing: .unconditional,
@@ -65,7 +65,7 @@ struct ProcessCommand: ParsableCommand {
     var select: String?
 
     @Option(name: .customLong("opencv-threads"), parsing: .unconditional,
-            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own).")
+            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own; \(InputLimits.openCVThreads)).")
     var openCVThreads: Int?
 
     func validate() throws {
