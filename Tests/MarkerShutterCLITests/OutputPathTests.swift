@@ -80,6 +80,8 @@ import Testing
             (["--output", frames + "/a.jpg", "--force"], "would overwrite the input \(frames)/a.jpg"),
             (["--annotate", frames], "--annotate \(frames) would overwrite the input \(frames)"),
             (["--select", frames + "/."], "--select \(frames)/. would overwrite the input \(frames)"),
+            (["--annotate", frames + "-out", "--select", frames + "-out/"],
+             "--annotate \(frames)-out and --select \(frames)-out/ are one folder: give each its own"),
         ]
         for (options, message) in cases {
             let result = try MarkerShutterBinary.run(["process", frames, "--pattern", "chessboard:9x6"] + options)
@@ -88,6 +90,12 @@ import Testing
             #expect(!result.standardError.contains("processed in"), "refused before any work")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: frames + "/a.jpg")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: frames).sorted() == ["a.jpg", "a.png"])
+        #expect(!FileManager.default.fileExists(atPath: frames + "-out"), "nothing made")
+
+        let live = try MarkerShutterBinary.run(["live", "--replay", frames, "--out", frames + "/", "--pattern", "chessboard:9x6"])
+        #expect(live.status == 1)
+        #expect(live.standardError.contains("--out \(frames)/ would overwrite the input \(frames)"), "\(live.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: frames).sorted() == ["a.jpg", "a.png"])
     }
 
