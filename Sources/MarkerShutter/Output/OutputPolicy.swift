@@ -98,6 +98,34 @@ public enum OutputPolicy {
     }
 }
 
+extension OutputPolicy.Destination {
+    /// Writes a whole file's `bytes` where the destination says: renamed into place for a
+    /// regular file (an existing one only when `replacing`), in place through a device, FIFO or
+    /// link, or to standard output.
+    ///
+    /// - Throws: ``FileWriteError`` naming the path (`EEXIST` for a file that appeared and may
+    ///   not be replaced).
+    public func write(_ bytes: some Collection<UInt8>, replacing: Bool) throws(FileWriteError) {
+        switch self {
+        case .standardOutput:
+            try AtomicFile.writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
+        case .replacing(let path):
+            try AtomicFile.write(bytes, to: path, replacing: replacing)
+        case .through(let path):
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
+            var failure: FileWriteError?
+            do throws(FileWriteError) {
+                try AtomicFile.writeAll(bytes, to: descriptor, path: path)
+            } catch {
+                failure = error
+            }
+            if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
+            if let failure { throw failure }
+        }
+    }
+}
+
 /// An output path that is refused before any work starts.
 public enum OutputPathError: Error, Equatable, CustomStringConvertible {
     /// The path is a folder, not a file.
