@@ -81,7 +81,7 @@ extension Camera {
             return [try set(auto, to: entry.value)]
         case .manual(let microseconds):
             let absolute = try required(.exposureAbsolute, "exposure_absolute", in: controls)
-            let units = (microseconds + 50) / 100
+            let units = microseconds / 100 + (microseconds % 100 >= 50 ? 1 : 0)  // nearest; no overflow
             guard microseconds > 0, absolute.accepts(units) else {
                 throw ControlError(
                     .outOfRange, device: path, control: "exposure \(microseconds) µs",

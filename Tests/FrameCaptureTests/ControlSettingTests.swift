@@ -56,6 +56,7 @@ extension EmulatedCameraTests {
                 (["--control", "focus_absolute=7"], "focus_absolute=7 is out of range: focus_absolute takes 0...250 in steps of 5"),
                 (["--control", "exposure_auto=2"], "exposure_auto=2 is out of range: exposure_auto takes 1 (Manual Mode), 3 (Aperture Priority Mode)"),
                 (["--exposure", "100"], "exposure 100 µs is out of range: exposure takes 300...204700 µs"),
+                (["--exposure", "9223372036854775807"], "exposure 9223372036854775807 µs is out of range: exposure takes 300...204700 µs"),
                 (["--focus", "400"], "focus_absolute=400 is out of range: focus_absolute takes 0...250 in steps of 5"),
                 (["--control", "zoom=3"], "no control named 'zoom'; the camera has brightness, contrast"),
             ]
