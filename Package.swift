@@ -130,7 +130,10 @@ let pipelineProducts: [Product] = [
 ]
 
 let pipelineTargets: [Target] = [
-    .target(name: "MarkerShutter", dependencies: ["Debounce", "Pixels", "MarkerDetection"], swiftSettings: strictSwift),
+    .target(
+        name: "MarkerShutter", dependencies: ["Debounce", "Pixels", "MarkerDetection", "FrameCapture"],
+        swiftSettings: strictSwift
+    ),
     // The command-line tool: parses, builds a configuration, calls the library, prints.
     .executableTarget(
         name: "MarkerShutterCLI",

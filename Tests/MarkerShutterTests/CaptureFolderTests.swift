@@ -63,7 +63,7 @@ private func charucoObservation(index: Int = 7) throws -> FrameObservation {
         #expect(!observation.isValid)
         #expect(observation.pixels == nil)
         var folder = try CaptureFolder(path: path, pattern: pattern)
-        #expect(throws: CaptureError.noFrame) {
+        #expect(throws: PictureError.noFrame) {
             try folder.save(observation, state: .disabled, at: observation.time, trigger: .request)
         }
     }

@@ -53,9 +53,9 @@ public struct CaptureFolder: Sendable {
     ///   - state: The shutter's state when the picture was taken.
     ///   - now: When the picture was taken (frame time), for the hold's age.
     ///   - trigger: Whether the user or `--auto` asked.
-    /// - Throws: ``CaptureError`` when there is no frame to save or a file cannot be written.
+    /// - Throws: ``PictureError`` when there is no frame to save or a file cannot be written.
     public mutating func save(_ observation: FrameObservation, state: ShutterState<FrameObservation>,
-                              at now: FrameTime, trigger: Trigger) throws(CaptureError) -> Saved {
+                              at now: FrameTime, trigger: Trigger) throws(PictureError) -> Saved {
         guard let pixels = observation.pixels else { throw .noFrame }
         let number = nextNumber
         let base = (path as NSString).appendingPathComponent(String(format: "capture_%04d", number))
@@ -106,7 +106,7 @@ public struct CaptureFolder: Sendable {
 }
 
 /// Why a picture was not saved.
-public enum CaptureError: Error, Equatable, CustomStringConvertible {
+public enum PictureError: Error, Equatable, CustomStringConvertible {
     /// The shutter is disabled: no valid frame is held.
     case shutterDisabled
     /// The held observation has no pixels.

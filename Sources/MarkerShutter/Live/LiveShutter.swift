@@ -124,8 +124,8 @@ public final class LiveShutter: Sendable {
     /// The frame a picture taken now would save: the held valid frame, with the state and the time
     /// of the newest frame.
     ///
-    /// - Throws: ``CaptureError/shutterDisabled`` when no valid frame is held.
-    public func heldFrame() throws(CaptureError) -> (observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime) {
+    /// - Throws: ``PictureError/shutterDisabled`` when no valid frame is held.
+    public func heldFrame() throws(PictureError) -> (observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime) {
         let (current, now) = state.withLock { ($0.timeline.state, $0.latestTime) }
         guard current.isEnabled, let held = current.held, let now else { throw .shutterDisabled }
         return (held.snapshot, current, now)
