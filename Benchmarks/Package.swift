@@ -40,6 +40,11 @@ let detectionBenchmarkTargets: [Target] = [
     // The C++ baseline the benchmark runs in its own process: OpenCV called directly, no wrapper.
     .systemLibrary(name: "COpenCVBaseline", path: "Sources/COpenCVBaseline", pkgConfig: "opencv4"),
     .target(name: "DetectionBaseline", dependencies: ["COpenCVBaseline"], path: "Sources/DetectionBaseline"),
+    // swift run -c release apriltag-benchmark: libapriltag against OpenCV's AprilTag dictionary
+    .executableTarget(
+        name: "apriltag-benchmark",
+        dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
+        path: "Sources/AprilTagBenchmark"),
     // swift run -c release detection-memory
     .executableTarget(
         name: "detection-memory",
@@ -76,6 +81,19 @@ let pipelineBenchmarkTargets: [Target] = [
         path: "Sources/PipelineBenchmark"),
 ]
 
+// MARK: - Calibration
+
+let calibrationBenchmarkTargets: [Target] = [
+    // swift run -c release calibration-benchmark solve|photos   (see BENCHMARKS.md)
+    .executableTarget(
+        name: "calibration-benchmark",
+        dependencies: [
+            .product(name: "Calibration", package: "MarkerShutter"),
+            .product(name: "MarkerDetection", package: "MarkerShutter"),
+        ],
+        path: "Sources/CalibrationBenchmark"),
+]
+
 // MARK: - Package
 
 let package = Package(
@@ -83,6 +101,7 @@ let package = Package(
     dependencies: [.package(name: "MarkerShutter", path: "..")]
         + debounceBenchmarkDependencies + detectionBenchmarkDependencies + captureBenchmarkDependencies
         + pipelineBenchmarkDependencies,
-    targets: debounceBenchmarkTargets + detectionBenchmarkTargets + captureBenchmarkTargets + pipelineBenchmarkTargets,
+    targets: debounceBenchmarkTargets + detectionBenchmarkTargets + captureBenchmarkTargets + pipelineBenchmarkTargets
+        + calibrationBenchmarkTargets,
     swiftLanguageModes: [.v6]
 )

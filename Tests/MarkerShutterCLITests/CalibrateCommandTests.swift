@@ -70,6 +70,20 @@ import Testing
         #expect(Self.contents(scratch + "/photos") == ["left01.jpg", "left02.jpg", "left03.jpg"])
     }
 
+    @Test func aCorruptedSidecarIsNamedAndNothingIsWritten() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch + "/picks", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: scratch + "/picks/capture_0001.png", contents: Data())
+        try "{\"image\": \"capture_0001.png\", \"pattern\": ".write(
+            toFile: scratch + "/picks/capture_0001.json", atomically: true, encoding: .utf8)
+        let result = try MarkerShutterBinary.run(["calibrate", "picks"], in: scratch)
+        #expect(result.status == 1)
+        #expect(result.standardError == "Error: cannot read picks/capture_0001.json: corrupted sidecar: not a JSON object\n")
+        #expect(result.standardOutput.isEmpty)
+        #expect(Self.contents(scratch) == ["picks"])
+    }
+
     @Test func theResultsNeverGoIntoTheInputFolder() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
