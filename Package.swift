@@ -150,7 +150,8 @@ let pipelineTargets: [Target] = [
         swiftSettings: strictSwift
     ),
     .testTarget(
-        name: "MarkerShutterTests", dependencies: ["MarkerShutter", "Debounce", "MarkerDetection", "Pixels"],
+        name: "MarkerShutterTests",
+        dependencies: ["MarkerShutter", "Debounce", "DebounceTesting", "MarkerDetection", "Pixels", "FrameCapture"],
         swiftSettings: strictSwift
     ),
     // Runs the built marker-shutter; depending on the executable makes `swift test` build it.

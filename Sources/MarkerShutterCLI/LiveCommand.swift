@@ -14,7 +14,12 @@ struct LiveCommand: AsyncParsableCommand {
             Space or Enter takes a picture: the held valid frame is saved to --out as a PNG with a JSON \
             sidecar of its detection and timestamp. While the shutter is disabled the request is refused. \
             q or Ctrl-C quits, after every file is complete (a second Ctrl-C quits at once). Without a terminal, the same commands are \
-            read as lines on standard input: capture, quit.
+            read as lines on standard input: capture, quit. A camera that stops sending frames \
+            disables the shutter when the hold runs out, without waiting for a frame.
+
+            Exit status: 0 stopped by quit, --stop-after or the end of a replay; 1 the camera or folder \
+            failed (or could not be opened); 2 a picture or the recording could not be written; 130 \
+            stopped by Ctrl-C, SIGTERM or SIGHUP.
 
             Examples:
               marker-shutter live --device /dev/video0 --pattern charuco:5x7:DICT_6X6_250
@@ -107,6 +112,8 @@ struct LiveCommand: AsyncParsableCommand {
         interruption.cancel()
         console.message(summary.description)
         if let failure = summary.failure { throw RuntimeError(failure) }
+        if interruption.isSet { throw ExitCode(130) }
+        if summary.writesFailed { throw ExitCode(2) }
     }
 
     private var sourceRequest: LiveSession.SourceRequest {

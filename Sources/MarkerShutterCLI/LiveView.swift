@@ -19,10 +19,16 @@ struct LiveView: Sendable {
     func show(_ event: LiveSession.Event) {
         switch event {
         case .frame(let report, let shutterChanged):
-            statusUpdates.send(statusLine(report))
+            statusUpdates.send(statusLine(report.step.state, at: report.observation.time))
             if shutterChanged, !console.isTerminal {
                 console.message(String(format: "t=%.3fs frame %d: shutter %@", report.observation.time.seconds,
                                        report.observation.index, report.step.state.phase.description))
+            }
+        case .shutterExpired(let expiry):
+            statusUpdates.send(statusLine(expiry.state, at: expiry.time))
+            if !console.isTerminal {
+                console.message(String(format: "t=%.3fs no frame after frame %d: shutter %@", expiry.time.seconds,
+                                       expiry.lastFrame, expiry.state.phase.description))
             }
         case .pictureSaved(let picture):
             let held = picture.holdAge.map { String(format: ", held %.2fs", $0.inSeconds) } ?? ""
@@ -41,14 +47,13 @@ struct LiveView: Sendable {
         console.clearStatus()
     }
 
-    /// The status line for the newest frame.
-    private func statusLine(_ report: LiveShutter.Report) -> String {
+    /// The status line for the shutter's `state` at `time`.
+    private func statusLine(_ state: ShutterState<FrameObservation>, at time: FrameTime) -> String {
         let statistics = session.statistics
-        let state = report.step.state
         let shutterText: String
         switch state.phase {
         case .enabled: shutterText = "ENABLED"
-        case .held: shutterText = String(format: "HELD %.2fs", state.holdAge(at: report.observation.time)?.inSeconds ?? 0)
+        case .held: shutterText = String(format: "HELD %.2fs", state.holdAge(at: time)?.inSeconds ?? 0)
         case .disabled: shutterText = "disabled"
         }
         let fps = statistics.framesPerSecond.map { String(format: "%.1f fps", $0) } ?? "-- fps"

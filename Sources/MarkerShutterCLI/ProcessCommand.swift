@@ -20,7 +20,7 @@ struct ProcessCommand: ParsableCommand {
             standard error.
 
             Exit status: 0 every frame processed; 2 some frames unreadable (the rest processed); \
-            1 nothing could be processed; 130 stopped by Ctrl-C, keeping the rows of the frames before \
+            1 nothing could be processed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP, keeping the rows of the frames before \
             the stop (a second Ctrl-C quits at once).
 
             Examples:

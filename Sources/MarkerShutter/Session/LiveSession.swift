@@ -43,6 +43,8 @@ public final class LiveSession: Sendable {
         public var record: String?
         /// Stop after this many frames.
         public var stopAfter: Int?
+        /// Tells the time between frames, to end a hold when a camera stalls.
+        public var clock = SessionClock.continuous
 
         /// A configuration with pictures going to `pictures`, nothing automatic and no recording.
         public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, pictures: String) {
@@ -57,6 +59,8 @@ public final class LiveSession: Sendable {
     public enum Event: Sendable {
         /// A frame was detected; `shutterChanged` when the shutter's phase differs from the frame before.
         case frame(LiveShutter.Report, shutterChanged: Bool)
+        /// No frame came before the hold ran out (a camera that stalled): the shutter is disabled.
+        case shutterExpired(LiveShutter.Expiry)
         /// A picture was saved.
         case pictureSaved(SavedPicture)
         /// A picture was asked for while the shutter was disabled.
@@ -104,8 +108,14 @@ public final class LiveSession: Sendable {
     private let pictures: Mutex<CaptureFolder>
     private let recorder: FrameRecorder?
     private let counts = Mutex(Counts())
+    /// Rung after each frame, so that the stall watch looks at the new expiry.
+    private let doorbell: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
+    /// A stall ends a hold this long after its deadline, so that a frame that comes on time decides first.
+    static let stallGrace: Duration = .milliseconds(100)
     /// Pictures are encoded and written here, one at a time, off the detection thread.
     private let writer = DispatchQueue(label: "marker-shutter pictures")
+    /// The picture and recording folders this session made (removed when the run fails with them empty).
+    private let foldersMade: [String]
 
     /// Prepares the picture folder, the recording folder and the source, in that order.
     ///
@@ -113,6 +123,12 @@ public final class LiveSession: Sendable {
     public init(source request: SourceRequest, configuration: Configuration) throws(LiveSessionError) {
         self.configuration = configuration
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        doorbell = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let made = [configuration.pictures, configuration.record].compactMap { $0 }.filter { !FileManager.default.fileExists(atPath: $0) }
+        foldersMade = made
+        // Folders made here are removed again when the session cannot start (only while empty).
+        var started = false
+        defer { if !started { for folder in made.reversed() { Self.removeIfEmpty(folder) } } }
         do {
             pictures = Mutex(try CaptureFolder(path: configuration.pictures, pattern: configuration.detector.pattern))
         } catch {
@@ -144,7 +160,17 @@ public final class LiveSession: Sendable {
         case .source(let given):
             source = given
         }
-        shutter = LiveShutter(detector: configuration.detector, rule: configuration.rule, hold: configuration.hold)
+        shutter = LiveShutter(detector: configuration.detector, rule: configuration.rule, hold: configuration.hold,
+                              clock: configuration.clock)
+        started = true
+    }
+
+    /// Removes a folder this session made when it holds nothing (an empty recording manifest counts
+    /// as nothing; `rmdir` refuses anything else).
+    private static func removeIfEmpty(_ folder: String) {
+        let manifest = (folder as NSString).appendingPathComponent(FrameManifest.fileName)
+        if let size = try? FileManager.default.attributesOfItem(atPath: manifest)[.size] as? Int, size == 0 { unlink(manifest) }
+        _ = rmdir(folder)
     }
 
     /// Counts, rates and latencies so far.
@@ -167,7 +193,7 @@ public final class LiveSession: Sendable {
     /// Takes a picture of the held valid frame, or tells ``Event/pictureRefused(_:)`` when the shutter is disabled.
     public func requestPicture() {
         do {
-            let (observation, state, now) = try shutter.heldFrame()
+            let (observation, state, now) = try shutter.heldFrame(at: source.mayStall ? configuration.clock.now() : nil)
             takePicture(observation, state: state, now: now, trigger: .request)
         } catch {
             counts.withLock { $0.pictures.refused += 1 }
@@ -178,7 +204,9 @@ public final class LiveSession: Sendable {
     /// Runs until the source ends, ``Configuration/stopAfter`` frames, or ``stop(reason:)``; every
     /// picture asked for and the recording are complete when it returns.
     public func run() async -> LiveSummary {
-        shutter.start { [self] report in onFrame(report) }
+        let doorbell = doorbell
+        shutter.start(onFrame: { [self] report in onFrame(report) }, afterFrame: { doorbell.continuation.yield() })
+        let stallWatch = source.mayStall ? Task { await watchStalls() } : nil
         var failure: String?
         var recordingFailureShown = false
         do {
@@ -193,9 +221,13 @@ public final class LiveSession: Sendable {
                 shutter.submit(frame)
                 if noteSubmitted() { break }
             }
+        } catch let error as CaptureError {
+            failure = "\(error)"  // it names the device
+            if error.kind == .disconnected { noteStop(reason: "camera disconnected") }
         } catch {
             failure = "\(source.name): \(error)"
         }
+        if failure != nil { noteStop(reason: "error") }
         source.stop()
         shutter.finish()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -204,13 +236,45 @@ public final class LiveSession: Sendable {
                 done.resume()
             }
         }
+        doorbell.continuation.finish()
+        stallWatch?.cancel()
+        await stallWatch?.value
         counts.withLock { $0.closed = true }
         writer.sync {}
         let recording = recorder?.finish()
         continuation.finish()
         let c = counts.withLock { $0 }
+        if failure != nil {
+            if c.pictures.saved == 0, foldersMade.contains(configuration.pictures) { Self.removeIfEmpty(configuration.pictures) }
+            if recording?.written == 0, let record = configuration.record, foldersMade.contains(record) { Self.removeIfEmpty(record) }
+        }
         return LiveSummary(stopReason: c.stopReason, statistics: shutter.statistics, stretches: shutter.stretches,
                            pictures: c.pictures, recording: recording, recordFolder: configuration.record, failure: failure)
+    }
+
+    /// Keeps `reason` as the stop's reason unless there is one already.
+    private func noteStop(reason: String) {
+        counts.withLock { c in if c.stopReason == nil { c.stopReason = reason } }
+    }
+
+    /// Ends a hold by the clock when no frame comes: sleeps until the shutter's expiry (plus
+    /// ``stallGrace``) and looks again after every frame.
+    private func watchStalls() async {
+        let clock = configuration.clock
+        for await _ in doorbell.stream {
+            while let due = shutter.expiryTime.map({ $0 + Self.stallGrace }) {
+                if clock.now() < due {
+                    do { try await clock.sleep(due) } catch { return }
+                    continue  // a frame may have moved the expiry meanwhile
+                }
+                counts.withLock { c in
+                    guard let expiry = shutter.advance(to: clock.now()) else { return }
+                    c.lastPhase = expiry.state.phase
+                    continuation.yield(.shutterExpired(expiry))
+                }
+                break  // disabled now, or a newer frame decides
+            }
+        }
     }
 
     /// Counts a submitted frame; true when ``Configuration/stopAfter`` is reached.
@@ -225,12 +289,12 @@ public final class LiveSession: Sendable {
 
     private func onFrame(_ report: LiveShutter.Report) {
         let phase = report.step.state.phase
-        let (changed, automatic) = counts.withLock { c in
+        // Told under the lock the stall watch takes too, so that the events keep the shutter's order.
+        let automatic = counts.withLock { c in
             defer { c.lastPhase = phase }
-            let automatic = configuration.automatic && c.policy.consider(report.observation, phase: phase) != nil
-            return (c.lastPhase != phase, automatic)
+            continuation.yield(.frame(report, shutterChanged: c.lastPhase != phase))
+            return configuration.automatic && c.policy.consider(report.observation, phase: phase) != nil
         }
-        continuation.yield(.frame(report, shutterChanged: changed))
         if automatic {
             takePicture(report.observation, state: report.step.state, now: report.observation.time, trigger: .auto)
         }

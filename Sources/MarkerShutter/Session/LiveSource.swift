@@ -10,6 +10,9 @@ public struct LiveSource: Sendable {
     public let banner: String
     /// The frames, in order; the stream ends after ``stop()``, at the folder's end, or with the camera's error.
     public let frames: AsyncThrowingStream<SourceFrame, any Error>
+    /// Whether frames may stop coming while the source is open (a camera that stalls): then the
+    /// session ends a hold by the clock, not only by the next frame. A replay never stalls.
+    public let mayStall: Bool
     private let stopAction: @Sendable () -> Void
 
     /// Stops the frames: a camera stops streaming, a replay stops before its next frame.
@@ -40,6 +43,7 @@ public struct LiveSource: Sendable {
             banner: "camera \(camera.path): \(format.width)x\(format.height) \(format.pixelFormat) at \(rate)"
                 + (format.matchesRequest ? "" : " (nearest to what was asked)"),
             frames: stream,
+            mayStall: true,
             stopAction: { camera.stop() }
         )
     }
@@ -70,7 +74,7 @@ public struct LiveSource: Sendable {
             continuation.finish()
         }
         return LiveSource(name: folder.path, banner: "replaying \(folder.path): \(folder.frames.count) frames, \(folder.timing)",
-                          frames: stream, stopAction: { task.cancel() })
+                          frames: stream, mayStall: false, stopAction: { task.cancel() })
     }
 
     /// A source of given frames, delivered at once: for tests and for frames that come from elsewhere.
@@ -78,8 +82,10 @@ public struct LiveSource: Sendable {
     /// - Parameters:
     ///   - name: What the source is called in messages.
     ///   - frames: The frames, in order.
+    ///   - mayStall: Whether frames may stop coming while the source is open, as a camera's may.
+    ///   - stop: Ends `frames`.
     public static func frames(named name: String, _ frames: AsyncThrowingStream<SourceFrame, any Error>,
-                              stop: @escaping @Sendable () -> Void) -> LiveSource {
-        LiveSource(name: name, banner: name, frames: frames, stopAction: stop)
+                              mayStall: Bool = false, stop: @escaping @Sendable () -> Void) -> LiveSource {
+        LiveSource(name: name, banner: name, frames: frames, mayStall: mayStall, stopAction: stop)
     }
 }

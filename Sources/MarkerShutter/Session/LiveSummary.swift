@@ -34,6 +34,9 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
     /// The source's error, when it ended with one ("/dev/video0: ... disconnected").
     public let failure: String?
 
+    /// Whether a picture or the recording could not be written.
+    public var writesFailed: Bool { pictures.failed > 0 || recording?.failure != nil }
+
     /// The summary as printed after a run, several lines.
     public var description: String {
         let enabled = stretches.reduce(Duration.zero) { $0 + $1.duration }

@@ -1,4 +1,7 @@
+import DebounceTesting
 import Foundation
+import FrameCapture
+import MarkerDetection
 import MarkerShutter
 import Testing
 
@@ -131,5 +134,109 @@ import Testing
             guard case .recordingFolderNotEmpty(let path) = error as? LiveSessionError else { return false }
             return path == recording
         }
+    }
+
+    /// A camera that stops sending frames while the board is seen: the shutter is disabled a hold
+    /// after the last frame without any frame to say so, and a picture asked for then is refused.
+    @Test func framesThatStopWhileEnabledDisableTheShutterByTheClock() async throws {
+        let pictures = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: pictures) }
+        // Time between frames is the manual clock's: it stands still while frames are fed, however slowly.
+        let clock = ManualClock()
+        let driver = try SessionDriver(pictures: pictures, mayStall: true) {
+            $0.hold = .seconds(1)
+            $0.clock = SessionClock(clock)
+        }
+        let session = driver.session
+        async let summary = session.run()
+        for index in 0...10 { try await driver.feed(index) }
+        // Just short of the hold (and the grace after it): still enabled, and a picture may be taken.
+        clock.advance(by: .milliseconds(999))
+        session.requestPicture()
+        guard case .pictureSaved(let picture) = await driver.next() else {
+            Issue.record("expected a picture, got \(driver.events.last.map { "\($0)" } ?? "the end")")
+            return
+        }
+        #expect(picture.frameIndex == 10)
+        clock.advance(by: .seconds(1))
+        guard case .shutterExpired(let expiry) = await driver.next() else {
+            Issue.record("expected the hold to run out, got \(driver.events.last.map { "\($0)" } ?? "the end")")
+            return
+        }
+        #expect(expiry.time == driver.frames[10].time + .seconds(1))
+        #expect(expiry.lastFrame == 10)
+        #expect(expiry.state.phase == .disabled)
+        session.requestPicture()
+        guard case .pictureRefused(let refusal) = await driver.next() else {
+            Issue.record("expected the picture to be refused, got \(driver.events.last.map { "\($0)" } ?? "the end")")
+            return
+        }
+        #expect(refusal == .shutterDisabled)
+        await driver.finish()
+        let result = await summary
+        #expect(result.pictures == LiveSummary.Pictures(saved: 1, refused: 1, failed: 0))
+        #expect(result.stretches.map(\.end) == [driver.frames[10].time + .seconds(1)])
+    }
+
+    /// The same while a lost detection is held: disabled at the hold's deadline, counted from the
+    /// first frame without the board, though no later frame arrives.
+    @Test func framesThatStopWhileHeldDisableTheShutterAtTheHoldsDeadline() async throws {
+        let pictures = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: pictures) }
+        let clock = ManualClock()
+        let driver = try SessionDriver(pictures: pictures, mayStall: true) {
+            $0.hold = .seconds(1)
+            $0.clock = SessionClock(clock)
+        }
+        let session = driver.session
+        async let summary = session.run()
+        for index in 0...31 { try await driver.feed(index) }
+        #expect(driver.changes.map(\.phase) == ["enabled", "held"])
+        clock.advance(by: .seconds(2))
+        guard case .shutterExpired(let expiry) = await driver.next() else {
+            Issue.record("expected the hold to run out, got \(driver.events.last.map { "\($0)" } ?? "the end")")
+            return
+        }
+        #expect(expiry.time == driver.frames[30].time + .seconds(1))
+        #expect(expiry.lastFrame == 31)
+        await driver.finish()
+        let result = await summary
+        #expect(result.stretches.map(\.end) == [driver.frames[30].time + .seconds(1)])
+    }
+
+    @Test func anUnpluggedCameraEndsTheRunAndTheSummaryNamesTheDeviceOnce() async throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let driver = try SessionDriver(pictures: folder + "/pictures", mayStall: true) { $0.clock = SessionClock(ManualClock()) }
+        let session = driver.session
+        async let summary = session.run()
+        for index in 0..<3 { try await driver.feed(index) }
+        await driver.fail(CaptureError(kind: .disconnected, device: "/dev/video7", call: "VIDIOC_DQBUF", errno: ENODEV,
+                                       detail: "the camera was disconnected"))
+        let result = await summary
+        #expect(result.stopReason == "camera disconnected")
+        #expect(result.description.hasPrefix("stopped (camera disconnected): 3 frames received"))
+        let failure = try #require(result.failure)
+        #expect(failure == "/dev/video7: VIDIOC_DQBUF failed: No such device (ENODEV): the camera was disconnected")
+        #expect((result.description + "\n" + failure).components(separatedBy: "/dev/video7").count == 2)
+        // Nothing was saved: the picture folder the session made is gone again.
+        #expect(!FileManager.default.fileExists(atPath: folder + "/pictures"))
+    }
+
+    @Test func aSessionThatCannotStartLeavesNoFolderBehind() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pattern = SessionDriver.pattern
+        var configuration = LiveSession.Configuration(detector: try MarkerDetector(pattern: pattern),
+                                                      rule: ValidityRule(defaultsFor: pattern), hold: .milliseconds(300),
+                                                      pictures: folder + "/pictures")
+        configuration.record = folder + "/recording"
+        #expect {
+            _ = try LiveSession(source: .replay(path: folder + "/no such folder", framesPerSecond: 30), configuration: configuration)
+        } throws: { error in
+            guard case .replay = error as? LiveSessionError else { return false }
+            return true
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 }

@@ -16,7 +16,8 @@ final class SessionDriver {
     private(set) var events: [LiveSession.Event] = []
 
     /// A session over the sample's frames, pictures into `pictures`; `change` adjusts the configuration.
-    init(pictures: String, change: (inout LiveSession.Configuration) -> Void = { _ in }) throws {
+    /// `mayStall`: whether the session treats the source as a camera whose frames may stop.
+    init(pictures: String, mayStall: Bool = false, change: (inout LiveSession.Configuration) -> Void = { _ in }) throws {
         frames = try FrameFolder(path: SampleSessionTests.folder).frames
         let detector = try MarkerDetector(pattern: Self.pattern)
         var configuration = LiveSession.Configuration(detector: detector, rule: ValidityRule(defaultsFor: Self.pattern),
@@ -24,7 +25,7 @@ final class SessionDriver {
         change(&configuration)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: SourceFrame.self, throwing: (any Error).self)
         self.continuation = continuation
-        session = try LiveSession(source: .source(.frames(named: "sample", stream, stop: { continuation.finish() })),
+        session = try LiveSession(source: .source(.frames(named: "sample", stream, mayStall: mayStall, stop: { continuation.finish() })),
                                   configuration: configuration)
         iterator = session.events.makeAsyncIterator()
     }
@@ -40,6 +41,13 @@ final class SessionDriver {
             if case .frame(let report, _) = event, report.observation.index >= 0 { return true }
         }
         return false
+    }
+
+    /// Waits for the next event (nil when the session has ended).
+    func next() async -> LiveSession.Event? {
+        let event = await iterator.next()
+        if let event { events.append(event) }
+        return event
     }
 
     /// Ends the source, and collects the events left until the session's end.
