@@ -37,7 +37,7 @@ struct LiveView: Sendable {
         case .pictureFailed(let error): console.message("picture not saved: \(error)")
         case .pictureNotTaken: console.message("picture not taken: the session is ending")
         case .recordingStopped(let error): console.message("recording stopped: \(error); the frames recorded so far are kept")
-        case .frameSkipped(let file, let reason): console.message("skipping \(file): \(reason)")
+        case .frameSkipped(let file, let reason): console.message(FileNameText.escaped("skipping \(file): \(reason)"))
         }
     }
 

@@ -19,8 +19,14 @@ struct ProcessCommand: ParsableCommand {
             that cannot be read gets {index, file, t, error} and processing goes on. A summary goes to \
             standard error.
 
-            Exit status: 0 every frame processed; 2 some frames unreadable (the rest processed); \
-            1 nothing could be processed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP, keeping the rows of the frames before \
+            --output writes a new file, or replaces a regular file only with --force; `-` is standard \
+            output; a device, FIFO or symbolic link is written through. An output inside the input (a frame, \
+            the manifest, the frame folder for --annotate or --select) is refused before any work.
+
+            Exit status: 0 every frame processed; 2 some frames unreadable (the rest processed) or some \
+            --annotate/--select files not written; 1 nothing could be processed, an output refused before \
+            any work, or the output could not be written (the rows written before the failure are kept); \
+            64 a usage error (an option's value outside its range); 130 stopped by Ctrl-C, SIGTERM or SIGHUP, keeping the rows of the frames before \
             the stop (a second Ctrl-C quits at once).
 
             Examples:
@@ -36,14 +42,18 @@ struct ProcessCommand: ParsableCommand {
 
     @OptionGroup var detection: DetectionOptions
 
-    @Option(help: "Frames per second when the folder has no manifest.jsonl.")
+    @Option(parsing: .unconditional, help: "Frames per second when the folder has no manifest.jsonl.")
     var fps: Double = 30
 
-    @Option(help: "Frames decoded and detected at once (default: one per core).")
+    @Option(parsing: .unconditional,
+            help: "Frames decoded and detected at once (default and most: one per core; 1 to 1024 accepted, more than the cores runs one per core, with a note).")
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Write the JSON Lines to this file instead of standard output.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the JSON Lines to this file instead of standard output (`-`).", valueName: "file"))
     var output: String?
+
+    @Flag(help: "Replace the --output file if it exists.")
+    var force = false
 
     @Option(help: ArgumentHelp("Write every frame with its detection drawn into this folder.", valueName: "dir"))
     var annotate: String?
@@ -51,13 +61,14 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Copy the frames `live --auto` would have captured into this folder.", valueName: "dir"))
     var select: String?
 
-    @Option(name: .customLong("opencv-threads"),
+    @Option(name: .customLong("opencv-threads"), parsing: .unconditional,
             help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own).")
     var openCVThreads: Int?
 
     func validate() throws {
-        guard fps > 0, fps.isFinite else { throw ValidationError("--fps must be a positive number, got \(fps)") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try InputLimits.framesPerSecond.validate(fps, option: "--fps")
+        try InputLimits.jobs.validate(jobs, option: "--jobs")
+        try InputLimits.openCVThreads.validate(openCVThreads, option: "--opencv-threads")
     }
 
     func run() throws {
@@ -67,12 +78,16 @@ struct ProcessCommand: ParsableCommand {
         } catch {
             throw RuntimeError("nothing to process: \(error)")
         }
+        let destination = try checkOutputs(frameFolder)
         let detector = try detection.makeDetector()
         var configuration = ProcessRun.Configuration(folder: frameFolder, detector: detector, rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration
+        if let jobs, jobs > InputLimits.cores {
+            FileHandle.standardError.write("note: --jobs \(jobs) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
+        }
         if let jobs { configuration.options.jobs = jobs }
         configuration.openCVThreads = openCVThreads
-        configuration.output = output
+        configuration.output = destination
         configuration.annotate = annotate
         configuration.select = select
         let progress = ProgressBar(total: frameFolder.frames.count)
@@ -88,11 +103,26 @@ struct ProcessCommand: ParsableCommand {
         FileHandle.standardError.write(result.description + "\n")
         switch result.exit {
         case .complete: return
-        case .someUnreadable: throw ExitCode(2)
-        case .nothingReadable(let message): throw RuntimeError(message)
+        case .incomplete: throw ExitCode(2)
+        case .nothingReadable(let message), .outputFailed(let message): throw RuntimeError(message)
         case .interrupted: throw ExitCode(130)
         }
     }
+
+    /// Refuses, before any work, outputs that would replace an input or a file kept without --force.
+    private func checkOutputs(_ frameFolder: FrameFolder) throws -> OutputPolicy.Destination {
+        do {
+            for (option, folder) in [("--annotate", annotate), ("--select", select)] {
+                if let folder { try OutputPolicy.checkFolder(folder, option: option, notAnyOf: [self.folder]) }
+            }
+            let manifest = (self.folder as NSString).appendingPathComponent(FrameManifest.fileName)
+            return try OutputPolicy.destination(for: output ?? "-", replacing: force,
+                                                inputs: frameFolder.frames.map(\.path) + [manifest])
+        } catch {
+            throw RuntimeError("\(error)")
+        }
+    }
+
 }
 
 extension FileHandle {

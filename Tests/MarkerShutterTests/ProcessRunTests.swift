@@ -25,7 +25,7 @@ import Testing
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var configuration = try Self.configuration(Self.chessboard)
-        configuration.output = folder + "/rows.jsonl"
+        configuration.output = .replacing(folder + "/rows.jsonl")
         configuration.annotate = folder + "/annotated"
         configuration.select = folder + "/picks"
         let result = try ProcessRun(configuration).run()
@@ -56,10 +56,10 @@ import Testing
         }
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]).write(to: URL(fileURLWithPath: frames + "/frame3.jpg"))
         var configuration = try Self.configuration(frames)
-        configuration.output = folder + "/rows.jsonl"
+        configuration.output = .replacing(folder + "/rows.jsonl")
         let result = try ProcessRun(configuration).run()
 
-        #expect(result.exit == .someUnreadable)
+        #expect(result.exit == .incomplete)
         let rows = try Self.rows(folder + "/rows.jsonl")
         #expect(rows.map { $0["file"] as? String } == ["frame1.jpg", "frame2.jpg", "frame3.jpg", "frame4.jpg"])
         #expect(rows[2]["error"] is String)
@@ -72,7 +72,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("text".utf8).write(to: URL(fileURLWithPath: folder + "/a.png"))
         var configuration = try Self.configuration(folder)
-        configuration.output = folder + "/rows.jsonl"
+        configuration.output = .replacing(folder + "/rows.jsonl")
         let result = try ProcessRun(configuration).run()
         guard case .nothingReadable(let message) = result.exit else {
             Issue.record("expected nothing readable, got \(result.exit)")
@@ -85,7 +85,7 @@ import Testing
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var configuration = try Self.configuration(Self.chessboard)
-        configuration.output = folder + "/rows.jsonl"
+        configuration.output = .replacing(folder + "/rows.jsonl")
         configuration.options.jobs = 1
         // Stop once four rows are written: `shouldStop` is asked on the calling thread, between frames.
         let written = Mutex(0)
@@ -99,7 +99,17 @@ import Testing
 
     @Test func anUnwritableOutputIsAnErrorBeforeAnyFrame() throws {
         var configuration = try Self.configuration(Self.chessboard)
-        configuration.output = "/proc/marker-shutter-rows.jsonl"
+        configuration.output = .replacing("/proc/marker-shutter-rows.jsonl")
         #expect(throws: FileWriteError.self) { try ProcessRun(configuration).run() }
+    }
+
+    @Test func aFailedWriteEndsTheOutputAndTheExitSaysWhatFailed() throws {
+        var configuration = try Self.configuration(Self.chessboard)
+        configuration.output = .through("/dev/full")
+        let result = try ProcessRun(configuration).run()
+        #expect(result.exit == .outputFailed(
+            "cannot write /dev/full: write failed: No space left on device (free some space or choose another folder); "
+                + "the 0 rows written before it are kept"))
+        #expect(result.summary.processedFrames == 9)
     }
 }

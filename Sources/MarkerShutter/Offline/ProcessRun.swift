@@ -15,12 +15,12 @@ public struct ProcessRun: Sendable {
         public var detector: MarkerDetector
         /// Which detections may enable the shutter.
         public var rule: ValidityRule
-        /// Hold time, jobs and pixel limit (jobs are capped at the number of frames).
+        /// Hold time, jobs and pixel limit (jobs are capped at the cores and the number of frames).
         public var options = FolderProcessor.Options()
         /// OpenCV's threads inside one detection; nil: 1 with several jobs, else OpenCV's own.
         public var openCVThreads: Int?
-        /// The JSON Lines file; nil: standard output.
-        public var output: String?
+        /// Where the JSON Lines go (see ``OutputPolicy/destination(for:replacing:inputs:)``).
+        public var output = OutputPolicy.Destination.standardOutput
         /// Where each frame is written with its detection drawn.
         public var annotate: String?
         /// Where the frames automatic pictures would have taken are copied.
@@ -34,16 +34,20 @@ public struct ProcessRun: Sendable {
         }
     }
 
-    /// How the run ended, from best to worst.
+    /// How the run ended; when several apply, the first listed here after ``complete``, from the
+    /// output's failure on.
     public enum Exit: Sendable, Equatable {
-        /// Every frame was processed.
+        /// Every frame was processed and every file written.
         case complete
-        /// Some frames could not be read; the rest were processed.
-        case someUnreadable
+        /// Some frames could not be read (the rest were processed), or some annotations or
+        /// selections could not be written.
+        case incomplete
         /// No frame could be read; the message names the first.
         case nothingReadable(String)
         /// Stopped before the end; the rows of the frames before the stop are complete.
         case interrupted
+        /// The rows could not all be written; the message says what failed and how many rows were kept.
+        case outputFailed(String)
     }
 
     /// What a run did.
@@ -73,7 +77,7 @@ public struct ProcessRun: Sendable {
                     + (summary.stretches.isEmpty ? "" : ": " + summary.stretches.map { "\($0.firstFrame)-\($0.lastFrame)" }.joined(separator: ", ")),
                 "  errors: \(summary.errors.count)",
             ]
-            for error in summary.errors.prefix(10) { lines.append("    \(error.file): \(error.reason)") }
+            for error in summary.errors.prefix(10) { lines.append("    " + FileNameText.escaped("\(error.file): \(error.reason)")) }
             if summary.errors.count > 10 { lines.append("    ... and \(summary.errors.count - 10) more") }
             if let stopped = summary.stoppedAfter { lines.append("  interrupted: stopped after \(stopped) of \(summary.frames) frames") }
             if let select = configuration.select { lines.append("  selected for calibration: \(selected) frames copied to \(select)") }
@@ -95,17 +99,19 @@ public struct ProcessRun: Sendable {
     /// - Parameters:
     ///   - shouldStop: Checked before each frame (for Ctrl-C); the rows before the stop are kept.
     ///   - onFrame: Called after each frame's row, in frame order (for progress).
-    /// - Throws: ``FileWriteError`` when a folder cannot be prepared or the rows cannot be written.
+    /// - Throws: ``FileWriteError`` when a folder cannot be prepared or the rows' file cannot be opened
+    ///   (a write that fails later ends the run with ``Exit/outputFailed(_:)``).
     public func run(shouldStop: @escaping @Sendable () -> Bool = { false }, onFrame: () -> Void = {}) throws(FileWriteError) -> Result {
         let configuration = configuration
         var options = configuration.options
-        options.jobs = max(1, min(options.jobs, configuration.folder.frames.count))
+        options.jobs = max(1, min(options.jobs, InputLimits.cores, configuration.folder.frames.count))
         let threads = configuration.openCVThreads ?? (options.jobs > 1 ? 1 : -1)
         MarkerDetector.openCVThreadCount = threads
         for folder in [configuration.annotate, configuration.select].compactMap({ $0 }) {
             try AtomicFile.prepareFolder(folder)
         }
-        var rows = try RowSink(path: configuration.output)
+        var rows = try RowSink(configuration.output)
+        let annotationNames = OutputNames.assign(configuration.folder.frames.map(\.file), pathExtension: "jpg")
         var policy = AutoCapturePolicy()
         let annotationFailures = Mutex<[String]>([])
         var selectionFailures: [String] = []
@@ -113,7 +119,8 @@ public struct ProcessRun: Sendable {
         var onDecoded: (@Sendable (FrameFolder.Frame, PixelBuffer, Detection) -> Void)?
         if let folder = configuration.annotate {
             onDecoded = { frame, pixels, detection in
-                if let failure = Self.annotate(frame, pixels, detection, rule: configuration.rule, into: folder) {
+                let path = (folder as NSString).appendingPathComponent(annotationNames[frame.index])
+                if let failure = Self.annotate(frame, pixels, detection, rule: configuration.rule, to: path) {
                     annotationFailures.withLock { $0.append(failure) }
                 }
             }
@@ -126,11 +133,11 @@ public struct ProcessRun: Sendable {
                 rows.write(FrameRecord.row(for: observation, state: step.state))
                 if let select = configuration.select, policy.consider(observation, phase: step.state.phase) != nil {
                     do {
-                        let bytes = try Data(contentsOf: URL(fileURLWithPath: frame.path))
+                        let bytes = try frame.readBytes()
                         try AtomicFile.write(bytes, to: (select as NSString).appendingPathComponent(frame.file))
                         selected += 1
                     } catch {
-                        selectionFailures.append("\(frame.file): \(error)")
+                        selectionFailures.append("\(FileNameText.escaped(frame.file)): \(error)")
                     }
                 }
             case .unreadable(let reason):
@@ -138,31 +145,33 @@ public struct ProcessRun: Sendable {
             }
             onFrame()
         }
-        try rows.finish()
+        let outputFailure = rows.finish()
+        let warnings = annotationFailures.withLock { $0 } + selectionFailures
         let exit: Exit
-        if summary.stoppedAfter != nil {
+        if let outputFailure {
+            exit = .outputFailed(outputFailure)
+        } else if summary.stoppedAfter != nil {
             exit = .interrupted
         } else if !summary.errors.isEmpty, summary.errors.count == summary.frames {
             exit = .nothingReadable("no frame of \(configuration.folder.path) could be read "
-                + "(first: \(summary.errors[0].file): \(summary.errors[0].reason))")
+                + "(first: \(FileNameText.escaped(summary.errors[0].file)): \(summary.errors[0].reason))")
         } else {
-            exit = summary.errors.isEmpty ? .complete : .someUnreadable
+            exit = summary.errors.isEmpty && warnings.isEmpty ? .complete : .incomplete
         }
-        return Result(summary: summary, selected: selected, warnings: annotationFailures.withLock { $0 } + selectionFailures,
-                      exit: exit, configuration: configuration, threads: threads)
+        return Result(summary: summary, selected: selected, warnings: warnings, exit: exit, configuration: configuration,
+                      threads: threads)
     }
 
-    /// Draws `detection` on the frame and writes it into `folder`; returns a failure message, if any.
+    /// Draws `detection` on the frame and writes it to `path`; returns a failure message, if any.
     private static func annotate(_ frame: FrameFolder.Frame, _ pixels: PixelBuffer, _ detection: Detection,
-                                 rule: ValidityRule, into folder: String) -> String? {
+                                 rule: ValidityRule, to path: String) -> String? {
         do {
             let drawn = try Annotation.draw(detection, on: pixels, badge: Annotation.Badge(detection: detection, rule: rule))
             let bytes = try ImageFile.encode(drawn, as: .jpeg(quality: 90))
-            let name = ((frame.file as NSString).deletingPathExtension as NSString).appendingPathExtension("jpg")!
-            try AtomicFile.write(bytes, to: (folder as NSString).appendingPathComponent(name), replacing: true)
+            try AtomicFile.write(bytes, to: path, replacing: true)
             return nil
         } catch {
-            return "annotating \(frame.file): \(error)"
+            return "annotating \(FileNameText.escaped(frame.file)): \(error)"
         }
     }
 }

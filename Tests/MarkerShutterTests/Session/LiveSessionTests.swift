@@ -136,40 +136,38 @@ import Testing
         }
     }
 
+    static func expiry(_ event: LiveSession.Event) -> LiveShutter.Expiry? {
+        guard case .shutterExpired(let expiry) = event else { return nil }
+        return expiry
+    }
+
     /// A camera that stops sending frames while the board is seen: the shutter is disabled a hold
     /// after the last frame without any frame to say so, and a picture asked for then is refused.
     @Test func framesThatStopWhileEnabledDisableTheShutterByTheClock() async throws {
         let pictures = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: pictures) }
-        // Time between frames is the manual clock's: it stands still while frames are fed, however slowly.
         let clock = ManualClock()
-        let driver = try SessionDriver(pictures: pictures, mayStall: true) {
-            $0.hold = .seconds(1)
-            $0.clock = SessionClock(clock)
-        }
+        let driver = try SessionDriver.camera(pictures: pictures, hold: .seconds(1), clock: clock)
         let session = driver.session
         async let summary = session.run()
         for index in 0...10 { try await driver.feed(index) }
         // Just short of the hold (and the grace after it): still enabled, and a picture may be taken.
         clock.advance(by: .milliseconds(999))
         session.requestPicture()
-        guard case .pictureSaved(let picture) = await driver.next() else {
-            Issue.record("expected a picture, got \(driver.events.last.map { "\($0)" } ?? "the end")")
-            return
+        let picture = try await driver.next("a picture") { event -> LiveSession.SavedPicture? in
+            guard case .pictureSaved(let picture) = event else { return nil }
+            return picture
         }
         #expect(picture.frameIndex == 10)
         clock.advance(by: .seconds(1))
-        guard case .shutterExpired(let expiry) = await driver.next() else {
-            Issue.record("expected the hold to run out, got \(driver.events.last.map { "\($0)" } ?? "the end")")
-            return
-        }
+        let expiry = try await driver.next("the hold to run out", Self.expiry)
         #expect(expiry.time == driver.frames[10].time + .seconds(1))
         #expect(expiry.lastFrame == 10)
         #expect(expiry.state.phase == .disabled)
         session.requestPicture()
-        guard case .pictureRefused(let refusal) = await driver.next() else {
-            Issue.record("expected the picture to be refused, got \(driver.events.last.map { "\($0)" } ?? "the end")")
-            return
+        let refusal = try await driver.next("a refusal") { event -> PictureError? in
+            guard case .pictureRefused(let refusal) = event else { return nil }
+            return refusal
         }
         #expect(refusal == .shutterDisabled)
         await driver.finish()
@@ -184,19 +182,13 @@ import Testing
         let pictures = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: pictures) }
         let clock = ManualClock()
-        let driver = try SessionDriver(pictures: pictures, mayStall: true) {
-            $0.hold = .seconds(1)
-            $0.clock = SessionClock(clock)
-        }
+        let driver = try SessionDriver.camera(pictures: pictures, hold: .seconds(1), clock: clock)
         let session = driver.session
         async let summary = session.run()
         for index in 0...31 { try await driver.feed(index) }
         #expect(driver.changes.map(\.phase) == ["enabled", "held"])
         clock.advance(by: .seconds(2))
-        guard case .shutterExpired(let expiry) = await driver.next() else {
-            Issue.record("expected the hold to run out, got \(driver.events.last.map { "\($0)" } ?? "the end")")
-            return
-        }
+        let expiry = try await driver.next("the hold to run out", Self.expiry)
         #expect(expiry.time == driver.frames[30].time + .seconds(1))
         #expect(expiry.lastFrame == 31)
         await driver.finish()

@@ -1,7 +1,9 @@
+import DebounceTesting
 import Foundation
 import MarkerDetection
 import MarkerShutter
 import Pixels
+import Testing
 
 /// Runs a ``LiveSession`` in-process on the sample session's frames, handing over one frame at a time
 /// and waiting until it is detected before the next: every frame is detected (none is skipped while
@@ -41,6 +43,23 @@ final class SessionDriver {
             if case .frame(let report, _) = event, report.observation.index >= 0 { return true }
         }
         return false
+    }
+
+    /// A session over a camera-like source (its frames may stop), telling time by `clock`, which
+    /// stands still while frames are fed however slowly they are.
+    static func camera(pictures: String, hold: Duration, clock: ManualClock) throws -> SessionDriver {
+        try SessionDriver(pictures: pictures, mayStall: true) {
+            $0.hold = hold
+            $0.clock = SessionClock(clock)
+        }
+    }
+
+    /// Waits for the next event and returns what `match` makes of it; fails the test when the
+    /// event is not `what` was expected.
+    func next<T>(_ what: String, _ match: (LiveSession.Event) -> T?) async throws -> T {
+        let event = await next()
+        let matched = event.flatMap(match)
+        return try #require(matched, "expected \(what), got \(event.map { "\($0)" } ?? "the end")")
     }
 
     /// Waits for the next event (nil when the session has ended).
