@@ -130,7 +130,7 @@ public struct ProcessRun: Sendable {
         let summary = processor.run(shouldStop: shouldStop, onDecoded: onDecoded) { frame, outcome in
             switch outcome {
             case .observed(let observation, let step):
-                rows.write(FrameRecord.row(for: observation, state: step.state))
+                rows.write(FrameRow.row(for: observation, state: step.state))
                 if let select = configuration.select, policy.consider(observation, phase: step.state.phase) != nil {
                     do {
                         let bytes = try frame.readBytes()
@@ -141,7 +141,7 @@ public struct ProcessRun: Sendable {
                     }
                 }
             case .unreadable(let reason):
-                rows.write(FrameRecord.errorRow(index: frame.index, file: frame.file, time: frame.time, reason: reason))
+                rows.write(FrameRow.errorRow(index: frame.index, file: frame.file, time: frame.time, reason: reason))
             }
             onFrame()
         }

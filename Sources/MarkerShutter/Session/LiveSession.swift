@@ -78,13 +78,13 @@ public final class LiveSession: Sendable {
     /// A picture saved, with the frame it shows.
     public struct SavedPicture: Sendable {
         /// The files written.
-        public let files: CaptureFolder.Saved
+        public let files: PictureFolder.Saved
         /// The frame's index.
         public let frameIndex: Int
         /// How long the frame had been held when the picture was taken (nil while the shutter is enabled).
         public let holdAge: Duration?
         /// Who asked.
-        public let trigger: CaptureFolder.Trigger
+        public let trigger: PictureFolder.Trigger
     }
 
     private struct Counts {
@@ -105,7 +105,7 @@ public final class LiveSession: Sendable {
     public let configuration: Configuration
     private let continuation: AsyncStream<Event>.Continuation
     private let shutter: LiveShutter
-    private let pictures: Mutex<CaptureFolder>
+    private let pictures: Mutex<PictureFolder>
     private let recorder: FrameRecorder?
     private let counts = Mutex(Counts())
     /// Rung after each frame, so that the stall watch looks at the new expiry.
@@ -130,7 +130,7 @@ public final class LiveSession: Sendable {
         var started = false
         defer { if !started { for folder in made.reversed() { Self.removeIfEmpty(folder) } } }
         do {
-            pictures = Mutex(try CaptureFolder(path: configuration.pictures, pattern: configuration.detector.pattern))
+            pictures = Mutex(try PictureFolder(path: configuration.pictures, pattern: configuration.detector.pattern))
         } catch {
             throw .pictures(error)
         }
@@ -301,7 +301,7 @@ public final class LiveSession: Sendable {
     }
 
     private func takePicture(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
-                             trigger: CaptureFolder.Trigger) {
+                             trigger: PictureFolder.Trigger) {
         // Queued under the lock that `run` closes, so that every picture accepted is written before
         // the run returns and none is begun while it ends.
         let accepted = counts.withLock { c -> Bool in
@@ -313,7 +313,7 @@ public final class LiveSession: Sendable {
     }
 
     private func save(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
-                      trigger: CaptureFolder.Trigger) {
+                      trigger: PictureFolder.Trigger) {
         do throws(PictureError) {
             let files = try pictures.withLock { folder throws(PictureError) in
                 try folder.save(observation, state: state, at: now, trigger: trigger)

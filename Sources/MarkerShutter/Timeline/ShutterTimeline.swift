@@ -11,6 +11,10 @@ import Debounce
 /// A deadline that falls exactly on a frame's timestamp is reached before that frame is observed:
 /// with a 0.3 s hold at 30 fps, nine invalid frames in a row disable the shutter when the tenth
 /// frame arrives, whatever it shows.
+///
+/// The hold is a matter of time, not only of frames: ``advance(to:)`` moves time on without a
+/// frame (a live session calls it when a camera stalls), and ``expiry`` says when that disables
+/// the shutter.
 public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
     struct Observed: Sendable {
         let index: Int
