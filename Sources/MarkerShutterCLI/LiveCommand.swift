@@ -83,6 +83,9 @@ struct LiveCommand: AsyncParsableCommand {
         configuration.automatic = auto
         configuration.record = record
         configuration.stopAfter = stopAfter
+        if let replay {
+            do { try OutputPolicy.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
+        }
         let session: LiveSession
         do {
             session = try LiveSession(source: sourceRequest, configuration: configuration)
