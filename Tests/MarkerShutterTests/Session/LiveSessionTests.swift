@@ -144,13 +144,11 @@ import Testing
     /// A camera that stops sending frames while the board is seen: the shutter is disabled a hold
     /// after the last frame without any frame to say so, and a picture asked for then is refused.
     @Test func framesThatStopWhileEnabledDisableTheShutterByTheClock() async throws {
-        let pictures = try TestPaths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: pictures) }
         let clock = ManualClock()
-        let driver = try SessionDriver.camera(pictures: pictures, hold: .seconds(1), clock: clock)
+        let driver = try SessionDriver.camera(hold: .seconds(1), clock: clock)
         let session = driver.session
         async let summary = session.run()
-        for index in 0...10 { try await driver.feed(index) }
+        try await driver.feed(0...10)
         // Just short of the hold (and the grace after it): still enabled, and a picture may be taken.
         clock.advance(by: .milliseconds(999))
         session.requestPicture()
@@ -179,13 +177,11 @@ import Testing
     /// The same while a lost detection is held: disabled at the hold's deadline, counted from the
     /// first frame without the board, though no later frame arrives.
     @Test func framesThatStopWhileHeldDisableTheShutterAtTheHoldsDeadline() async throws {
-        let pictures = try TestPaths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: pictures) }
         let clock = ManualClock()
-        let driver = try SessionDriver.camera(pictures: pictures, hold: .seconds(1), clock: clock)
+        let driver = try SessionDriver.camera(hold: .seconds(1), clock: clock)
         let session = driver.session
         async let summary = session.run()
-        for index in 0...31 { try await driver.feed(index) }
+        try await driver.feed(0...31)
         #expect(driver.changes.map(\.phase) == ["enabled", "held"])
         clock.advance(by: .seconds(2))
         let expiry = try await driver.next("the hold to run out", Self.expiry)

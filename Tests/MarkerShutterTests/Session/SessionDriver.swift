@@ -46,12 +46,27 @@ final class SessionDriver {
     }
 
     /// A session over a camera-like source (its frames may stop), telling time by `clock`, which
-    /// stands still while frames are fed however slowly they are.
-    static func camera(pictures: String, hold: Duration, clock: ManualClock) throws -> SessionDriver {
-        try SessionDriver(pictures: pictures, mayStall: true) {
+    /// stands still while frames are fed however slowly they are; its pictures go to a temporary
+    /// folder removed with the driver.
+    static func camera(hold: Duration, clock: ManualClock) throws -> SessionDriver {
+        let driver = try SessionDriver(pictures: TestPaths.temporaryFolder(), mayStall: true) {
             $0.hold = hold
             $0.clock = SessionClock(clock)
         }
+        driver.ownsPictures = true
+        return driver
+    }
+
+    /// Whether the picture folder is the driver's own, removed with it.
+    private var ownsPictures = false
+
+    deinit {
+        if ownsPictures { try? FileManager.default.removeItem(atPath: session.configuration.pictures) }
+    }
+
+    /// Hands over frames `indices` one at a time (see ``feed(_:)``).
+    func feed(_ indices: ClosedRange<Int>) async throws {
+        for index in indices { try await feed(index) }
     }
 
     /// Waits for the next event and returns what `match` makes of it; fails the test when the
