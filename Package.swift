@@ -44,7 +44,7 @@ let pixelsTargets: [Target] = [
     .testTarget(name: "PixelsTests", dependencies: ["Pixels"], swiftSettings: strictSwift),
 ]
 
-// MARK: - Detection: C shim over OpenCV 4.6 and its Swift API
+// MARK: - Detection: C shims over OpenCV 4.6 and libapriltag 3, and their Swift API
 
 let detectionProducts: [Product] = [
     .library(name: "MarkerDetection", targets: ["MarkerDetection"]),
@@ -59,7 +59,13 @@ let detectionTargets: [Target] = [
     // A pure C header (include/) over C++ that calls OpenCV; only the header is visible to Swift.
     // libjpeg (the one OpenCV decodes JPEG with) decodes common JPEGs straight to BGR.
     .target(name: "COpenCVShim", dependencies: ["COpenCV"], linkerSettings: [.linkedLibrary("jpeg")]),
-    .target(name: "MarkerDetection", dependencies: ["Pixels", "COpenCVShim"], swiftSettings: strictSwift),
+    // A pure C header over libapriltag 3 (Debian's libapriltag-dev ships no pkg-config file; its
+    // image and container helpers live in libapriltag-utils): the AprilTag and AprilGrid backend.
+    .target(
+        name: "CAprilTagShim",
+        linkerSettings: [.linkedLibrary("apriltag"), .linkedLibrary("apriltag-utils"), .linkedLibrary("m")]
+    ),
+    .target(name: "MarkerDetection", dependencies: ["Pixels", "COpenCVShim", "CAprilTagShim"], swiftSettings: strictSwift),
     // Warping, blur and noise for synthetic ground truth: used by tests only, never exported.
     .target(
         name: "MarkerDetectionTestSupport", dependencies: ["Pixels"],

@@ -40,6 +40,11 @@ let detectionBenchmarkTargets: [Target] = [
     // The C++ baseline the benchmark runs in its own process: OpenCV called directly, no wrapper.
     .systemLibrary(name: "COpenCVBaseline", path: "Sources/COpenCVBaseline", pkgConfig: "opencv4"),
     .target(name: "DetectionBaseline", dependencies: ["COpenCVBaseline"], path: "Sources/DetectionBaseline"),
+    // swift run -c release apriltag-benchmark: libapriltag against OpenCV's AprilTag dictionary
+    .executableTarget(
+        name: "apriltag-benchmark",
+        dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
+        path: "Sources/AprilTagBenchmark"),
     // swift run -c release detection-memory
     .executableTarget(
         name: "detection-memory",

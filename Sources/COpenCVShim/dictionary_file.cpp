@@ -6,6 +6,8 @@
 #include <opencv2/aruco.hpp>
 
 #include <cctype>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -67,11 +69,22 @@ public:
         cv::FileStorage storage;
         try {
             storage.open(text, cv::FileStorage::READ | cv::FileStorage::MEMORY | format());
+            if (!storage.isOpened()) invalid("not a readable YAML, XML or JSON file");
+            return build(storage.root());
         } catch (const cv::Exception &exception) {
             invalid("not a readable YAML, XML or JSON file: " + parse_error(exception));
+        } catch (const std::bad_alloc &) {
+            throw;
+        } catch (const std::exception &) {
+            // OpenCV's parser fails on some malformed input with a C++ library error (a string of
+            // impossible length, for one) rather than a parse error.
+            invalid("not a readable YAML, XML or JSON file");
         }
-        if (!storage.isOpened()) invalid("not a readable YAML, XML or JSON file");
-        const cv::FileNode root = storage.root();
+    }
+
+private:
+    // The dictionary the storage's root describes, after checking every field.
+    cv::Ptr<cv::aruco::Dictionary> build(const cv::FileNode &root) const {
         if (!root.isMap()) invalid("expected a map with nmarkers, markersize and marker_0, marker_1, ...");
         const int side = integer(root, "markersize", MSD_DICTIONARY_MIN_MARKER_SIDE, MSD_DICTIONARY_MAX_MARKER_SIDE,
                                  "bits on each side of a marker");
@@ -86,10 +99,11 @@ public:
         for (int index = 0; index < count; ++index) {
             const std::string key = "marker_" + std::to_string(index);
             const cv::FileNode node = root[key];
-            if (node.empty() || !node.isString()) {
+            if (node.empty() || node.isNone()) {
                 invalid("no '" + key + "': nmarkers is " + std::to_string(count) + ", so marker_0 ... marker_" +
                         std::to_string(count - 1) + " must each be a string of bits");
             }
+            if (!node.isString()) invalid("'" + key + "' must be a string of bits in quotes, like \"0110...\"");
             const std::string value = std::string(node);
             if (value.size() != bits || value.find_first_not_of("01") != std::string::npos) {
                 invalid("'" + key + "' must be " + std::to_string(bits) + " characters 0 or 1 (markersize " +
@@ -102,7 +116,6 @@ public:
         return cv::makePtr<cv::aruco::Dictionary>(bytes_list, side, correction);
     }
 
-private:
     std::string path_;
 };
 

@@ -79,7 +79,12 @@ static int oldest_queued(const msv_fake_device *fake) {
     return found;
 }
 
+static int frames_exhausted(const msv_fake_device *fake) {
+    return fake->script.frame_limit != 0 && fake->next_sequence >= fake->script.frame_limit;
+}
+
 static int frame_due(const msv_fake_device *fake) {
+    if (frames_exhausted(fake)) return 0;
     if (!fake->script.pace) return 1;
     return now_ns() >= fake->stream_start_ns + (int64_t)(fake->next_sequence + 1) * fake->script.frame_interval_ns;
 }
@@ -271,6 +276,8 @@ static int fake_poll(void *context, struct pollfd *fds, nfds_t count, int timeou
     int timeout = !eintr && take(&fake->script.poll_timeouts);
     int error = !eintr && !timeout && take(&fake->script.poll_errors);
     int64_t wait_ms = 0;
+    // No frame will come: wait like a device that has none, without reporting the descriptor ready.
+    if (!eintr && !error && fake->counters.streaming && frames_exhausted(fake)) timeout = 1;
     if (!eintr && !timeout && fake->script.pace && fake->counters.streaming) {
         int64_t due = fake->stream_start_ns + (int64_t)(fake->next_sequence + 1) * fake->script.frame_interval_ns;
         wait_ms = (due - now_ns() + 999999) / 1000000;

@@ -63,7 +63,8 @@ public struct Marker: Sendable, Hashable {
     }
 }
 
-/// One detected board corner: a ChArUco or chessboard inner corner, refined to sub-pixel precision.
+/// One detected board corner: a ChArUco or chessboard inner corner or an AprilGrid tag corner,
+/// refined to sub-pixel precision.
 public struct BoardCorner: Sendable, Hashable {
     /// The corner's id on its board, numbered row by row.
     public var id: Int
@@ -84,9 +85,10 @@ public struct BoardCorner: Sendable, Hashable {
 public struct Detection: Sendable, Equatable {
     /// The size of the image the detection looked at.
     public var imageSize: ImageSize
-    /// Markers found, in OpenCV's order. For boards, only markers that belong to the board.
+    /// Markers found, in OpenCV's order (AprilTags: by id, then position). For boards, only
+    /// markers that belong to the board.
     public var markers: [Marker]
-    /// Board corners found (ChArUco and chessboard patterns; empty otherwise).
+    /// Board corners found (ChArUco, chessboard and AprilGrid patterns; empty otherwise).
     public var boardCorners: [BoardCorner]
     /// Variance of the Laplacian of the gray image inside the convex hull of everything found:
     /// large for a sharp view, small for a blurred one. `nil` when nothing was found.

@@ -18,7 +18,13 @@ public import Pixels
 public final class MarkerDetector: Sendable {
     /// The pattern this detector looks for.
     public let pattern: Pattern
-    private let handle: DetectorHandle
+    private let backend: Backend
+
+    /// OpenCV for ArUco, ChArUco and chessboard patterns; libapriltag for AprilTag patterns.
+    private enum Backend: Sendable {
+        case openCV(DetectorHandle)
+        case aprilTag(AprilTagBackend)
+    }
 
     /// The smallest width and height ``detect(_:)`` accepts, in pixels.
     public static let minimumImageSide = Shim.minimumDetectionSide
@@ -26,26 +32,37 @@ public final class MarkerDetector: Sendable {
     /// Makes a detector for `pattern`, reading its dictionary file if it has one.
     ///
     /// Wraps `msd_detector_create` (over `cv::aruco::getPredefinedDictionary` or
-    /// `Dictionary::readDictionary`, and `CharucoBoard::create`).
+    /// `Dictionary::readDictionary`, and `CharucoBoard::create`), or for `apriltag:` and
+    /// `aprilgrid:` patterns `mat_detector_create` (over libapriltag's `apriltag_detector_create`).
     /// - Throws: ``DetectionError/dictionaryUnreadable(path:errno:)`` or
     ///   ``DetectionError/invalidDictionary(path:reason:)`` for a bad dictionary file,
     ///   ``DetectionError/invalidPattern(reason:)`` for a board OpenCV cannot build.
     public init(pattern: Pattern) throws(DetectionError) {
         self.pattern = pattern
-        self.handle = try DetectorHandle(pattern: pattern)
+        if let aprilTag = try AprilTagBackend(pattern: pattern) {
+            self.backend = .aprilTag(aprilTag)
+        } else {
+            self.backend = .openCV(try DetectorHandle(pattern: pattern))
+        }
     }
 
     /// Detects the pattern in `image`, reading its pixels in place (GRAY8, BGR24, RGB24 or YUYV).
     ///
     /// Markers come from `cv::aruco::detectMarkers` with default parameters; ChArUco corners from
     /// `cv::aruco::interpolateCornersCharuco`; chessboard corners from `cv::findChessboardCorners`
-    /// refined by `cv::cornerSubPix`. Wraps `msd_detector_detect`.
+    /// refined by `cv::cornerSubPix`. Wraps `msd_detector_detect`. AprilTags come from libapriltag's
+    /// `apriltag_detector_detect` (`mat_detector_detect`); AprilGrid corners are the tags' corners
+    /// refined as X-junctions, and a corner that does not settle is left out.
     /// - Throws: ``DetectionError/imageTooSmall(width:height:minimum:)`` for an image smaller than
     ///   ``minimumImageSide`` either way; ``DetectionError/openCV(reason:)`` if OpenCV fails.
     public func detect(_ image: PixelBuffer) throws(DetectionError) -> Detection {
         let clock = ContinuousClock()
         let start = clock.now
-        let found = try handle.detect(image)
+        let found =
+            switch backend {
+            case .openCV(let handle): try handle.detect(image)
+            case .aprilTag(let aprilTag): try aprilTag.detect(image)
+            }
         let duration = clock.now - start
         return Detection(
             imageSize: ImageSize(width: image.width, height: image.height), markers: found.markers,
@@ -54,7 +71,8 @@ public final class MarkerDetector: Sendable {
 
     /// How many worker threads OpenCV uses inside one call (`cv::getNumThreads` /
     /// `cv::setNumThreads`), for the whole process. Setting 0 or 1 runs OpenCV's loops on the
-    /// calling thread; a negative value restores OpenCV's default (one per core).
+    /// calling thread; a negative value restores OpenCV's default (one per core). AprilTag patterns
+    /// follow the same count: libapriltag runs with this many threads (at least 1).
     public static var openCVThreadCount: Int {
         get { Shim.threadCount }
         set { Shim.threadCount = newValue }

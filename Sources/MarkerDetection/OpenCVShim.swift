@@ -279,6 +279,8 @@ final class DetectorHandle: @unchecked Sendable {
             description.kind = MSD_PATTERN_CHESSBOARD
             description.columns = try int32(board.columns, "columns")
             description.rows = try int32(board.rows, "rows")
+        case .aprilTag, .aprilGrid:
+            throw .invalidPattern(reason: "\(pattern) is detected with libapriltag, not OpenCV")
         }
         var detector: OpaquePointer?
         do throws(ShimFailure) {

@@ -6,7 +6,8 @@
 ///
 /// Examples: `aruco:DICT_6X6_250`, `aruco:DICT_APRILTAG_36h11`, `aruco:boards/custom.yml`,
 /// `gridboard:5x7:DICT_6X6_250`, `charuco:5x7:DICT_6X6_250`,
-/// `charuco:8x6:DICT_4X4_50:square=0.035,marker=0.026,legacy`, `chessboard:9x6`.
+/// `charuco:8x6:DICT_4X4_50:square=0.035,marker=0.026,legacy`, `chessboard:9x6`,
+/// `apriltag:tag36h11`, `aprilgrid:6x6:tag36h11:size=0.088,spacing=0.3`.
 /// Paths may not contain `:`.
 public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessStringConvertible {
     /// Loose markers of one dictionary, any id it holds.
@@ -17,6 +18,10 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
     case charuco(CharucoBoard)
     /// A chessboard.
     case chessboard(Chessboard)
+    /// Loose AprilTags of one family, any id, found by libapriltag 3.
+    case aprilTag(AprilTagFamily, AprilTagOptions)
+    /// Kalibr's AprilGrid, found by libapriltag 3; only its own tag ids count.
+    case aprilGrid(AprilGrid)
 
     /// The pattern grammar, for `--help` texts and error messages.
     public static let grammar = """
@@ -26,6 +31,11 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         charuco:COLSxROWS:DICTIONARY[:OPTIONS]     ChArUco board, COLS x ROWS squares
             options: square=LENGTH (0.04), marker=LENGTH (0.02), legacy
         chessboard:COLSxROWS                       chessboard, COLS x ROWS inner corners
+        apriltag:FAMILY[:OPTIONS]                  loose AprilTags (libapriltag 3)
+            options: decimate=F (2), sigma=F (0), refine=0|1 (1)
+        aprilgrid:COLSxROWS:FAMILY[:OPTIONS]       Kalibr AprilGrid, COLS x ROWS tags (libapriltag 3)
+            options: size=LENGTH (0.088), spacing=RATIO (0.3), first=ID (0), and
+            those of apriltag
 
         DICTIONARY  an OpenCV name (DICT_4X4_50 ... DICT_7X7_1000, DICT_ARUCO_ORIGINAL,
                     DICT_APRILTAG_16h5, _25h9, _36h10, _36h11; any case), or the path of an
@@ -33,6 +43,9 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         OPTIONS     comma-separated; lengths in any one unit (only their ratio matters);
                     `legacy` places ChArUco markers as OpenCV did before 4.6 on boards with
                     an even number of rows
+        FAMILY      tag36h11, tag25h9, tag16h5, tagStandard41h12, tagStandard52h13,
+                    tagCircle21h7, tagCustom48h12 (any case); an AprilGrid takes one of
+                    the first three
         """
 
     /// Parses a pattern string (see ``grammar``).
@@ -72,16 +85,35 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
             return Self.joined("charuco:\(board.columns)x\(board.rows):\(board.dictionary)", options)
         case .chessboard(let board):
             return "chessboard:\(board.columns)x\(board.rows)"
+        case .aprilTag(let family, let options):
+            return Self.joined("apriltag:\(family)", options.patternOptions)
+        case .aprilGrid(let grid):
+            let options = [
+                grid.tagSize == AprilGrid.defaultTagSize ? nil : "size=\(grid.tagSize)",
+                grid.tagSpacing == AprilGrid.defaultTagSpacing ? nil : "spacing=\(grid.tagSpacing)",
+                grid.firstTag == 0 ? nil : "first=\(grid.firstTag)",
+            ]
+            return Self.joined("aprilgrid:\(grid.columns)x\(grid.rows):\(grid.family)", options + grid.options.patternOptions)
         }
     }
 
-    /// The dictionary whose markers the pattern carries, or `nil` for a chessboard.
+    /// The OpenCV dictionary whose markers the pattern carries, or `nil` for a chessboard and for
+    /// AprilTag patterns (see ``aprilTagFamily``).
     public var dictionary: MarkerDictionary? {
         switch self {
         case .aruco(let dictionary): dictionary
         case .gridBoard(let board): board.dictionary
         case .charuco(let board): board.dictionary
-        case .chessboard: nil
+        case .chessboard, .aprilTag, .aprilGrid: nil
+        }
+    }
+
+    /// The AprilTag family libapriltag looks for, or `nil` for OpenCV patterns.
+    public var aprilTagFamily: AprilTagFamily? {
+        switch self {
+        case .aprilTag(let family, _): family
+        case .aprilGrid(let grid): grid.family
+        default: nil
         }
     }
 
@@ -131,9 +163,40 @@ private struct PatternParser {
             let (columns, rows) = try size(minimum: 3, of: "inner corners")
             try end()
             return .chessboard(Chessboard(columns: columns, rows: rows))
+        case "apriltag":
+            let family = try family()
+            var options = try options(allowed: ["decimate", "sigma", "refine"])
+            return .aprilTag(family, try options.aprilTagOptions())
+        case "aprilgrid":
+            let (columns, rows) = try size(minimum: 1, of: "tags")
+            let family = try family()
+            guard family.hasPlainBorder else {
+                throw error("an AprilGrid family Kalibr prints (tag36h11, tag25h9 or tag16h5), found '\(family)'")
+            }
+            var grid = AprilGrid(columns: columns, rows: rows, family: family)
+            var options = try options(allowed: ["size", "spacing", "first", "decimate", "sigma", "refine"])
+            grid.tagSize = try options.length("size") ?? grid.tagSize
+            grid.tagSpacing = try options.number("spacing", in: 0...1, excludingLower: true) ?? grid.tagSpacing
+            grid.firstTag = try options.count("first") ?? grid.firstTag
+            grid.options = try options.aprilTagOptions()
+            guard grid.tagIDs.upperBound <= family.codeCount else {
+                throw error("a grid within \(family)'s ids 0...\(family.codeCount - 1), found \(grid.tagCount) tags "
+                    + "from id \(grid.firstTag) (up to \(grid.tagIDs.upperBound - 1))")
+            }
+            return .aprilGrid(grid)
         default:
-            throw error("a pattern kind (aruco, gridboard, charuco or chessboard) followed by ':', found '\(kind)'")
+            throw error("a pattern kind (aruco, gridboard, charuco, chessboard, apriltag or aprilgrid) followed by ':', "
+                + "found '\(kind)'")
         }
+    }
+
+    private mutating func family() throws(PatternSyntaxError) -> AprilTagFamily {
+        let field = String(nextField())
+        guard let family = AprilTagFamily(name: field) else {
+            let names = AprilTagFamily.allCases.map(\.rawValue).joined(separator: ", ")
+            throw error("an AprilTag family (\(names)), found '\(field)'")
+        }
+        return family
     }
 
     private mutating func nextField() -> Substring {
@@ -215,6 +278,35 @@ private struct PatternOptions {
             throw PatternSyntaxError(text: text, expected: "\(key)=N with a whole number N >= 0, found '\(key)=\(value)'")
         }
         return count
+    }
+
+    mutating func number(_ key: String, in range: ClosedRange<Double>, excludingLower: Bool = false)
+        throws(PatternSyntaxError) -> Double?
+    {
+        guard let value = values.removeValue(forKey: key) else { return nil }
+        guard let number = Double(value), range.contains(number), !(excludingLower && number == range.lowerBound) else {
+            let bounds = excludingLower ? "above \(range.lowerBound) and at most \(range.upperBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+            throw PatternSyntaxError(text: text, expected: "\(key)= a number \(bounds), found '\(key)=\(value)'")
+        }
+        return number
+    }
+
+    /// `key` alone or `key=1` is on, `key=0` off; absent gives `default`.
+    mutating func toggle(_ key: String, default: Bool) throws(PatternSyntaxError) -> Bool {
+        guard let value = values.removeValue(forKey: key) else { return `default` }
+        switch value {
+        case "", "1": return true
+        case "0": return false
+        default: throw PatternSyntaxError(text: text, expected: "'\(key)', '\(key)=1' or '\(key)=0', found '\(key)=\(value)'")
+        }
+    }
+
+    /// The libapriltag options `decimate`, `sigma` and `refine`.
+    mutating func aprilTagOptions() throws(PatternSyntaxError) -> AprilTagOptions {
+        AprilTagOptions(
+            decimate: try number("decimate", in: AprilTagOptions.decimateRange) ?? AprilTagOptions.defaultDecimate,
+            sigma: try number("sigma", in: AprilTagOptions.sigmaRange) ?? AprilTagOptions.defaultSigma,
+            refineEdges: try toggle("refine", default: true))
     }
 
     mutating func flag(_ key: String) throws(PatternSyntaxError) -> Bool {

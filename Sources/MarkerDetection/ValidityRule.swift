@@ -24,11 +24,12 @@ public struct ValidityRule: Sendable, Hashable {
     }
 
     /// The defaults for a pattern kind, all with ``defaultMinimumSharpness``:
-    /// - loose markers: 1 marker;
+    /// - loose markers (ArUco or AprilTag): 1 marker;
     /// - grid board: half the board's markers (at least 1);
     /// - ChArUco board: half the board's corners (at least 4, or all when it has fewer), no marker
     ///   minimum since every corner comes from markers next to it;
-    /// - chessboard: every corner (OpenCV finds a chessboard whole or not at all).
+    /// - chessboard: every corner (OpenCV finds a chessboard whole or not at all);
+    /// - AprilGrid: half its corners (at least 4), like a ChArUco board.
     public init(defaultsFor pattern: Pattern) {
         let sharpness = Self.defaultMinimumSharpness
         switch pattern {
@@ -41,6 +42,11 @@ public struct ValidityRule: Sendable, Hashable {
             self.init(minimumMarkers: 0, minimumBoardCorners: corners, minimumSharpness: sharpness)
         case .chessboard(let board):
             self.init(minimumMarkers: 0, minimumBoardCorners: board.cornerCount, minimumSharpness: sharpness)
+        case .aprilTag:
+            self.init(minimumMarkers: 1, minimumBoardCorners: 0, minimumSharpness: sharpness)
+        case .aprilGrid(let grid):
+            let corners = min(grid.cornerCount, max(4, grid.cornerCount / 2))
+            self.init(minimumMarkers: 0, minimumBoardCorners: corners, minimumSharpness: sharpness)
         }
     }
 

@@ -10,18 +10,22 @@ struct BoardCommand: ParsableCommand {
         abstract: "Render a printable calibration target to a PNG file.",
         discussion: """
             The target is given as words or as one pattern string: charuco 5x7 DICT_6X6_250 is the same \
-            as charuco:5x7:DICT_6X6_250. `aruco` renders an ArUco grid board (gridboard). Print the file \
-            without scaling, and give the same pattern to `live` and `process`.
+            as charuco:5x7:DICT_6X6_250. `aruco` renders an ArUco grid board (gridboard). `aprilgrid` renders \
+            Kalibr's AprilGrid; `apriltag COLSxROWS FAMILY[:first=ID]` a sheet of loose AprilTags, ids row by \
+            row from the top-left, to detect with apriltag:FAMILY. Print the file without scaling, and give \
+            the same pattern to `live` and `process`.
 
             Examples:
               marker-shutter board charuco 5x7 DICT_6X6_250 --out board.png
               marker-shutter board aruco 5x7 DICT_6X6_250 --width 2480 --out grid.png
               marker-shutter board chessboard 9x6 --out chessboard.png
               marker-shutter board charuco:6x8:DICT_5X5_100:legacy --out legacy.png
+              marker-shutter board aprilgrid 6x6 tag36h11 --out aprilgrid.png
+              marker-shutter board apriltag 4x3 tag36h11 --out tags.png
             """
     )
 
-    @Argument(help: ArgumentHelp("The target: charuco|aruco|chessboard followed by its size and dictionary, or a pattern string.",
+    @Argument(help: ArgumentHelp("The target: charuco|aruco|chessboard|aprilgrid|apriltag followed by its size and dictionary or family, or a pattern string.",
                                  valueName: "target"))
     var target: [String]
 
@@ -42,37 +46,98 @@ struct BoardCommand: ParsableCommand {
 
     /// The target as a pattern string: words joined by ":", with `aruco` meaning a grid board.
     var patternText: String {
-        var words = target.flatMap { $0.split(separator: ":").map(String.init) }
+        var words = words
         if words.first?.lowercased() == "aruco", words.count > 1 { words[0] = "gridboard" }
         return words.joined(separator: ":")
     }
 
+    /// A sheet of loose AprilTags: `apriltag COLSxROWS FAMILY[:first=ID]`.
+    struct TagSheet {
+        let columns: Int
+        let rows: Int
+        let family: AprilTagFamily
+        let firstTag: Int
+
+        /// The sheet `words` ask for, `nil` when they name another target.
+        /// - Throws: `ValidationError` for a malformed sheet.
+        init?(words: [String]) throws {
+            guard words.first?.lowercased() == "apriltag", words.count > 2 else { return nil }
+            let usage = "a sheet of tags is apriltag COLSxROWS FAMILY[:first=ID], e.g. apriltag 4x3 tag36h11"
+            let size = words[1].lowercased().split(separator: "x").compactMap { Int($0) }
+            guard words.count == 3 || words.count == 4, size.count == 2, (1...100).contains(size[0]), (1...100).contains(size[1])
+            else { throw ValidationError("\(usage); found \(words.joined(separator: ":"))") }
+            guard let family = AprilTagFamily(name: words[2]) else {
+                let names = AprilTagFamily.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("unknown AprilTag family '\(words[2])': expected \(names)")
+            }
+            var first = 0
+            if words.count == 4 {
+                guard words[3].lowercased().hasPrefix("first="), let value = Int(words[3].dropFirst(6)), value >= 0 else {
+                    throw ValidationError("\(usage); found '\(words[3])'")
+                }
+                first = value
+            }
+            guard first + size[0] * size[1] <= family.codeCount else {
+                throw ValidationError(
+                    "\(size[0] * size[1]) tags from id \(first) do not fit in \(family)'s ids 0...\(family.codeCount - 1)")
+            }
+            (columns, rows, self.family, firstTag) = (size[0], size[1], family, first)
+        }
+    }
+
+    /// The target words, split at ":".
+    private var words: [String] { target.flatMap { $0.split(separator: ":").map(String.init) } }
+
     func validate() throws {
         guard !target.isEmpty else { throw ValidationError("name the target, e.g. charuco 5x7 DICT_6X6_250") }
+        if try TagSheet(words: words) != nil { return try validateSizes() }
         do {
             let pattern = try Pattern(parsing: patternText)
             if case .aruco = pattern {
                 throw ValidationError("loose markers have no board to print: give a size (aruco 5x7 DICT_6X6_250)")
+            }
+            if case .aprilTag(let family, _) = pattern {
+                throw ValidationError("loose tags have no board to print: give a size (apriltag 4x3 \(family))")
             }
         } catch let error as ValidationError {
             throw error
         } catch {
             throw ValidationError("\(error)\n\nTargets:\n\(Pattern.grammar)")
         }
+        try validateSizes()
+    }
+
+    private func validateSizes() throws {
         guard width >= 100 else { throw ValidationError("--width must be at least 100 pixels") }
         if let height, height < 100 { throw ValidationError("--height must be at least 100 pixels") }
         if let margin, margin < 0 { throw ValidationError("--margin cannot be negative") }
     }
 
     func run() throws {
-        let pattern = try Pattern(parsing: patternText)
-        let height = height ?? Self.fittingHeight(for: pattern, width: width)
+        let name: String
+        let height: Int
         let image: [UInt8]
-        do {
-            let rendered = try PrintableTarget.render(pattern, width: width, height: height, margin: margin)
-            image = try ImageFile.encode(rendered, as: .png)
-        } catch {
-            throw RuntimeError("cannot render \(pattern): \(error)")
+        if let sheet = try TagSheet(words: words) {
+            name = "\(sheet.columns)x\(sheet.rows) \(sheet.family) tags from id \(sheet.firstTag)"
+            height = self.height ?? Self.fittingHeight(columns: Double(sheet.columns), rows: Double(sheet.rows), width: width)
+            do {
+                let rendered = try PrintableTarget.renderTagSheet(
+                    family: sheet.family, columns: sheet.columns, rows: sheet.rows, firstTag: sheet.firstTag, width: width,
+                    height: height, margin: margin)
+                image = try ImageFile.encode(rendered, as: .png)
+            } catch {
+                throw RuntimeError("cannot render \(name): \(error)")
+            }
+        } else {
+            let pattern = try Pattern(parsing: patternText)
+            name = pattern.description
+            height = self.height ?? Self.fittingHeight(for: pattern, width: width)
+            do {
+                let rendered = try PrintableTarget.render(pattern, width: width, height: height, margin: margin)
+                image = try ImageFile.encode(rendered, as: .png)
+            } catch {
+                throw RuntimeError("cannot render \(pattern): \(error)")
+            }
         }
         do {
             try AtomicFile.write(image, to: out, replacing: force)
@@ -81,20 +146,31 @@ struct BoardCommand: ParsableCommand {
         } catch {
             throw RuntimeError("\(error)")
         }
-        print("wrote \(out): \(pattern), \(width)x\(height) pixels")
+        print("wrote \(out): \(name), \(width)x\(height) pixels")
     }
 
     /// A height that gives the board's squares the same size across and down, with the margin.
     static func fittingHeight(for pattern: Pattern, width: Int) -> Int {
-        let (columns, rows): (Int, Int)
+        let (columns, rows): (Double, Double)
         switch pattern {
-        case .charuco(let board): (columns, rows) = (board.columns, board.rows)
-        case .gridBoard(let board): (columns, rows) = (board.columns, board.rows)
-        case .chessboard(let board): (columns, rows) = (board.columns + 1, board.rows + 1)
-        case .aruco: (columns, rows) = (1, 1)
+        case .charuco(let board): (columns, rows) = (Double(board.columns), Double(board.rows))
+        case .gridBoard(let board): (columns, rows) = (Double(board.columns), Double(board.rows))
+        case .chessboard(let board): (columns, rows) = (Double(board.columns + 1), Double(board.rows + 1))
+        case .aruco, .aprilTag: (columns, rows) = (1, 1)
+        case .aprilGrid(let grid):
+            // Tags and the gaps (with corner squares) around them.
+            (columns, rows) = (
+                Double(grid.columns) * (1 + grid.tagSpacing) + grid.tagSpacing,
+                Double(grid.rows) * (1 + grid.tagSpacing) + grid.tagSpacing
+            )
         }
+        return fittingHeight(columns: columns, rows: rows, width: width)
+    }
+
+    /// A height for a target `columns` x `rows` squares in shape, with the margin.
+    static func fittingHeight(columns: Double, rows: Double, width: Int) -> Int {
         let margin = Double(width) / 10
         let inner = Double(width) - 2 * margin
-        return Int((inner * Double(rows) / Double(columns) + 2 * margin).rounded())
+        return Int((inner * rows / columns + 2 * margin).rounded())
     }
 }

@@ -55,7 +55,7 @@ struct ProcessCommand: ParsableCommand {
     var select: String?
 
     @Option(name: .customLong("opencv-threads"),
-            help: "Worker threads OpenCV uses inside one detection (default: 1 with several jobs, else OpenCV's own).")
+            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own).")
     var openCVThreads: Int?
 
     func validate() throws {

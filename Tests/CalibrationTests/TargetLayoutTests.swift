@@ -43,9 +43,21 @@ import Testing
         }
     }
 
-    @Test func looseMarkersHaveNoLayout() throws {
-        #expect(throws: CalibrationError.patternWithoutLayout("aruco:DICT_6X6_250")) {
-            try TargetLayout(Pattern(parsing: "aruco:DICT_6X6_250"))
+    /// Kalibr's point ordering: two rows and two columns of corners per tag, from the bottom-left.
+    @Test func aprilGridCornersAreKalibrsGridPoints() throws {
+        let layout = try TargetLayout(Pattern(parsing: "aprilgrid:2x2:tag36h11:size=0.1,spacing=0.5"))
+        let points = layout.correspondences(in: Self.detection(corners: [(0, 0, 0), (7, 0, 0), (13, 0, 0), (16, 0, 0)]))
+        #expect(points.map(\.id) == [0, 7, 13])  // 16 is beyond 2x2 tags' 16 corners
+        let expected = [(0.0, 0.0), (0.25, 0.1), (0.1, 0.25)]
+        for (object, (x, y)) in zip(points.map(\.object), expected) {
+            #expect(abs(object.x - x) < 1e-12 && abs(object.y - y) < 1e-12, "\(object) is not (\(x), \(y))")
+        }
+    }
+
+    @Test(arguments: ["aruco:DICT_6X6_250", "apriltag:tag36h11"])
+    func looseMarkersHaveNoLayout(pattern: String) throws {
+        #expect(throws: CalibrationError.patternWithoutLayout(pattern)) {
+            try TargetLayout(Pattern(parsing: pattern))
         }
     }
 

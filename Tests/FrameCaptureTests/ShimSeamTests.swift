@@ -15,8 +15,8 @@ import Testing
         #expect(frames.isEmpty)
         #expect(error?.kind == .timedOut)
         #expect(error?.call == "poll")
-        // At least the timeout; the upper bound only says it did not hang (tests share two cores).
-        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(30), "\(elapsed)")
+        // At least the timeout, however fast the machine (a hang would never get here).
+        #expect(elapsed >= .milliseconds(200), "\(elapsed)")
         #expect(fake.toreDown)
         #expect(camera.teardownReport?.reason == .failed(error!))
     }
@@ -114,6 +114,23 @@ import Testing
         let stamps = frames.map(\.timestamp)
         #expect(zip(stamps.dropFirst(), stamps).allSatisfy { $0 > $1 })
         #expect(camera.statistics.nonMonotonicTimestamps == 1)
+    }
+
+    /// The consumer comes only after the device has made all its frames (as a test task starved
+    /// of the CPU would): the queue holds them all, so it still gets every one, in order.
+    @Test func aConsumerThatComesLateStillGetsEveryFrameInOrder() async throws {
+        let fake = FakeDevice()
+        let camera = try fake.openCamera()
+        let stream = camera.frames()
+        while fake.counters.dequeued < FakeDevice.frameLimit { await Task.yield() }
+        var sequences: [UInt32] = []
+        for try await frame in stream {
+            sequences.append(frame.sequence)
+            if sequences.count == Int(FakeDevice.frameLimit) { camera.stop() }
+        }
+        #expect(sequences == Array(0..<FakeDevice.frameLimit))
+        #expect(camera.statistics.discardedForSlowConsumer == 0)
+        #expect(fake.toreDown)
     }
 
     @Test func timestampsAreTheBuffersMonotonicTimes() async throws {

@@ -47,12 +47,15 @@ import Testing
          "'marker_0' must be 4 characters 0 or 1 (markersize 2 squared), found 4 characters with others than 0 and 1"),
         (yaml(count: 3, side: 2, markers: ["0110", "1001"]),
          "no 'marker_2': nmarkers is 3, so marker_0 ... marker_2 must each be a string of bits"),
+        ("%YAML:1.0\nnmarkers: 1\nmarkersize: 2\nmarker_0: 0110\n", "'marker_0' must be a string of bits in quotes, like \"0110...\""),
         (yaml(count: 1, side: 2, markers: ["0110"], extra: "maxCorrectionBits: 99\n"),
          "'maxCorrectionBits' is 99, outside 0...4 (bits a detection may correct)"),
         // OpenCV's parser said "buf", "parseValue" or "parseMap" for these.
         ("", "the file is empty"),
         ("%YAML:1.0\nnmarkers: [1\n", "not a readable YAML, XML or JSON file: line 2: Missing , between the elements"),
         ("%YAML:1.0\n- 1\n- 2\n", "expected a map with nmarkers, markersize and marker_0, marker_1, ..."),
+        // Found by fuzzing: OpenCV's parser failed with "basic_string::_M_create".
+        ("%YAML:1.\nnmarkers: 2\nmarkersize: { :  \"marker_0\":\nmits: 1\n", "not a readable YAML, XML or JSON file"),
     ])
     func hostileYAMLIsRefusedWithWhatIsWrong(text: String, reason: String) throws {
         let scratch = try Scratch()

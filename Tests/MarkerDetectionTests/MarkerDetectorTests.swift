@@ -132,7 +132,7 @@ import Testing
 
     @Test func durationIsMeasured() throws {
         let detection = try MarkerDetector(pattern: Self.pattern).detect(Self.board())
-        #expect(detection.duration > .zero && detection.duration < .seconds(5))
+        #expect(detection.duration > .zero)
     }
 
     @Test func openCVThreadCountCanBeSetAndRestored() {

@@ -30,6 +30,8 @@ import Testing
         "gridboard:5x7:DICT_6X6_250", "gridboard:2x3:DICT_4X4_50:marker=0.5,gap=0.125,first=7",
         "charuco:5x7:DICT_6X6_250", "charuco:8x6:DICT_4X4_50:square=0.035,marker=0.026,legacy",
         "charuco:4x4:DICT_5X5_100:legacy", "chessboard:9x6",
+        "apriltag:tag36h11", "apriltag:tagCircle21h7:decimate=1.5,sigma=0.8,refine=0",
+        "aprilgrid:6x6:tag36h11", "aprilgrid:3x2:tag16h5:size=0.05,spacing=0.2,first=4,sigma=-0.5",
     ])
     func descriptionRoundTrips(text: String) throws {
         let pattern = try Pattern(parsing: text)
@@ -43,8 +45,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("", "a pattern kind (aruco, gridboard, charuco or chessboard) followed by ':', found ''"),
-        ("qr:DICT_6X6_250", "a pattern kind (aruco, gridboard, charuco or chessboard) followed by ':', found 'qr'"),
+        ("", "a pattern kind (aruco, gridboard, charuco, chessboard, apriltag or aprilgrid) followed by ':', found ''"),
+        ("qr:DICT_6X6_250", "a pattern kind (aruco, gridboard, charuco, chessboard, apriltag or aprilgrid) followed by ':', found 'qr'"),
         ("aruco:DICT_6X6_251", "a predefined dictionary ("),
         ("aruco:markers.txt", "a dictionary: an OpenCV name like DICT_6X6_250 or a dictionary file ending in .yml, .yaml, .xml, .json, found 'markers.txt'"),
         ("aruco", "a dictionary: an OpenCV name like DICT_6X6_250"),

@@ -57,12 +57,7 @@ struct RealPhotoTests {
     /// side face that the ground truth does not list. The two libraries place corners a little
     /// differently (by up to 4 pixels on this photo), hence the 5-pixel tolerance.
     @Test func aprilTagCubesMatchTheGroundTruthWhereOpenCVFindsThem() throws {
-        let truth = try String(contentsOfFile: SharedImages.path("apriltag/cubes.truth.txt"), encoding: .utf8)
-            .split(separator: "\n").map { line -> (id: Int, corners: [ImagePoint]) in
-                let numbers = line.split(whereSeparator: { " ,()".contains($0) }).compactMap { Double($0) }
-                let corners = stride(from: 1, to: 9, by: 2).map { ImagePoint(x: numbers[$0], y: numbers[$0 + 1]) }
-                return (Int(numbers[0]), corners)
-            }
+        let truth = try SharedImages.cubesTruth()
         #expect(truth.count == 12)
         let detector = try MarkerDetector(pattern: Pattern(parsing: "aruco:DICT_APRILTAG_36h11"))
         let detection = try detector.detect(ImageFile.read(SharedImages.path("apriltag/cubes.jpg")))

@@ -89,6 +89,7 @@ import Testing
         (["aruco", "4x3", "DICT_4X4_50"], "gridboard:4x3:DICT_4X4_50", 0),
         (["chessboard", "9x6"], "chessboard:9x6", 54),
         (["charuco:6x8:DICT_5X5_100:legacy"], "charuco:6x8:DICT_5X5_100:legacy", 35),
+        (["aprilgrid", "6x6", "tag36h11"], "aprilgrid:6x6:tag36h11", 144),
     ])
     func aPrintedTargetIsDetectedCompletely(words: [String], pattern: String, corners: Int) throws {
         let folder = try MarkerShutterBinary.temporaryFolder()
@@ -102,6 +103,34 @@ import Testing
         #expect(row["valid"] as? Bool == true)
         #expect((row["corners"] as? [Any])?.count == corners)
         if pattern.hasPrefix("gridboard") { #expect((row["markers"] as? [Any])?.count == 12) }
+    }
+
+    @Test func aSheetOfLooseTagsIsDetectedWithItsIds() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let board = try MarkerShutterBinary.run(
+            ["board", "apriltag", "4x3", "tag25h9:first=20", "--width", "1200", "--out", folder + "/tags.png"])
+        #expect(board.status == 0)
+        #expect(board.standardOutput.contains("wrote \(folder)/tags.png: 4x3 tag25h9 tags from id 20"))
+        let detected = try MarkerShutterBinary.run(["process", folder, "--pattern", "apriltag:tag25h9"])
+        let row = try #require(detected.jsonLines.first)
+        let ids = (row["markers"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }
+        #expect(ids?.sorted() == Array(20..<32))
+    }
+
+    @Test(arguments: [
+        (["apriltag", "4x3", "tag25h9:first=30"], "12 tags from id 30 do not fit in tag25h9's ids 0...34"),
+        (["apriltag", "4x3", "tag99h1"], "unknown AprilTag family 'tag99h1'"),
+        (["apriltag", "tag36h11"], "loose tags have no board to print"),
+        (["aprilgrid", "7x6", "tag25h9"], "a grid within tag25h9's ids 0...34, found 42 tags"),
+    ])
+    func badAprilTagTargetsAreRefused(words: [String], message: String) throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try MarkerShutterBinary.run(["board"] + words + ["--out", folder + "/target.png"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(message))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/target.png"))
     }
 
     @Test func anExistingFileIsKeptUnlessForced() throws {

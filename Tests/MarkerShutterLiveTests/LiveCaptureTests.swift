@@ -7,18 +7,22 @@ extension LiveTests {
     /// Pictures asked for on standard input: during a dropout the held valid frame is saved; while
     /// the shutter is disabled the request is refused.
     @Suite struct LiveCaptureTests {
+        /// A second of board, then an 8 s dropout held for 4 s: each request has seconds, not a
+        /// frame or two, to arrive in its phase, so a slow machine does not change the outcome.
+        static let session = ScriptedSession([.valid(30), .dropout(240)])
+
         @Test func captureDuringADropoutSavesTheLastValidFrame() async throws {
             let harness = try await makeLiveHarness()
-            let session = LiveTimelineTests.session
+            let session = Self.session
             let camera = try harness.addCamera(showing: session)
             let out = harness.directory + "/pictures"
-            let process = try harness.startLive(camera, ["--out", out])
+            let process = try harness.startLive(camera, ["--out", out, "--hold", "4"])
 
-            // The second dropout (frames 63...70, 0.27 s) is held; ask for a picture while it lasts.
-            try await process.waitForOutput(containing: "shutter held", occurrences: 2, on: .standardError, timeout: .seconds(20))
+            // The dropout (frames 30...269) is held for 4 s; ask for a picture while it lasts.
+            try await process.waitForOutput(containing: "shutter held", on: .standardError, timeout: .seconds(20))
             process.sendLine("capture")
             try await process.waitForOutput(containing: "capture_0001.png", timeout: .seconds(10))
-            // The long dropout disables the shutter at frame 110; ask again.
+            // Then the shutter is disabled for 4 s; ask again.
             try await process.waitForOutput(containing: "shutter disabled", on: .standardError, timeout: .seconds(10))
             process.sendLine("capture")
             try await process.waitForOutput(containing: "no picture was taken", on: .standardError, timeout: .seconds(10))
@@ -28,31 +32,33 @@ extension LiveTests {
             #expect(result.standardError.contains("shutter disabled: no valid detection is held, so no picture was taken"))
             #expect(result.standardError.contains("pictures: 1 saved, 1 refused (shutter disabled)"), "\(result.standardError)")
 
-            // One picture, of the last valid frame before the dropout: frame 62 of the script.
+            // One picture, of the last valid frame detected before the dropout: frame 29 of the
+            // script, or an earlier board frame when a busy machine skipped detecting the last ones.
             let pictures = LiveOutput(result).pictures
             #expect(pictures.map(\.path) == [out + "/capture_0001.png"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["capture_0001.json", "capture_0001.png"])
             let sidecar = try JSONLine(contentsOf: out + "/capture_0001.json")
             let sequence = try #require(sidecar.int("sequence"))
-            #expect(sequence % session.shots.count == 62, "saved camera frame \(sequence)")
+            let shown = sequence % session.shots.count
+            #expect((0..<30).contains(shown), "saved camera frame \(sequence)")
             #expect(sidecar.int("frame_index") == pictures.first?.frame)
             #expect(sidecar.string("shutter") == "held")
             #expect(sidecar.bool("valid") == true)
             #expect(sidecar.string("trigger") == "request")
             let holdAge = try #require(sidecar.double("hold_age_s"))
-            #expect(holdAge >= 0 && holdAge < 0.3, "held for \(holdAge) s")
+            #expect(holdAge >= 0 && holdAge < 4, "held for \(holdAge) s")
 
             // Its pixels are that frame's JPEG as the camera sent it, not any other frame's.
             let saved = try ImageFile.read(out + "/capture_0001.png")
             let differences = try Set(session.shots).map { shot in
                 (shot, try PixelDifference.mean(saved, ImageFile.decode(ScriptedSession.jpeg(of: shot))))
             }
-            let expected = try #require(differences.first { $0.0 == session.shots[62] }?.1)
-            let nearestOther = try #require(differences.filter { $0.0 != session.shots[62] }.map(\.1).min())
-            #expect(expected < 2, "mean difference from frame 62's JPEG: \(expected)")
+            let expected = try #require(differences.first { $0.0 == session.shots[shown] }?.1)
+            let nearestOther = try #require(differences.filter { $0.0 != session.shots[shown] }.map(\.1).min())
+            #expect(expected < 2, "mean difference from the frame's JPEG: \(expected)")
             #expect(nearestOther > 10 * expected, "the nearest other frame differs by \(nearestOther) on average")
-            print(String(format: "saved picture against frame 62: mean difference %.2f; nearest other frame %.2f",
-                         expected, nearestOther))
+            print(String(format: "saved picture against frame %d: mean difference %.2f; nearest other frame %.2f",
+                         shown, expected, nearestOther))
         }
     }
 }

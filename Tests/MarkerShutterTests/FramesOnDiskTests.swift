@@ -30,6 +30,13 @@ import Testing
         #expect(parsed.entries[2].sequence == nil)
     }
 
+    /// Found by fuzzing: a huge time was written as "inf", and the manifest no longer read back.
+    @Test func hugeTimesAreWrittenSoThatTheyReadBack() throws {
+        let manifest = FrameManifest(entries: [.init(file: "a.jpg", t: 0.01e308), .init(file: "b.jpg", t: 1.7e308)])
+        #expect(manifest.text == "{\"file\":\"a.jpg\",\"t\":1e+306}\n{\"file\":\"b.jpg\",\"t\":1.7e+308}\n")
+        #expect(try FrameManifest(parsing: manifest.text) == manifest)
+    }
+
     @Test func refusesWhatItCannotReplay() {
         #expect(throws: FrameManifestError.badLine(2, reason: "expected {\"file\": ..., \"t\": seconds, \"sequence\": n}")) {
             try FrameManifest(parsing: "{\"file\":\"a.jpg\",\"t\":0}\nnot json\n")

@@ -5,6 +5,10 @@
 // The device offers BGR24 and YUV420 at any size, hands out buffers whose every byte is the low
 // byte of the frame's sequence number, and stamps frame n with `first_timestamp_ns + n * interval`.
 // The script says which calls fail, and how often; counters say what the capture code did.
+//
+// For tests whose result must not depend on how fast the machine is, leave `pace` at 0 and set
+// `frame_limit`: the device then makes a fixed number of frames as fast as they are asked for,
+// and a consumer that keeps at most a queue's worth of them loses none however slowly it runs.
 
 #ifndef CV4L2FAKE_H
 #define CV4L2FAKE_H
@@ -20,6 +24,8 @@ extern "C" {
 typedef struct msv_fake_script {
     int64_t frame_interval_ns;      // spacing of timestamps (and of frames, see `pace`)
     int pace;                       // 1: poll reports ready only once the next frame is due
+    uint32_t frame_limit;           // when not 0, only frames 0 ... frame_limit - 1 exist: after them,
+                                    // poll reports nothing until its timeout (or the wake-up pipe)
     int32_t poll_timeouts;          // the next N polls report nothing after waiting; -1: every poll
     int32_t poll_errors;            // the next N polls report POLLERR
     int32_t poll_eintr;             // the next N polls fail with EINTR at once

@@ -9,6 +9,8 @@ public import MarkerDetection
 /// - Chessboard: corner `id` is `(id % columns, id / columns)` squares (the square side is 1).
 /// - Grid board: each marker's four corners (clockwise from its top-left), marker `first + i` in
 ///   row `i / columns`, column `i % columns`, a marker plus a gap apart.
+/// - AprilGrid: corner `id` at Kalibr's grid point `(id % (2 * columns), id / (2 * columns))`: x is
+///   `(c / 2) * (1 + spacing) * size + (c % 2) * size`, y likewise for the row, up from the bottom.
 public struct TargetLayout: Sendable, Hashable {
     /// The pattern.
     public let pattern: Pattern
@@ -17,7 +19,10 @@ public struct TargetLayout: Sendable, Hashable {
     ///
     /// - Throws: ``CalibrationError/patternWithoutLayout(_:)`` for loose markers.
     public init(_ pattern: Pattern) throws(CalibrationError) {
-        if case .aruco = pattern { throw .patternWithoutLayout(pattern.description) }
+        switch pattern {
+        case .aruco, .aprilTag: throw .patternWithoutLayout(pattern.description)
+        default: break
+        }
         self.pattern = pattern
     }
 
@@ -51,7 +56,17 @@ public struct TargetLayout: Sendable, Hashable {
                     return .init(id: marker.id * 4 + corner, object: object, image: point)
                 }
             })
-        case .aruco:
+        case .aprilGrid(let grid):
+            let across = 2 * grid.columns
+            func place(_ index: Int) -> Double {
+                Double(index / 2) * (1 + grid.tagSpacing) * grid.tagSize + Double(index % 2) * grid.tagSize
+            }
+            return unique(detection.boardCorners.compactMap { corner in
+                guard corner.id >= 0, corner.id < grid.cornerCount else { return nil }
+                let object = ObjectPoint(x: place(corner.id % across), y: place(corner.id / across))
+                return .init(id: corner.id, object: object, image: corner.point)
+            })
+        case .aruco, .aprilTag:
             return []
         }
     }

@@ -80,6 +80,9 @@ public struct FrameManifest: Sendable, Equatable {
     /// Seconds with microsecond resolution and no trailing zeros (`0.033367`, `12`).
     static func secondsText(_ seconds: Double) -> String {
         let micro = (seconds * 1_000_000).rounded()
+        // Beyond about 1e302 s the microseconds overflow to infinity, which "%.6f" writes as "inf":
+        // write the number as it is, so that the manifest still reads back.
+        guard micro.isFinite else { return "\(seconds)" }
         var text = String(format: "%.6f", micro / 1_000_000)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }

@@ -8,11 +8,18 @@ final class FakeDevice: @unchecked Sendable {
     // @unchecked: the fake device synchronises itself; the pointer is freed once, in deinit.
     private let device: OpaquePointer
 
+    /// Frames the device makes unless a test says otherwise: more than any test takes, fewer than
+    /// the camera's queue holds.
+    static let frameLimit: UInt32 = 64
+
     init(_ configure: (inout msv_fake_script) -> Void = { _ in }) {
-        // Paced at 200 fps by default, so that a test consuming frames keeps up with the device.
+        // Not paced: the device makes `frameLimit` frames as fast as they are dequeued and then has
+        // none, and the queue holds them all, so a starved consumer still gets every frame in
+        // order. Pacing would let a busy machine decide which frames a test sees.
         var script = msv_fake_script()
         script.frame_interval_ns = 5_000_000
-        script.pace = 1
+        script.pace = 0
+        script.frame_limit = Self.frameLimit
         configure(&script)
         var created: OpaquePointer?
         precondition(msv_fake_device_create(&script, &created) == 0)
@@ -29,10 +36,12 @@ final class FakeDevice: @unchecked Sendable {
         return counters
     }
 
-    /// Opens a camera on the fake. The queue is long (4096 frames of 9 KB) so that a test whose task
-    /// waits for a thread while other tests run loses no frame to the keep-it-fresh policy.
+    /// Opens a camera on the fake. The queue (4096 frames of 9 KB) holds every frame the device
+    /// makes, so none is lost to the keep-it-fresh policy however late the test's task runs. Once
+    /// the frames are made the capture thread waits for more until the test stops the camera; the
+    /// frame timeout is long so that a test starved of the CPU for seconds is not cut short.
     func openCamera(
-        _ settings: CaptureSettings = CaptureSettings(width: 64, height: 48, frameTimeout: .seconds(2), queueLimit: 4096)
+        _ settings: CaptureSettings = CaptureSettings(width: 64, height: 48, frameTimeout: .seconds(120), queueLimit: 4096)
     ) throws -> Camera {
         try Camera(path: "/fake/video0", settings: settings, io: io)
     }

@@ -83,6 +83,31 @@ struct ScriptedSession: Sendable {
         return changes
     }
 
+    /// What in `changes`, printed by a live run that may have skipped detecting frames while it
+    /// was busy, no shutter could give for this script: enabled at an invalid frame, held or
+    /// disabled at a valid one, disabled sooner than `hold` after its dropout began, or an order
+    /// the shutter never takes. Which frames a busy machine skips is its own affair; these hold
+    /// whatever it skipped.
+    func inconsistencies(in changes: [PhaseChange], hold: Double = 0.3) -> [String] {
+        let next: [String: Set<String>] = ["start": ["enabled"], "enabled": ["held"], "held": ["enabled", "disabled"],
+                                           "disabled": ["enabled"]]
+        var problems: [String] = []
+        var previous = "start"
+        for change in changes {
+            let valid = shots[change.frame % shots.count].isValid
+            if valid != (change.phase == "enabled") { problems.append("\(change) at a \(valid ? "valid" : "invalid") frame") }
+            if next[previous]?.contains(change.phase) != true { problems.append("\(change) after \(previous)") }
+            if change.phase == "disabled" {
+                var first = change.frame
+                while first > 0, !shots[(first - 1) % shots.count].isValid { first -= 1 }
+                let into = Double(change.frame - first) * Self.frameInterval
+                if into < hold - 0.001 { problems.append("\(change), \(into) s into its dropout") }
+            }
+            previous = change.phase
+        }
+        return problems
+    }
+
     // MARK: - Drawing
 
     /// Board poses: (shift across, shift down in pixels, tilt about the vertical axis in degrees).

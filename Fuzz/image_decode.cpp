@@ -1,0 +1,32 @@
+// libFuzzer harness: image bytes through the shim's header check and decoders (msd_image_decode),
+// with a pixel limit of 4 megapixels so that a legitimate decode stays small.
+#include "msd.h"
+
+#include <opencv2/core.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+    cv::setNumThreads(0);
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    msd_image *image = nullptr;
+    msd_error error{};
+    const msd_status status = msd_image_decode(data, size, 4000000, &image, &error);
+    if (status == MSD_STATUS_OK) {
+        msd_pixels pixels{};
+        if (msd_image_pixels_get(image, &pixels, nullptr) != MSD_STATUS_OK || int64_t(pixels.width) * pixels.height > 4000000) {
+            std::fprintf(stderr, "decoded past the pixel limit: %dx%d\n", pixels.width, pixels.height);
+            std::abort();
+        }
+    } else if (status == MSD_STATUS_OPENCV_ERROR || status == MSD_STATUS_INTERNAL_ERROR || status == MSD_STATUS_OUT_OF_MEMORY) {
+        // A failure the shim did not foresee: the user would see OpenCV's words.
+        std::fprintf(stderr, "unforeseen failure %d: %s\n", int(status), error.message);
+        std::abort();
+    }
+    msd_image_free(image);
+    return 0;
+}

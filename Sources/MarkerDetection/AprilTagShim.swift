@@ -1,0 +1,139 @@
+// The only file that calls into CAprilTagShim (libapriltag 3). It holds every unsafe pointer,
+// checks every status and owns each detector through a final class whose deinit frees it.
+
+import CAprilTagShim
+import Pixels
+
+/// Calls `body` with an error record and throws a ``DetectionError`` when it returns a failure.
+private func check(_ body: (UnsafeMutablePointer<mat_error>) -> mat_status) throws(DetectionError) {
+    var error = mat_error()
+    guard body(&error) != MAT_STATUS_OK else { return }
+    var text = error.message
+    let message = withUnsafeBytes(of: &text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    switch error.status {
+    case MAT_STATUS_INVALID_ARGUMENT: throw .invalidPattern(reason: message)
+    default: throw .internalError(reason: message)
+    }
+}
+
+private func shimFamily(_ family: AprilTagFamily) -> mat_family {
+    switch family {
+    case .tag36h11: MAT_FAMILY_TAG36H11
+    case .tag25h9: MAT_FAMILY_TAG25H9
+    case .tag16h5: MAT_FAMILY_TAG16H5
+    case .tagStandard41h12: MAT_FAMILY_TAGSTANDARD41H12
+    case .tagStandard52h13: MAT_FAMILY_TAGSTANDARD52H13
+    case .tagCircle21h7: MAT_FAMILY_TAGCIRCLE21H7
+    case .tagCustom48h12: MAT_FAMILY_TAGCUSTOM48H12
+    }
+}
+
+/// One tag as libapriltag found it (corners in OpenCV's order and pixel convention).
+struct FoundTag {
+    let id: Int
+    let corners: [ImagePoint]
+    /// For AprilGrid tags: whether each corner settled on its X-junction.
+    let cornerRefined: [Bool]
+}
+
+enum AprilTagShim {
+    /// The smallest width and height the shim detects in.
+    static var minimumDetectionSide: Int { Int(mat_minimum_side) }
+
+    /// The family's code count as libapriltag reports it (mat_family_info_get).
+    static func codeCount(of family: AprilTagFamily) throws(DetectionError) -> Int {
+        var info = mat_family_info()
+        try check { mat_family_info_get(shimFamily(family), &info, $0) }
+        return Int(info.code_count)
+    }
+
+    /// One tag's cells, row by row from the top, 0 black and 255 white (mat_tag_cells_get).
+    static func cells(of family: AprilTagFamily, id: Int, borderCells: Int) throws(DetectionError)
+        -> (side: Int, cells: [UInt8])
+    {
+        var cells = [UInt8](repeating: 255, count: 16 * 16)
+        var side: Int32 = 0
+        try check { error in
+            cells.withUnsafeMutableBufferPointer {
+                mat_tag_cells_get(
+                    shimFamily(family), Int32(clamping: id), Int32(clamping: borderCells), $0.baseAddress, $0.count, &side,
+                    error)
+            }
+        }
+        return (Int(side), Array(cells.prefix(Int(side) * Int(side))))
+    }
+}
+
+/// Owns one libapriltag detector pool (mat_detector).
+///
+/// @unchecked Sendable: mat_detector_detect may be called on one detector from any number of
+/// threads at once (it lends each call its own libapriltag detector, under a lock), and nothing
+/// else changes it after mat_detector_create.
+final class AprilTagHandle: @unchecked Sendable {
+    private let detector: OpaquePointer
+
+    /// Makes the detector (mat_detector_create).
+    ///
+    /// - Parameters:
+    ///   - family: The tag family.
+    ///   - options: libapriltag's options.
+    ///   - grid: For an AprilGrid: its two-cell borders, corner refinement and ids to keep.
+    init(family: AprilTagFamily, options: AprilTagOptions, grid: AprilGrid?) throws(DetectionError) {
+        var settings = mat_detector_options()
+        mat_detector_options_init(&settings, shimFamily(family))
+        settings.decimate = Float(options.decimate)
+        settings.sigma = Float(options.sigma)
+        settings.refine_edges = options.refineEdges ? 1 : 0
+        if let grid {
+            settings.border_cells = Int32(AprilGrid.borderCells)
+            settings.grid_spacing = Float(grid.tagSpacing)
+            settings.first_id = Int32(clamping: grid.firstTag)
+            settings.id_count = Int32(clamping: grid.tagCount)
+        }
+        var detector: OpaquePointer?
+        try check { mat_detector_create(&settings, &detector, $0) }
+        guard let detector else { throw .internalError(reason: "mat_detector_create returned no detector") }
+        self.detector = detector
+    }
+
+    deinit { mat_detector_free(detector) }
+
+    /// Detects tags in `image`, read in place (mat_detector_detect) with libapriltag's `nthreads`
+    /// set to `threads`.
+    func detect(_ image: PixelBuffer, threads: Int) throws(DetectionError) -> (tags: [FoundTag], sharpness: Double?) {
+        guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
+            throw .invalidImage(reason: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
+        }
+        guard image.width >= AprilTagShim.minimumDetectionSide, image.height >= AprilTagShim.minimumDetectionSide else {
+            throw .imageTooSmall(width: image.width, height: image.height, minimum: AprilTagShim.minimumDetectionSide)
+        }
+        let format: mat_pixel_format =
+            switch image.format {
+            case .gray8: MAT_PIXEL_FORMAT_GRAY8
+            case .bgr24: MAT_PIXEL_FORMAT_BGR24
+            case .rgb24: MAT_PIXEL_FORMAT_RGB24
+            case .yuyv: MAT_PIXEL_FORMAT_YUYV
+            }
+        var found: UnsafeMutablePointer<mat_tags>?
+        try image.withUnsafeBytes { (raw) throws(DetectionError) in
+            try check {
+                mat_detector_detect(
+                    detector, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), width, height, image.rowStride, format,
+                    Int32(clamping: max(1, threads)), &found, $0)
+            }
+        }
+        guard let found else { throw .internalError(reason: "mat_detector_detect returned no tags") }
+        defer { mat_tags_free(found) }
+        let tags = UnsafeBufferPointer(start: found.pointee.tags, count: found.pointee.count).map { tag in
+            var coordinates = tag.corners
+            var refined = tag.corner_refined
+            let corners = withUnsafeBytes(of: &coordinates) { raw in
+                let values = raw.bindMemory(to: Double.self)
+                return (0..<4).map { ImagePoint(x: values[2 * $0], y: values[2 * $0 + 1]) }
+            }
+            let cornerRefined = withUnsafeBytes(of: &refined) { raw in raw.bindMemory(to: Int32.self).map { $0 != 0 } }
+            return FoundTag(id: Int(tag.id), corners: corners, cornerRefined: cornerRefined)
+        }
+        return (tags, found.pointee.has_sharpness != 0 ? found.pointee.sharpness : nil)
+    }
+}
