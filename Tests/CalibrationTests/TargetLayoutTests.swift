@@ -54,11 +54,33 @@ import Testing
         }
     }
 
+    /// The ids the AprilGrid detector reports on a grid the board command draws land where the
+    /// layout puts them: one scale and offset (y flipped: the layout counts up from the bottom, as
+    /// Kalibr does) carries every object point onto its detected corner, to within the drawing's
+    /// rounding of the gaps to whole pixels.
+    @Test func aprilGridLayoutIsTheDetectedGridToScale() throws {
+        let grid = AprilGrid(columns: 4, rows: 3, tagSize: 0.05, tagSpacing: 0.3, firstTag: 7)
+        let pattern = Pattern.aprilGrid(grid)
+        let board = try PrintableTarget.render(pattern, width: 1000, height: 800)
+        let points = try TargetLayout(pattern).correspondences(in: MarkerDetector(pattern: pattern).detect(board))
+        #expect(points.count == grid.cornerCount)
+        let first = try #require(points.first), last = try #require(points.last)
+        #expect(first.object == ObjectPoint(x: 0, y: 0) && first.image.x < last.image.x && first.image.y > last.image.y)
+        let scale = (last.image.x - first.image.x) / last.object.x
+        #expect(abs((first.image.y - last.image.y) / last.object.y / scale - 1) < 0.01, "the same scale both ways")
+        for point in points {
+            let x = first.image.x + scale * point.object.x, y = first.image.y - scale * point.object.y
+            #expect(abs(x - point.image.x) < 1 && abs(y - point.image.y) < 1, "corner \(point.id) at \(point.image), laid out at (\(x), \(y))")
+        }
+    }
+
     @Test(arguments: ["aruco:DICT_6X6_250", "apriltag:tag36h11"])
     func looseMarkersHaveNoLayout(pattern: String) throws {
         #expect(throws: CalibrationError.patternWithoutLayout(pattern)) {
             try TargetLayout(Pattern(parsing: pattern))
         }
+        #expect(CalibrationError.patternWithoutLayout(pattern).description == "pattern \(pattern) is loose markers, "
+            + "whose places on the target are unknown; calibration needs a board: charuco, chessboard, gridboard or aprilgrid")
     }
 
     @Test func viewsWithFewOrCollinearPointsAreUnusable() throws {

@@ -1,4 +1,7 @@
 import Foundation
+import MarkerDetection
+import MarkerDetectionTestSupport
+import Pixels
 import Testing
 
 /// `marker-shutter calibrate` end to end on the shared chessboard photos.
@@ -52,6 +55,49 @@ import Testing
         #expect(Self.contents(scratch + "/picks") == pictures)
         let info = try String(contentsOfFile: scratch + "/calibration/camera_info.yaml", encoding: .utf8)
         #expect(info.contains("camera_name: sample\n"))
+    }
+
+    /// A folder of AprilGrid pictures (the board command's drawing seen tilted every way through a
+    /// pinhole camera whose focal length is 704 px) calibrated with `--pattern aprilgrid:...`.
+    @Test func aprilGridPicturesAreDetectedAndCalibrated() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch + "/photos", withIntermediateDirectories: true)
+        let pattern = "aprilgrid:5x4:tag36h11:size=0.05"
+        let board = try PrintableTarget.render(Pattern(parsing: pattern), width: 1000, height: 820, margin: 30)
+        let tilts: [(Double, Double)] = [(0, 0), (35, 0), (-35, 0), (0, 35), (0, -35), (25, 25), (-25, 25), (25, -25), (-25, -25)]
+        for (index, (tiltX, tiltY)) in tilts.enumerated() {
+            let homography = Homography.camera(
+                sourceWidth: board.width, sourceHeight: board.height, targetWidth: 640, targetHeight: 480,
+                tiltX: tiltX, tiltY: tiltY, distance: 1.5, focal: 704)
+            let image = try SyntheticImage.blur(
+                SyntheticImage.warp(board, by: homography, width: 640, height: 480, background: 200), sigma: 0.7)
+            try Data(ImageFile.encode(image, as: .png)).write(to: URL(fileURLWithPath: scratch + "/photos/view\(index).png"))
+        }
+        let result = try MarkerShutterBinary.run(["calibrate", "photos", "--pattern", pattern], in: scratch)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").count == 5)
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.first == "photos: detected \(pattern) in 9 pictures, target in 9")
+        #expect(lines.contains("views: 9 used, 0 rejected (model pinhole, image 640x480, pattern \(pattern))"), "\(lines)")
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: scratch + "/calibration/calibration.json"))) as? [String: Any]
+        let matrix = try #require(json?["camera_matrix"] as? [Double])
+        #expect(abs(matrix[0] / 704 - 1) < 0.01 && abs(matrix[4] / 704 - 1) < 0.01, "fx \(matrix[0]), fy \(matrix[4])")
+        #expect(json?["pattern"] as? String == pattern)
+        #expect(((json?["first_run"] as? [String: Any])?["views"] as? [Any])?.count == 9)
+    }
+
+    /// Loose markers have no layout to calibrate against: a usage error before anything is read.
+    @Test(arguments: ["apriltag:tag36h11", "aruco:DICT_6X6_250"])
+    func looseMarkersAreRefused(pattern: String) throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try MarkerShutterBinary.run(["calibrate", Self.chessboard, "--pattern", pattern], in: scratch)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--pattern: pattern \(pattern) is loose markers, whose places on the target "
+            + "are unknown; calibration needs a board: charuco, chessboard, gridboard or aprilgrid"), "\(result.standardError)")
+        #expect(Self.contents(scratch).isEmpty)
     }
 
     @Test func tooFewViewsWritesNothing() throws {

@@ -97,6 +97,31 @@ enum SyntheticViews {
         return views
     }
 
+    /// The views of `board` (an image of `pattern`) rendered through `camera` under every pose
+    /// (brought 0.8 times as near), detected, placed by ``TargetLayout``, and given Gaussian corner
+    /// noise of `noise` pixels on each axis.
+    static func rendered(
+        _ pattern: Pattern, board: PixelBuffer, camera: Camera, noise: Double, seed: UInt64
+    ) throws -> [CalibrationView] {
+        let detector = try MarkerDetector(pattern: pattern)
+        let layout = try TargetLayout(pattern)
+        var random = SplitMix64(seed: seed)
+        var views: [CalibrationView] = []
+        for (index, var pose) in poses.enumerated() {
+            pose.z *= 0.8
+            let image = try render(board, camera: camera, pose: pose, seed: UInt64(100 + index))
+            var view = layout.view(named: "view_\(index).png", try detector.detect(image))
+            view.points = view.points.map { point in
+                var noisy = point
+                noisy.image.x += noise * random.nextGaussian()
+                noisy.image.y += noise * random.nextGaussian()
+                return noisy
+            }
+            views.append(view)
+        }
+        return views
+    }
+
     /// Renders `board` (an image of the target) as `camera` sees it under `pose`: every output pixel
     /// is traced back through the camera's distortion to the board, 2 x 2 samples per pixel, then
     /// blurred and given sensor noise.
