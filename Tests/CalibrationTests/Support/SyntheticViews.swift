@@ -64,10 +64,11 @@ enum SyntheticViews {
     }
 
     /// The projected views of a board's corners (`columns` x `rows`, one board width across) under
-    /// every pose (brought `depthScale` times as near), with Gaussian noise of `noise` pixels,
-    /// keeping the corners inside the image.
+    /// every pose of `poses` (brought `depthScale` times as near), with Gaussian noise of `noise`
+    /// pixels, keeping the corners inside the image.
     static func projected(
-        camera: Camera, columns: Int, rows: Int, noise: Double, seed: UInt64, depthScale: Double = 1
+        camera: Camera, columns: Int, rows: Int, noise: Double, seed: UInt64, depthScale: Double = 1,
+        poses: [Pose] = poses
     ) throws -> [CalibrationView] {
         var random = SplitMix64(seed: seed)
         let pitch = 1 / Double(columns - 1)
