@@ -116,6 +116,31 @@ import Testing
         #expect(Self.contents(scratch + "/photos") == ["left01.jpg", "left02.jpg", "left03.jpg"])
     }
 
+    /// Eight photos at 640x480 and one cut to 600x480 (the board still in it): one camera at one
+    /// resolution is calibrated at a time, so the command names both sizes and writes nothing.
+    @Test func mixedImageSizesAreNamedAndNothingIsWritten() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch + "/photos", withIntermediateDirectories: true)
+        for n in 2...9 {
+            try FileManager.default.copyItem(atPath: Self.chessboard + "/left0\(n).jpg", toPath: scratch + "/photos/left0\(n).jpg")
+        }
+        let photo = try ImageFile.read(Self.chessboard + "/left01.jpg")
+        let width = 600 * photo.format.bytesPerPixel
+        let cut = try PixelBuffer(
+            copying: (0..<photo.height).flatMap { photo.row($0).prefix(width) }, width: 600, height: photo.height,
+            format: photo.format)
+        try Data(ImageFile.encode(cut, as: .png)).write(to: URL(fileURLWithPath: scratch + "/photos/left01.png"))
+        let result = try MarkerShutterBinary.run(["calibrate", "photos", "--pattern", "chessboard:9x6"], in: scratch)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains(
+            "Error: the pictures have different sizes (640x480 in 8 (left02.jpg, ...), 600x480 in 1 (left01.png)); "
+                + "a calibration is for one camera at one resolution"), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(Self.contents(scratch) == ["photos"])
+        #expect(Self.contents(scratch + "/photos").count == 9)
+    }
+
     @Test func aCorruptedSidecarIsNamedAndNothingIsWritten() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
