@@ -99,17 +99,17 @@ enum SyntheticViews {
     }
 
     /// The views of `board` (an image of `pattern`) rendered through `camera` under every pose
-    /// (brought 0.8 times as near), detected, placed by ``TargetLayout``, and given Gaussian corner
-    /// noise of `noise` pixels on each axis.
+    /// (brought `depthScale` times as near), detected, placed by ``TargetLayout``, and given
+    /// Gaussian corner noise of `noise` pixels on each axis.
     static func rendered(
-        _ pattern: Pattern, board: PixelBuffer, camera: Camera, noise: Double, seed: UInt64
+        _ pattern: Pattern, board: PixelBuffer, camera: Camera, noise: Double, seed: UInt64, depthScale: Double = 0.8
     ) throws -> [CalibrationView] {
         let detector = try MarkerDetector(pattern: pattern)
         let layout = try TargetLayout(pattern)
         var random = SplitMix64(seed: seed)
         var views: [CalibrationView] = []
         for (index, var pose) in poses.enumerated() {
-            pose.z *= 0.8
+            pose.z *= depthScale
             let image = try render(board, camera: camera, pose: pose, seed: UInt64(100 + index))
             var view = layout.view(named: "view_\(index).png", try detector.detect(image))
             view.points = view.points.map { point in
