@@ -12,12 +12,7 @@ import Testing
         var views = try SyntheticViews.projected(
             camera: SyntheticCalibrationTests.pinhole, columns: 12, rows: 9, noise: 0.3, seed: 6)
         var random = SplitMix64(seed: 7)
-        views[9].points = views[9].points.map { point in
-            var moved = point
-            moved.image.x += 3 * random.nextGaussian()
-            moved.image.y += 3 * random.nextGaussian()
-            return moved
-        }
+        views[9] = SyntheticViews.jittered(views[9], by: 3, &random)
         let result = try CameraCalibration.calibrate(views, model: .pinhole)
         let finalRun = try #require(result.finalRun)
         let report = CalibrationReport(result: result, pattern: "chessboard:12x9")

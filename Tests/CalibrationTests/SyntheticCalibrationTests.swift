@@ -102,12 +102,7 @@ import Testing
     @Test func anOutlierViewIsDroppedAndTheSolveRepeated() throws {
         var views = try SyntheticViews.projected(camera: Self.pinhole, columns: 12, rows: 9, noise: 0.3, seed: 3)
         var random = SplitMix64(seed: 99)
-        views[4].points = views[4].points.map { point in
-            var moved = point
-            moved.image.x += 3 * random.nextGaussian()
-            moved.image.y += 3 * random.nextGaussian()
-            return moved
-        }
+        views[4] = SyntheticViews.jittered(views[4], by: 3, &random)
         let result = try CameraCalibration.calibrate(views, model: .pinhole)
         #expect(result.outliers.map(\.name) == ["view_04"])
         #expect(result.outliers.first?.reason.hasPrefix("outlier: RMS") == true)

@@ -12,6 +12,14 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
     }
 
+    /// Copies the shared chessboard photos `left0N.jpg` numbered `numbers` into a new `folder`.
+    static func copyPhotos(_ numbers: ClosedRange<Int>, into folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for n in numbers {
+            try FileManager.default.copyItem(atPath: chessboard + "/left0\(n).jpg", toPath: folder + "/left0\(n).jpg")
+        }
+    }
+
     @Test func chessboardPhotosGiveEveryFileAndASummary() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -103,10 +111,7 @@ import Testing
     @Test func tooFewViewsWritesNothing() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        try FileManager.default.createDirectory(atPath: scratch + "/photos", withIntermediateDirectories: true)
-        for n in 1...3 {
-            try FileManager.default.copyItem(atPath: Self.chessboard + "/left0\(n).jpg", toPath: scratch + "/photos/left0\(n).jpg")
-        }
+        try Self.copyPhotos(1...3, into: scratch + "/photos")
         let result = try MarkerShutterBinary.run(
             ["calibrate", "photos", "--pattern", "chessboard:9x6", "--model", "rational"], in: scratch)
         #expect(result.status == 1)
@@ -121,10 +126,7 @@ import Testing
     @Test func mixedImageSizesAreNamedAndNothingIsWritten() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        try FileManager.default.createDirectory(atPath: scratch + "/photos", withIntermediateDirectories: true)
-        for n in 2...9 {
-            try FileManager.default.copyItem(atPath: Self.chessboard + "/left0\(n).jpg", toPath: scratch + "/photos/left0\(n).jpg")
-        }
+        try Self.copyPhotos(2...9, into: scratch + "/photos")
         let photo = try ImageFile.read(Self.chessboard + "/left01.jpg")
         let width = 600 * photo.format.bytesPerPixel
         let cut = try PixelBuffer(
@@ -158,10 +160,7 @@ import Testing
     @Test func theResultsNeverGoIntoTheInputFolder() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        try FileManager.default.createDirectory(atPath: scratch + "/photos", withIntermediateDirectories: true)
-        for n in 1...9 {
-            try FileManager.default.copyItem(atPath: Self.chessboard + "/left0\(n).jpg", toPath: scratch + "/photos/left0\(n).jpg")
-        }
+        try Self.copyPhotos(1...9, into: scratch + "/photos")
         let result = try MarkerShutterBinary.run(
             ["calibrate", "photos", "--pattern", "chessboard:9x6", "--out", "photos/calibration"], in: scratch)
         #expect(result.status == 1)

@@ -111,16 +111,21 @@ enum SyntheticViews {
         for (index, var pose) in poses.enumerated() {
             pose.z *= depthScale
             let image = try render(board, camera: camera, pose: pose, seed: UInt64(100 + index))
-            var view = layout.view(named: "view_\(index).png", try detector.detect(image))
-            view.points = view.points.map { point in
-                var noisy = point
-                noisy.image.x += noise * random.nextGaussian()
-                noisy.image.y += noise * random.nextGaussian()
-                return noisy
-            }
-            views.append(view)
+            views.append(jittered(layout.view(named: "view_\(index).png", try detector.detect(image)), by: noise, &random))
         }
         return views
+    }
+
+    /// `view` with every image point moved by Gaussian noise of `sigma` pixels on each axis.
+    static func jittered(_ view: CalibrationView, by sigma: Double, _ random: inout SplitMix64) -> CalibrationView {
+        var moved = view
+        moved.points = view.points.map { point in
+            var noisy = point
+            noisy.image.x += sigma * random.nextGaussian()
+            noisy.image.y += sigma * random.nextGaussian()
+            return noisy
+        }
+        return moved
     }
 
     /// Renders `board` (an image of the target) as `camera` sees it under `pose`: every output pixel
