@@ -35,7 +35,8 @@ struct CalibrateCommand: ParsableCommand {
             with advice on what to capture next goes to standard error.
 
             Exit status: 0 calibrated; 1 nothing written (too few usable views, mixed image sizes, \
-            unreadable input); 64 a usage mistake (an unknown --model, a --pattern of loose markers).
+            unreadable input) or standard output cannot be written; 64 a usage mistake (an unknown \
+            --model, a --pattern of loose markers).
 
             Examples:
               marker-shutter calibrate pictures
@@ -115,7 +116,7 @@ struct CalibrateCommand: ParsableCommand {
             }
             try output.commit()
             for line in report.summary { FileHandle.standardError.write(line + "\n") }
-            for name in written { print((out as NSString).appendingPathComponent(name)) }
+            for name in written { StandardOutput.line((out as NSString).appendingPathComponent(name)) }
         } catch let error as CalibrationError {
             throw RuntimeError("\(error)")
         }
