@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 public import MarkerDetection
+import Pixels
 import Synchronization
 
 /// The live shutter: frames go in as they arrive, detection runs on its own thread, and the
@@ -48,6 +49,8 @@ public final class LiveShutter: Sendable {
     public let rule: ValidityRule
     private let slot = LatestFrameSlot<Submitted>()
     private let state: Mutex<State>
+    /// Where the next frame is searched; `nil` searches every frame whole.
+    private let tracker: Mutex<RegionTracker?>
     private let done = DispatchSemaphore(value: 0)
 
     /// Creates a shutter, disabled until a valid frame arrives.
@@ -56,9 +59,20 @@ public final class LiveShutter: Sendable {
     ///   - detector: Finds the target in each frame.
     ///   - rule: Which detections may enable the shutter.
     ///   - hold: How long a lost detection is held.
-    public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration) {
+    ///
+    /// In ``DetectionMode/fast`` each frame is searched first where the board was in the frame
+    /// before (a ``RegionTracker`` with its defaults: frames come one after another); in
+    /// ``DetectionMode/full`` every frame is searched whole.
+    public convenience init(detector: MarkerDetector, rule: ValidityRule, hold: Duration) {
+        self.init(detector: detector, rule: rule, hold: hold, tracker: detector.mode == .fast ? RegionTracker() : nil)
+    }
+
+    /// Creates a shutter, disabled until a valid frame arrives, that searches frames where `tracker`
+    /// says (every frame whole when it is `nil`).
+    public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, tracker: RegionTracker?) {
         self.detector = detector
         self.rule = rule
+        self.tracker = Mutex(tracker)
         state = Mutex(State(timeline: ShutterTimeline(hold: hold)))
     }
 
@@ -131,11 +145,21 @@ public final class LiveShutter: Sendable {
         return (held.snapshot, current, now)
     }
 
+    /// Detects where the tracker says, and in the whole image when that comes back short.
+    private func detect(_ pixels: PixelBuffer) throws(DetectionError) -> Detection {
+        guard let search = tracker.withLock({ $0?.nextSearch() }) else { return try detector.detect(pixels) }
+        let detection = try detector.detect(pixels, within: search.region)
+        guard tracker.withLock({ $0?.record(detection, after: search) ?? false }) else { return detection }
+        let whole = try detector.detect(pixels)
+        _ = tracker.withLock { $0?.record(whole, after: .wholeImage) }
+        return whole
+    }
+
     private func process(_ submitted: Submitted) -> Report? {
         let frame = submitted.frame
         let detection: Detection
         do {
-            detection = try detector.detect(frame.pixels)
+            detection = try detect(frame.pixels)
         } catch {
             state.withLock { $0.statistics.detectionFailures += 1 }
             return nil
