@@ -147,6 +147,11 @@ cv::Ptr<cv::aruco::DetectorParameters> fast_parameters() {
     // enough for a window that stays on the marker's border.
     parameters->cornerRefinementMethod = cv::aruco::CORNER_REFINE_SUBPIX;
     parameters->cornerRefinementWinSize = 2;
+    // Two adaptive-threshold windows (3 and 23 pixels) instead of three (3, 13, 23): on the
+    // benchmark's ChArUco frames, shrunk, this found 299 board markers against 295 in a third less
+    // time; 3 and 13 found 295 and a single 13 found 293 (Scripts/fast_detection_parameters.py).
+    // The minimum perimeter stays OpenCV's 3% of the image: 6% lost a marker, 10% half of them.
+    parameters->adaptiveThreshWinSizeStep = 20;
     return parameters;
 }
 
