@@ -276,8 +276,13 @@ static int fake_poll(void *context, struct pollfd *fds, nfds_t count, int timeou
     int timeout = !eintr && take(&fake->script.poll_timeouts);
     int error = !eintr && !timeout && take(&fake->script.poll_errors);
     int64_t wait_ms = 0;
-    // No frame will come: wait like a device that has none, without reporting the descriptor ready.
-    if (!eintr && !error && fake->counters.streaming && frames_exhausted(fake)) timeout = 1;
+    // No frame will come: report nothing, after a short wait (the caller polls again until its own
+    // deadline, and sees a stop request between polls even without the wake-up descriptor).
+    int exhausted = !eintr && !timeout && !error && fake->counters.streaming && frames_exhausted(fake);
+    if (exhausted) {
+        timeout = 1;
+        if (timeout_ms > 10) timeout_ms = 10;
+    }
     if (!eintr && !timeout && fake->script.pace && fake->counters.streaming) {
         int64_t due = fake->stream_start_ns + (int64_t)(fake->next_sequence + 1) * fake->script.frame_interval_ns;
         wait_ms = (due - now_ns() + 999999) / 1000000;

@@ -15,6 +15,12 @@ struct BoardCommand: ParsableCommand {
             row from the top-left, to detect with apriltag:FAMILY. Print the file without scaling, and give \
             the same pattern to `live` and `process`.
 
+            --out writes a new file, or replaces a regular file only with --force.
+
+            Exit status: 0 the file written; 1 nothing written (the file exists and --force was not given, \
+            or it cannot be written) or standard output cannot be written; 64 a usage error (an unknown \
+            target, a size outside its range).
+
             Examples:
               marker-shutter board charuco 5x7 DICT_6X6_250 --out board.png
               marker-shutter board aruco 5x7 DICT_6X6_250 --width 2480 --out grid.png
@@ -29,13 +35,13 @@ struct BoardCommand: ParsableCommand {
                                  valueName: "target"))
     var target: [String]
 
-    @Option(help: "Width of the image in pixels.")
+    @Option(parsing: .unconditional, help: "Width of the image in pixels.")
     var width: Int = 2100
 
-    @Option(help: "Height of the image in pixels (default: fits the target's shape).")
+    @Option(parsing: .unconditional, help: "Height of the image in pixels (default: fits the target's shape).")
     var height: Int?
 
-    @Option(help: "White margin around the target in pixels (default: a tenth of the shorter side).")
+    @Option(parsing: .unconditional, help: "White margin around the target in pixels (default: a tenth of the shorter side).")
     var margin: Int?
 
     @Option(help: ArgumentHelp("Where to write the PNG.", valueName: "file"))
@@ -108,9 +114,10 @@ struct BoardCommand: ParsableCommand {
     }
 
     private func validateSizes() throws {
-        guard width >= 100 else { throw ValidationError("--width must be at least 100 pixels") }
-        if let height, height < 100 { throw ValidationError("--height must be at least 100 pixels") }
-        if let margin, margin < 0 { throw ValidationError("--margin cannot be negative") }
+        let side = AllowedRange(100...PrintableTarget.maximumSide, unit: "pixels")
+        try side.validate(width, option: "--width")
+        try side.validate(height, option: "--height")
+        try AllowedRange(0...PrintableTarget.maximumSide, unit: "pixels").validate(margin, option: "--margin")
     }
 
     func run() throws {
@@ -146,7 +153,7 @@ struct BoardCommand: ParsableCommand {
         } catch {
             throw RuntimeError("\(error)")
         }
-        print("wrote \(out): \(name), \(width)x\(height) pixels")
+        StandardOutput.line("wrote \(out): \(name), \(width)x\(height) pixels")
     }
 
     /// A height that gives the board's squares the same size across and down, with the margin.

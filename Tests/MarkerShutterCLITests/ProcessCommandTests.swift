@@ -155,6 +155,19 @@ import Testing
         #expect(result.standardOutput.contains("marker-shutter \(command)"))
     }
 
+    @Test(arguments: [
+        ("process", ["0 every frame processed", "2 some frames unreadable", "1 nothing could be processed", "64 a usage error", "130 stopped by Ctrl-C"]),
+        ("calibrate", ["0 calibrated", "1 nothing written", "64 a usage error"]),
+        ("board", ["0 the file written", "1 nothing written", "64 a usage error"]),
+        ("devices", ["0 listed", "1 standard output cannot be written", "64 a usage error"]),
+    ])
+    func helpStatesEveryExitStatus(command: String, statuses: [String]) throws {
+        let result = try MarkerShutterBinary.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.flowingOutput.contains("Exit status: "))
+        for status in statuses { #expect(result.flowingOutput.contains(status), "\(command): \(status)") }
+    }
+
     @Test func liveRefusesAnUnwritablePictureFolderBeforeOpeningAnyCamera() throws {
         let result = try MarkerShutterBinary.run(["live", "--device", "/nonexistent/video9", "--out", "/sys/marker-shutter-pictures"])
         #expect(result.status == 1)

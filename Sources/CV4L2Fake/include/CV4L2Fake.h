@@ -25,7 +25,7 @@ typedef struct msv_fake_script {
     int64_t frame_interval_ns;      // spacing of timestamps (and of frames, see `pace`)
     int pace;                       // 1: poll reports ready only once the next frame is due
     uint32_t frame_limit;           // when not 0, only frames 0 ... frame_limit - 1 exist: after them,
-                                    // poll reports nothing until its timeout (or the wake-up pipe)
+                                    // poll reports nothing, after waiting at most 10 ms
     int32_t poll_timeouts;          // the next N polls report nothing after waiting; -1: every poll
     int32_t poll_errors;            // the next N polls report POLLERR
     int32_t poll_eintr;             // the next N polls fail with EINTR at once
