@@ -105,7 +105,6 @@ void configure(msd_detector &detector, const msd_dictionary *dictionary) {
         require(dictionary, "dictionary");
         detector.dictionary = dictionary->dictionary;
         detector.parameters = cv::aruco::DetectorParameters::create();
-        detector.fast_parameters = fast_parameters();
     }
     switch (pattern.kind) {
     case MSD_PATTERN_ARUCO: return;
@@ -211,6 +210,14 @@ std::vector<cv::Point2f> find_chessboard_full(const msd_pattern &pattern, const 
     return points;
 }
 
+void add_chessboard_corners(const std::vector<cv::Point2f> &points, msd_detection &result) {
+    for (size_t index = 0; index < points.size(); ++index) {
+        result.corner_ids.push_back(int32_t(index));
+        result.corner_points.push_back(points[index].x);
+        result.corner_points.push_back(points[index].y);
+    }
+}
+
 void add_markers_and_corners(const msd_detector &detector, const cv::Mat &gray, const Markers &markers,
                              msd_detection &result) {
     for (size_t index = 0; index < markers.ids.size(); ++index) {
@@ -280,12 +287,7 @@ void check_size(int width, int height) {
 
 void detect_full(const msd_detector &detector, const cv::Mat &gray, msd_detection &result) {
     if (detector.pattern.kind == MSD_PATTERN_CHESSBOARD) {
-        const std::vector<cv::Point2f> points = find_chessboard_full(detector.pattern, gray);
-        for (size_t index = 0; index < points.size(); ++index) {
-            result.corner_ids.push_back(int32_t(index));
-            result.corner_points.push_back(points[index].x);
-            result.corner_points.push_back(points[index].y);
-        }
+        add_chessboard_corners(find_chessboard_full(detector.pattern, gray), result);
     } else {
         add_markers_and_corners(detector, gray, find_markers_full(detector, gray), result);
     }

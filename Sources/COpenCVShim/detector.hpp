@@ -14,8 +14,6 @@ struct msd_detector {
     msd_pattern pattern;
     cv::Ptr<cv::aruco::Dictionary> dictionary;
     cv::Ptr<cv::aruco::DetectorParameters> parameters;
-    // Fast mode's downscaled pass: the same, with corners refined to sub-pixel in that image.
-    cv::Ptr<cv::aruco::DetectorParameters> fast_parameters;
     cv::Ptr<cv::aruco::CharucoBoard> charuco;
     // The board whose layout recovers markers the first pass missed (ChArUco or grid board).
     cv::Ptr<cv::aruco::Board> board;
@@ -53,6 +51,9 @@ std::vector<cv::Point2f> find_chessboard_full(const msd_pattern &pattern, const 
 // Refines chessboard corners on `gray` with a window of about a quarter of the smallest square.
 void refine_chessboard(const msd_pattern &pattern, const cv::Mat &gray, std::vector<cv::Point2f> &points);
 
+// Adds chessboard corners to `result`, numbered in the order given.
+void add_chessboard_corners(const std::vector<cv::Point2f> &points, msd_detection &result);
+
 // Fills `result` from markers and board corners (ChArUco corners interpolated from the markers on `gray`).
 void add_markers_and_corners(const msd_detector &detector, const cv::Mat &gray, const Markers &markers,
                              msd_detection &result);
@@ -61,9 +62,6 @@ void add_markers_and_corners(const msd_detector &detector, const cv::Mat &gray, 
 // itself; false when the caller should run full mode instead (see MSD_DETECT_FAST).
 bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
                  msd_detection &result);
-
-// Detector parameters for fast mode's downscaled pass.
-cv::Ptr<cv::aruco::DetectorParameters> fast_parameters();
 
 // The scale fast mode works at for an image of `width` x `height` pixels (1: no shrinking).
 double fast_scale(const msd_detector &detector, double width, double height);

@@ -47,23 +47,16 @@ cv::Point2f upscale(cv::Point2f point, double scale_x, double scale_y) {
 }
 
 // Moves each marker corner onto the full-resolution image's corner (cornerSubPix), with a window
-// of half a bit so that it sees the marker's border and not its inner bits. A corner that would
-// move further than the downscaled pass can be off (two working pixels) has been drawn to some
-// other corner, and stays where it was.
-void refine_marker_corners(const cv::Mat &gray, int bits_per_side, double scale,
-                           std::vector<std::vector<cv::Point2f>> &markers) {
+// of three quarters of one bit so that it sees the marker's border and not its inner bits.
+void refine_marker_corners(const cv::Mat &gray, int bits_per_side, std::vector<std::vector<cv::Point2f>> &markers) {
     for (std::vector<cv::Point2f> &corners : markers) {
         double side = HUGE_VAL;
         for (size_t index = 0; index < corners.size(); ++index) {
             side = std::min(side, double(cv::norm(corners[index] - corners[(index + 1) % corners.size()])));
         }
-        const int half_window = std::clamp(int(0.5 * side / (bits_per_side + 2)), 2, 12);
-        std::vector<cv::Point2f> refined = corners;
-        cv::cornerSubPix(gray, refined, cv::Size(half_window, half_window), cv::Size(-1, -1),
+        const int half_window = std::clamp(int(0.75 * side / (bits_per_side + 2)), 2, 12);
+        cv::cornerSubPix(gray, corners, cv::Size(half_window, half_window), cv::Size(-1, -1),
                          cv::TermCriteria(cv::TermCriteria::EPS | cv::TermCriteria::COUNT, 30, 0.01));
-        for (size_t index = 0; index < corners.size(); ++index) {
-            if (cv::norm(refined[index] - corners[index]) <= 2 / scale) corners[index] = refined[index];
-        }
     }
 }
 
@@ -108,11 +101,7 @@ bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, con
     const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
     for (cv::Point2f &point : points) point = upscale(point, scale_x, scale_y);
     refine_chessboard(pattern, gray, points);
-    for (size_t index = 0; index < points.size(); ++index) {
-        result.corner_ids.push_back(int32_t(index));
-        result.corner_points.push_back(points[index].x);
-        result.corner_points.push_back(points[index].y);
-    }
+    add_chessboard_corners(points, result);
     return true;
 }
 
@@ -120,7 +109,7 @@ bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const 
                        msd_detection &result) {
     Markers found;
     std::vector<std::vector<cv::Point2f>> rejected;
-    cv::aruco::detectMarkers(small, detector.dictionary, found.corners, found.ids, detector.fast_parameters, rejected);
+    cv::aruco::detectMarkers(small, detector.dictionary, found.corners, found.ids, detector.parameters, rejected);
     if (found.ids.empty()) return false;
     const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
     for (auto *set : {&found.corners, &rejected}) {
@@ -128,32 +117,18 @@ bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const 
             for (cv::Point2f &point : corners) point = upscale(point, scale_x, scale_y);
         }
     }
+    refine_marker_corners(gray, detector.dictionary->markerSize, found.corners);
     // Markers the downscaled pass saw as shapes but could not read are read again at full
     // resolution where the board's layout says a marker should be.
     cv::aruco::refineDetectedMarkers(gray, detector.board, found.corners, found.ids, rejected, cv::noArray(),
                                      cv::noArray(), 10.f, 3.f, true, cv::noArray(), detector.parameters);
-    Markers kept = keep_board_markers(detector, std::move(found));
-    refine_marker_corners(gray, detector.dictionary->markerSize, std::min(scale_x, scale_y), kept.corners);
+    const Markers kept = keep_board_markers(detector, std::move(found));
     if (kept.ids.empty() || !accounts_for_board(detector, kept, gray.size())) return false;
     add_markers_and_corners(detector, gray, kept, result);
     return true;
 }
 
 }  // namespace
-
-cv::Ptr<cv::aruco::DetectorParameters> fast_parameters() {
-    cv::Ptr<cv::aruco::DetectorParameters> parameters = cv::aruco::DetectorParameters::create();
-    // Corners found to a fraction of a working pixel start the full-resolution refinement close
-    // enough for a window that stays on the marker's border.
-    parameters->cornerRefinementMethod = cv::aruco::CORNER_REFINE_SUBPIX;
-    parameters->cornerRefinementWinSize = 2;
-    // Two adaptive-threshold windows (3 and 23 pixels) instead of three (3, 13, 23): on the
-    // benchmark's ChArUco frames, shrunk, this found 299 board markers against 295 in a third less
-    // time; 3 and 13 found 295 and a single 13 found 293 (Scripts/fast_detection_parameters.py).
-    // The minimum perimeter stays OpenCV's 3% of the image: 6% lost a marker, 10% half of them.
-    parameters->adaptiveThreshWinSizeStep = 20;
-    return parameters;
-}
 
 double fast_scale(const msd_detector &detector, double width, double height) {
     const double side = typical_feature_side(detector.pattern, width);

@@ -122,7 +122,8 @@ for frame in truth.frames {
     let view = frame.boardFraction.map { "board \(Int(($0 * 100).rounded()))% wide, tilt \(Int(frame.tiltDegrees ?? 0)) deg" } ?? "enlarged photo"
     print(frame.file.padding(toLength: 36, withPad: " ", startingAt: 0)
         + "\(view.padding(toLength: 30, withPad: " ", startingAt: 0)) full \(String(format: "%7.1f", median(full.milliseconds))) ms"
-        + " fast \(String(format: "%7.1f", median(fast.milliseconds))) ms  markers \(full.markers)/\(fast.markers) corners \(full.corners)/\(fast.corners)")
+        + " fast \(String(format: "%7.1f", median(fast.milliseconds))) ms  markers \(full.markers)/\(fast.markers) corners \(full.corners)/\(fast.corners)"
+        + (frame.corners == nil ? "" : String(format: "  max error %.3f/%.3f px", full.errors.max() ?? 0, fast.errors.max() ?? 0)))
 }
 print("load average at end: \(loadAverage())")
 print("")
