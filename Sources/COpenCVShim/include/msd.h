@@ -251,7 +251,8 @@ typedef enum msd_detect_mode {
      * from the image size and the size of the pattern's markers (or squares), and their corners
      * refined on the full-resolution image (sub-pixel). When the downscaled pass does not account
      * for the whole board (a board marker it did not find would lie inside the image, or nothing
-     * was found), the full-resolution detection runs instead, so nothing full mode finds is lost.
+     * was found), it is tried again at twice the scale while that is at most 0.8, and then the
+     * full-resolution detection runs instead, so nothing full mode finds is lost.
      * Loose markers (no board layout to check against) and images too small to shrink are
      * detected as in full mode. */
     MSD_DETECT_FAST = 1,
