@@ -7,17 +7,17 @@ struct DetectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The calibration target to look for.", discussion: Pattern.grammar, valueName: "pattern"))
     var pattern: String = "charuco:5x7:DICT_6X6_250"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a lost detection is held before the shutter is disabled.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a lost detection is held before the shutter is disabled (\(InputLimits.holdSeconds)).", valueName: "seconds"))
     var hold: Double = 0.3
 
-    @Option(name: .customLong("min-markers"), parsing: .unconditional, help: "Markers a detection needs to be valid (default: per pattern).")
+    @Option(name: .customLong("min-markers"), parsing: .unconditional, help: "Markers a detection needs to be valid (default: per pattern; \(InputLimits.featureCount)).")
     var minimumMarkers: Int?
 
-    @Option(name: .customLong("min-corners"), parsing: .unconditional, help: "Board corners a detection needs to be valid (default: per pattern).")
+    @Option(name: .customLong("min-corners"), parsing: .unconditional, help: "Board corners a detection needs to be valid (default: per pattern; \(InputLimits.featureCount)).")
     var minimumCorners: Int?
 
     @Option(name: .customLong("min-sharpness"), parsing: .unconditional,
-            help: "Sharpness (variance of the Laplacian over the target) a detection needs (default: 50).")
+            help: "Sharpness (variance of the Laplacian over the target) a detection needs (default: 50; \(InputLimits.sharpness)).")
     var minimumSharpness: Double?
 
     @Option(name: .customLong("detect"),

@@ -81,6 +81,9 @@ struct LiveCommand: AsyncParsableCommand {
         let pattern = detector.pattern
         let console = Console()
 
+        if let replay {
+            do { try OutputPolicy.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
+        }
         let pictures: CaptureFolder
         do {
             pictures = try CaptureFolder(path: out, pattern: pattern)

@@ -24,7 +24,8 @@ struct ProcessCommand: ParsableCommand {
 
             --output writes a new file, or replaces a regular file only with --force; `-` is standard \
             output; a device, FIFO or symbolic link is written through. An output inside the input (a frame, \
-            the manifest, the frame folder for --annotate or --select) is refused before any work.
+            the manifest, the frame folder for --annotate or --select) is refused before any work, and so \
+            are --annotate and --select naming one folder.
 
             Exit status: 0 every frame processed; 2 some frames unreadable (the rest processed) or some \
             --annotate/--select files not written; 1 nothing could be processed, an output refused before \
@@ -45,7 +46,7 @@ struct ProcessCommand: ParsableCommand {
 
     @OptionGroup var detection: DetectionOptions
 
-    @Option(parsing: .unconditional, help: "Frames per second when the folder has no manifest.jsonl.")
+    @Option(parsing: .unconditional, help: "Frames per second when the folder has no manifest.jsonl (\(InputLimits.framesPerSecond)).")
     var fps: Double = 30
 
     @Option(parsing: .unconditional,
@@ -65,7 +66,7 @@ struct ProcessCommand: ParsableCommand {
     var select: String?
 
     @Option(name: .customLong("opencv-threads"), parsing: .unconditional,
-            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own).")
+            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own; \(InputLimits.openCVThreads)).")
     var openCVThreads: Int?
 
     func validate() throws {
@@ -158,6 +159,7 @@ struct ProcessCommand: ParsableCommand {
             for (option, folder) in [("--annotate", annotate), ("--select", select)] {
                 if let folder { try OutputPolicy.checkFolder(folder, option: option, notAnyOf: [self.folder]) }
             }
+            if let annotate, let select { try OutputPolicy.checkDistinct(("--annotate", annotate), ("--select", select)) }
             let manifest = (self.folder as NSString).appendingPathComponent(FrameManifest.fileName)
             return try OutputPolicy.destination(for: output ?? "-", replacing: force,
                                                 inputs: frameFolder.frames.map(\.path) + [manifest])

@@ -71,6 +71,40 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["link.jsonl", "target.jsonl"])
     }
 
+    /// `board --force` used to rename its PNG over whatever --out named: a link, a FIFO, a device.
+    @Test func boardWritesThroughALinkAFifoAndDashAndReplacesNone() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/target.png"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.png", withDestinationPath: folder + "/target.png")
+        #expect(mkfifo(folder + "/fifo.png", 0o644) == 0)
+        let board = ["board", "chessboard", "9x6", "--width", "200", "--out"]
+
+        let refused = try MarkerShutterBinary.run(board + [folder + "/link.png"])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("\(folder)/link.png exists; use --force to replace it"))
+        let linked = try MarkerShutterBinary.run(board + [folder + "/link.png", "--force"])
+        #expect(linked.status == 0, "\(linked.standardError)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link.png") == folder + "/target.png")
+        let png = try Data(contentsOf: URL(fileURLWithPath: folder + "/target.png"))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+
+        let piped = try HostileInputTests.runInShell("""
+            cat "$1/fifo.png" > "$1/read.png" & "$0" board chessboard 9x6 --width 200 --force --out "$1/fifo.png"; status=$?
+            wait; exit $status
+            """, folder)
+        #expect(piped.status == 0, "\(piped.standardError)")
+        var status = stat()
+        #expect(lstat(folder + "/fifo.png", &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/read.png")) == png)
+
+        let dash = try HostileInputTests.runInShell("exec \"$0\" board chessboard 9x6 --width 200 --out - > \"$1/dash.png\"", folder)
+        #expect(dash.status == 0)
+        #expect(dash.standardError.contains("wrote standard output: chessboard:9x6, 200x152 pixels"), "\(dash.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/dash.png")) == png)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["dash.png", "fifo.png", "link.png", "read.png", "target.png"])
+    }
+
     @Test func anOutputThatIsAFolderOrAnInputIsRefusedBeforeAnyWork() throws {
         let frames = try Self.twoFrames()
         defer { try? FileManager.default.removeItem(atPath: frames) }
@@ -80,6 +114,8 @@ import Testing
             (["--output", frames + "/a.jpg", "--force"], "would overwrite the input \(frames)/a.jpg"),
             (["--annotate", frames], "--annotate \(frames) would overwrite the input \(frames)"),
             (["--select", frames + "/."], "--select \(frames)/. would overwrite the input \(frames)"),
+            (["--annotate", frames + "-out", "--select", frames + "-out/"],
+             "--annotate \(frames)-out and --select \(frames)-out/ are one folder: give each its own"),
         ]
         for (options, message) in cases {
             let result = try MarkerShutterBinary.run(["process", frames, "--pattern", "chessboard:9x6"] + options)
@@ -88,6 +124,12 @@ import Testing
             #expect(!result.standardError.contains("processed in"), "refused before any work")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: frames + "/a.jpg")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: frames).sorted() == ["a.jpg", "a.png"])
+        #expect(!FileManager.default.fileExists(atPath: frames + "-out"), "nothing made")
+
+        let live = try MarkerShutterBinary.run(["live", "--replay", frames, "--out", frames + "/", "--pattern", "chessboard:9x6"])
+        #expect(live.status == 1)
+        #expect(live.standardError.contains("--out \(frames)/ would overwrite the input \(frames)"), "\(live.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: frames).sorted() == ["a.jpg", "a.png"])
     }
 

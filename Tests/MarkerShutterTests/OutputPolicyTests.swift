@@ -53,4 +53,19 @@ import Testing
         }
         try OutputPolicy.checkFolder(folder + "/new", option: "--select", notAnyOf: [folder])
     }
+
+    @Test func twoOutputFoldersAreNeverOneWhetherTheyExistOrNot() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/made", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/made")
+        #expect(throws: OutputPathError.sameFolder("--annotate \(folder)/made", "--select \(folder)/link")) {
+            try OutputPolicy.checkDistinct(("--annotate", folder + "/made"), ("--select", folder + "/link"))
+        }
+        #expect(throws: OutputPathError.sameFolder("--annotate \(folder)/new", "--select \(folder)/./new/")) {
+            try OutputPolicy.checkDistinct(("--annotate", folder + "/new"), ("--select", folder + "/./new/"))
+        }
+        try OutputPolicy.checkDistinct(("--annotate", folder + "/made"), ("--select", folder + "/new"))
+        try OutputPolicy.checkDistinct(("--annotate", folder + "/new"), ("--select", folder + "/other"))
+    }
 }

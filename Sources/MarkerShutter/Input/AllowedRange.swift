@@ -4,7 +4,7 @@
 /// Every number that later becomes a `Duration`, a thread count or an image size is checked against
 /// one of these first, so that no conversion can overflow: `--hold 1e10` is an error that says
 /// what is allowed, never a crash.
-public struct AllowedRange<Value: Comparable & Sendable>: Sendable {
+public struct AllowedRange<Value: Comparable & Sendable>: Sendable, CustomStringConvertible {
     /// The smallest value allowed.
     public let lower: Value
     /// The largest value allowed.

@@ -65,6 +65,23 @@ public enum OutputPolicy {
         }
     }
 
+    /// Checks that two folders the command writes into are not one folder, so that the files of
+    /// one never replace those of the other.
+    ///
+    /// - Parameters:
+    ///   - first: The option and the folder it names (`("--annotate", "out")`).
+    ///   - second: The other option and folder.
+    /// - Throws: ``OutputPathError/sameFolder(_:_:)`` when both name one folder, existing or not.
+    public static func checkDistinct(_ first: (option: String, folder: String), _ second: (option: String, folder: String))
+        throws(OutputPathError)
+    {
+        var status = stat()
+        let same = stat(first.folder, &status) == 0
+            ? sameFile(second.folder, status)
+            : URL(fileURLWithPath: first.folder).standardizedFileURL.path == URL(fileURLWithPath: second.folder).standardizedFileURL.path
+        if same { throw .sameFolder("\(first.option) \(first.folder)", "\(second.option) \(second.folder)") }
+    }
+
     private static func fileType(_ status: stat) -> mode_t { status.st_mode & S_IFMT }
 
     /// Whether the file is this process's standard output or error (`/dev/stdout` redirected to a file).
@@ -81,6 +98,34 @@ public enum OutputPolicy {
     }
 }
 
+extension OutputPolicy.Destination {
+    /// Writes a whole file's `bytes` where the destination says: renamed into place for a
+    /// regular file (an existing one only when `replacing`), in place through a device, FIFO or
+    /// link, or to standard output.
+    ///
+    /// - Throws: ``FileWriteError`` naming the path (`EEXIST` for a file that appeared and may
+    ///   not be replaced).
+    public func write(_ bytes: some Collection<UInt8>, replacing: Bool) throws(FileWriteError) {
+        switch self {
+        case .standardOutput:
+            try AtomicFile.writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
+        case .replacing(let path):
+            try AtomicFile.write(bytes, to: path, replacing: replacing)
+        case .through(let path):
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
+            var failure: FileWriteError?
+            do throws(FileWriteError) {
+                try AtomicFile.writeAll(bytes, to: descriptor, path: path)
+            } catch {
+                failure = error
+            }
+            if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
+            if let failure { throw failure }
+        }
+    }
+}
+
 /// An output path that is refused before any work starts.
 public enum OutputPathError: Error, Equatable, CustomStringConvertible {
     /// The path is a folder, not a file.
@@ -89,12 +134,15 @@ public enum OutputPathError: Error, Equatable, CustomStringConvertible {
     case exists(String)
     /// The output is one of the inputs.
     case isInput(String, input: String)
+    /// Two outputs name one folder.
+    case sameFolder(String, String)
 
     public var description: String {
         switch self {
         case .isFolder(let path): "\(path) is a folder: give a file name"
         case .exists(let path): "\(path) exists; use --force to replace it"
         case .isInput(let path, let input): "\(path) would overwrite the input \(input): choose a path outside the input"
+        case .sameFolder(let first, let second): "\(first) and \(second) are one folder: give each its own"
         }
     }
 }
