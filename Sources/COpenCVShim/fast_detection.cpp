@@ -27,14 +27,15 @@ constexpr double largest_useful_scale = 0.8;
 constexpr double smallest_working_side = 320;
 
 // The side, in full-resolution pixels, of the pattern's markers (or chessboard squares) when the
-// board spans typical_board_fraction of the image width; 0 for loose markers.
+// board spans typical_board_fraction of the image width; 0 for patterns always found at full resolution.
 double typical_feature_side(const msd_pattern &pattern, double width) {
     const double board = typical_board_fraction * width;
     switch (pattern.kind) {
-    case MSD_PATTERN_ARUCO: return 0;
-    case MSD_PATTERN_ARUCO_GRID:
-        return board * pattern.marker_length /
-               (pattern.columns * pattern.marker_length + (pattern.columns - 1) * pattern.marker_separation);
+    // Loose markers have no board to size; a grid board's points are its marker corners, which a
+    // downscaled pass finds less exactly than a full-resolution one (see BENCHMARKS.md): both are
+    // always detected at full resolution.
+    case MSD_PATTERN_ARUCO:
+    case MSD_PATTERN_ARUCO_GRID: return 0;
     case MSD_PATTERN_CHARUCO: return board * pattern.marker_length / (pattern.columns * pattern.square_length);
     case MSD_PATTERN_CHESSBOARD: return board / (pattern.columns + 1);
     }

@@ -1,5 +1,7 @@
 // CV4L2Fake implementation. See the header.
 
+#define _GNU_SOURCE  // pipe2
+
 #include "CV4L2Fake.h"
 
 #include <errno.h>
@@ -304,6 +306,18 @@ static int fake_poll(void *context, struct pollfd *fds, nfds_t count, int timeou
     return (fds[0].revents ? 1 : 0) + other;
 }
 
+static int fake_pipe2(void *context, int fds[2], int flags) {
+    msv_fake_device *fake = context;
+    pthread_mutex_lock(&fake->lock);
+    int error = fake->script.pipe_errno;
+    pthread_mutex_unlock(&fake->lock);
+    if (error) {
+        errno = error;
+        return -1;
+    }
+    return pipe2(fds, flags);
+}
+
 int msv_fake_device_create(const msv_fake_script *script, msv_fake_device **device) {
     msv_fake_device *fake = calloc(1, sizeof *fake);
     if (!fake) return ENOMEM;
@@ -320,6 +334,7 @@ int msv_fake_device_create(const msv_fake_script *script, msv_fake_device **devi
         .mmap = fake_mmap,
         .munmap = fake_munmap,
         .poll = fake_poll,
+        .pipe2 = fake_pipe2,
     };
     *device = fake;
     return 0;

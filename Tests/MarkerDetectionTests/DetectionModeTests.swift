@@ -24,6 +24,9 @@ import Testing
         #expect(charuco.fastScale(for: ImageSize(width: 640, height: 480)) == 1)
         let loose = try MarkerDetector(pattern: Pattern(parsing: "aruco:DICT_6X6_250"))
         #expect(loose.fastScale(for: ImageSize(width: 3840, height: 2160)) == 1)
+        // A grid board's marker corners are its calibration points: never taken from a shrunken copy.
+        let grid = try MarkerDetector(pattern: Pattern(parsing: "gridboard:5x7:DICT_6X6_250"))
+        #expect(grid.fastScale(for: ImageSize(width: 3840, height: 2160)) == 1)
     }
 
     @Test(arguments: ["charuco:5x7:DICT_6X6_250", "chessboard:9x6"], [0.0, 45.0])

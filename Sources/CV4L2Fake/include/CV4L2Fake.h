@@ -37,6 +37,7 @@ typedef struct msv_fake_script {
     uint32_t backwards_at;          // when not 0, frame N gets a timestamp older than frame N-1
     uint32_t error_flag_at;         // when not 0, frame N carries V4L2_BUF_FLAG_ERROR
     int32_t reqbufs_errno;          // when not 0, VIDIOC_REQBUFS fails with it
+    int32_t pipe_errno;             // when not 0, pipe2 (the capture thread's wake pipe) fails with it
 } msv_fake_script;
 
 typedef struct msv_fake_counters {
