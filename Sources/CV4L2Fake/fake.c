@@ -34,6 +34,7 @@ struct msv_fake_device {
     uint32_t next_sequence;
     int64_t stream_start_ns;
     int sticky_error;
+    int32_t gain;
 };
 
 static int64_t now_ns(void) {
@@ -126,6 +127,29 @@ static int dequeue(msv_fake_device *fake, struct v4l2_buffer *buffer) {
 
 static int handle_ioctl(msv_fake_device *fake, unsigned long request, void *argument) {
     switch (request) {
+    case VIDIOC_QUERYCTRL: {
+        struct v4l2_queryctrl *query = argument;
+        uint32_t id = query->id & ~(V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND);
+        int next = (query->id & V4L2_CTRL_FLAG_NEXT_CTRL) != 0;
+        if (next ? id >= V4L2_CID_GAIN : id != V4L2_CID_GAIN) return fail(EINVAL);
+        memset(query, 0, sizeof *query);
+        query->id = V4L2_CID_GAIN;
+        query->type = V4L2_CTRL_TYPE_INTEGER;
+        strcpy((char *)query->name, "Gain");
+        query->maximum = 255;
+        query->step = 1;
+        query->default_value = 64;
+        return 0;
+    }
+    case VIDIOC_G_CTRL:
+    case VIDIOC_S_CTRL: {
+        struct v4l2_control *control = argument;
+        if (control->id != V4L2_CID_GAIN) return fail(EINVAL);
+        if (request == VIDIOC_G_CTRL) control->value = fake->gain;
+        else if (fake->script.set_control_errno) return fail(fake->script.set_control_errno);
+        else fake->gain = control->value;
+        return 0;
+    }
     case VIDIOC_QUERYCAP: {
         struct v4l2_capability *capability = argument;
         memset(capability, 0, sizeof *capability);
@@ -323,6 +347,7 @@ int msv_fake_device_create(const msv_fake_script *script, msv_fake_device **devi
     if (!fake) return ENOMEM;
     pthread_mutex_init(&fake->lock, NULL);
     fake->script = *script;
+    fake->gain = 64;
     if (fake->script.frame_interval_ns <= 0) fake->script.frame_interval_ns = 33333333;
     struct v4l2_pix_format initial = {.width = 640, .height = 480, .pixelformat = V4L2_PIX_FMT_BGR24};
     set_format(fake, &initial);

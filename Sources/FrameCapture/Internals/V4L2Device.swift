@@ -342,6 +342,7 @@ extension ControlID {
     static let focusAutoID = MSV_CID_FOCUS_AUTO
     static let autoWhiteBalanceID = MSV_CID_AUTO_WHITE_BALANCE
     static let whiteBalanceTemperatureID = MSV_CID_WHITE_BALANCE_TEMPERATURE
+    static let autoGainID = MSV_CID_AUTOGAIN
     static let exposureManualValue = MSV_EXPOSURE_MANUAL
     static let exposureAperturePriorityValue = MSV_EXPOSURE_APERTURE_PRIORITY
 }
