@@ -40,6 +40,11 @@ let detectionBenchmarkTargets: [Target] = [
     // The C++ baseline the benchmark runs in its own process: OpenCV called directly, no wrapper.
     .systemLibrary(name: "COpenCVBaseline", path: "Sources/COpenCVBaseline", pkgConfig: "opencv4"),
     .target(name: "DetectionBaseline", dependencies: ["COpenCVBaseline"], path: "Sources/DetectionBaseline"),
+    // swift run -c release fast-detection-benchmark FOLDER: full against fast mode, with ground truth
+    .executableTarget(
+        name: "fast-detection-benchmark",
+        dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
+        path: "Sources/FastDetectionBenchmark"),
     // swift run -c release apriltag-benchmark: libapriltag against OpenCV's AprilTag dictionary
     .executableTarget(
         name: "apriltag-benchmark",

@@ -17,26 +17,7 @@
 #include <memory>
 #include <vector>
 
-// Immutable after msd_detector_create, so concurrent detections only read it.
-struct msd_detector {
-    msd_pattern pattern;
-    cv::Ptr<cv::aruco::Dictionary> dictionary;
-    cv::Ptr<cv::aruco::DetectorParameters> parameters;
-    cv::Ptr<cv::aruco::CharucoBoard> charuco;
-    // The board whose layout recovers markers the first pass missed (ChArUco or grid board).
-    cv::Ptr<cv::aruco::Board> board;
-    // Marker ids that belong to a board (sorted); markers with other ids are dropped.
-    std::vector<int> board_ids;
-};
-
-struct msd_detection {
-    std::vector<int32_t> marker_ids;
-    std::vector<float> marker_corners;
-    std::vector<int32_t> corner_ids;
-    std::vector<float> corner_points;
-    bool has_sharpness = false;
-    double sharpness = 0;
-};
+#include "detector.hpp"
 
 namespace msd {
 namespace {
@@ -169,56 +150,45 @@ void configure(msd_detector &detector, const msd_dictionary *dictionary) {
     fail(MSD_STATUS_INVALID_ARGUMENT, "unknown pattern kind %d", int(pattern.kind));
 }
 
+}  // namespace
+
 // Markers of the pattern's dictionary. For boards: only the board's ids, one detection per id (the
 // largest, when OpenCV reports a marker twice from nested contours), and markers the first pass
 // rejected are recovered from the board's layout (cv::aruco::refineDetectedMarkers).
-void detect_markers(const msd_detector &detector, const cv::Mat &gray, msd_detection &result,
-                    std::vector<std::vector<cv::Point2f>> &corners, std::vector<int> &ids) {
-    std::vector<std::vector<cv::Point2f>> found, rejected;
-    std::vector<int> found_ids;
-    cv::aruco::detectMarkers(gray, detector.dictionary, found, found_ids, detector.parameters, rejected);
+Markers find_markers_full(const msd_detector &detector, const cv::Mat &gray) {
+    Markers found;
+    std::vector<std::vector<cv::Point2f>> rejected;
+    cv::aruco::detectMarkers(gray, detector.dictionary, found.corners, found.ids, detector.parameters, rejected);
     if (detector.board) {
-        cv::aruco::refineDetectedMarkers(gray, detector.board, found, found_ids, rejected, cv::noArray(), cv::noArray(),
-                                         10.f, 3.f, true, cv::noArray(), detector.parameters);
+        cv::aruco::refineDetectedMarkers(gray, detector.board, found.corners, found.ids, rejected, cv::noArray(),
+                                         cv::noArray(), 10.f, 3.f, true, cv::noArray(), detector.parameters);
     }
+    return keep_board_markers(detector, std::move(found));
+}
+
+Markers keep_board_markers(const msd_detector &detector, Markers found) {
+    if (!detector.board) return found;
     std::vector<size_t> kept;
-    for (size_t index = 0; index < found_ids.size(); ++index) {
-        if (detector.board) {
-            const bool on_board =
-                std::binary_search(detector.board_ids.begin(), detector.board_ids.end(), found_ids[index]);
-            if (!on_board) continue;
-            auto same = std::find_if(kept.begin(), kept.end(), [&](size_t other) { return found_ids[other] == found_ids[index]; });
-            if (same != kept.end()) {
-                if (cv::arcLength(found[index], true) > cv::arcLength(found[*same], true)) *same = index;
-                continue;
-            }
+    for (size_t index = 0; index < found.ids.size(); ++index) {
+        const bool on_board = std::binary_search(detector.board_ids.begin(), detector.board_ids.end(), found.ids[index]);
+        if (!on_board) continue;
+        auto same = std::find_if(kept.begin(), kept.end(), [&](size_t other) { return found.ids[other] == found.ids[index]; });
+        if (same != kept.end()) {
+            if (cv::arcLength(found.corners[index], true) > cv::arcLength(found.corners[*same], true)) *same = index;
+            continue;
         }
         kept.push_back(index);
     }
+    Markers result;
     for (size_t index : kept) {
-        corners.push_back(found[index]);
-        ids.push_back(found_ids[index]);
-        result.marker_ids.push_back(found_ids[index]);
-        for (const cv::Point2f &point : found[index]) {
-            result.marker_corners.push_back(point.x);
-            result.marker_corners.push_back(point.y);
-        }
+        result.corners.push_back(found.corners[index]);
+        result.ids.push_back(found.ids[index]);
     }
+    return result;
 }
 
-void add_board_corners(msd_detection &result, const std::vector<cv::Point2f> &points, const std::vector<int> &ids) {
-    for (size_t index = 0; index < points.size(); ++index) {
-        result.corner_ids.push_back(ids[index]);
-        result.corner_points.push_back(points[index].x);
-        result.corner_points.push_back(points[index].y);
-    }
-}
-
-void detect_chessboard(const msd_pattern &pattern, const cv::Mat &gray, msd_detection &result) {
+void refine_chessboard(const msd_pattern &pattern, const cv::Mat &gray, std::vector<cv::Point2f> &points) {
     const cv::Size size(pattern.columns, pattern.rows);
-    std::vector<cv::Point2f> points;
-    const int flags = cv::CALIB_CB_ADAPTIVE_THRESH | cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
-    if (!cv::findChessboardCorners(gray, size, points, flags)) return;
     // A refinement window of about a quarter of the smallest square keeps each window on one corner.
     double spacing = HUGE_VAL;
     for (int row = 0; row < size.height; ++row) {
@@ -230,10 +200,49 @@ void detect_chessboard(const msd_pattern &pattern, const cv::Mat &gray, msd_dete
     const int half_window = std::clamp(int(spacing / 4), 2, 10);
     cv::cornerSubPix(gray, points, cv::Size(half_window, half_window), cv::Size(-1, -1),
                      cv::TermCriteria(cv::TermCriteria::EPS | cv::TermCriteria::COUNT, 40, 0.001));
-    std::vector<int> ids(points.size());
-    for (size_t index = 0; index < ids.size(); ++index) ids[index] = int(index);
-    add_board_corners(result, points, ids);
 }
+
+std::vector<cv::Point2f> find_chessboard_full(const msd_pattern &pattern, const cv::Mat &gray) {
+    std::vector<cv::Point2f> points;
+    const int flags = cv::CALIB_CB_ADAPTIVE_THRESH | cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
+    if (!cv::findChessboardCorners(gray, cv::Size(pattern.columns, pattern.rows), points, flags)) return {};
+    refine_chessboard(pattern, gray, points);
+    return points;
+}
+
+void add_chessboard_corners(const std::vector<cv::Point2f> &points, msd_detection &result) {
+    for (size_t index = 0; index < points.size(); ++index) {
+        result.corner_ids.push_back(int32_t(index));
+        result.corner_points.push_back(points[index].x);
+        result.corner_points.push_back(points[index].y);
+    }
+}
+
+void add_markers_and_corners(const msd_detector &detector, const cv::Mat &gray, const Markers &markers,
+                             msd_detection &result) {
+    for (size_t index = 0; index < markers.ids.size(); ++index) {
+        result.marker_ids.push_back(markers.ids[index]);
+        for (const cv::Point2f &point : markers.corners[index]) {
+            result.marker_corners.push_back(point.x);
+            result.marker_corners.push_back(point.y);
+        }
+    }
+    if (!detector.charuco || markers.ids.empty()) return;
+    std::vector<cv::Point2f> points;
+    std::vector<int> point_ids;
+    cv::aruco::interpolateCornersCharuco(markers.corners, markers.ids, gray, detector.charuco, points, point_ids);
+    // OpenCV 4.6 moves each corner half a pixel left and up before cornerSubPix and back
+    // afterwards, but cornerSubPix converges to the same saddle point either way, so the
+    // result ends up half a pixel right and down of it. Undo that, so that ChArUco corners
+    // use the same pixel-centre convention as markers and chessboard corners.
+    for (size_t index = 0; index < points.size(); ++index) {
+        result.corner_ids.push_back(point_ids[index]);
+        result.corner_points.push_back(points[index].x - 0.5f);
+        result.corner_points.push_back(points[index].y - 0.5f);
+    }
+}
+
+namespace {
 
 // Variance of the Laplacian over the convex hull of everything detected: high for a sharp view of
 // the target, low for a blurred one.
@@ -264,35 +273,79 @@ void measure_sharpness(const cv::Mat &gray, msd_detection &result) {
     result.sharpness = deviation[0] * deviation[0];
 }
 
-void detect(const msd_detector &detector, const cv::Mat &gray, msd_detection &result) {
-    if (gray.cols < minimum_side || gray.rows < minimum_side) {
+void check_size(int width, int height) {
+    if (width < minimum_side || height < minimum_side) {
         Failure failure{MSD_STATUS_IMAGE_TOO_SMALL, ""};
-        failure.width = gray.cols;
-        failure.height = gray.rows;
-        failure.message = "image of " + std::to_string(gray.cols) + "x" + std::to_string(gray.rows) +
+        failure.width = width;
+        failure.height = height;
+        failure.message = "image of " + std::to_string(width) + "x" + std::to_string(height) +
                           " pixels is smaller than the " + std::to_string(minimum_side) + "x" +
                           std::to_string(minimum_side) + " a detector needs";
         throw failure;
     }
+}
+
+void detect_full(const msd_detector &detector, const cv::Mat &gray, msd_detection &result) {
     if (detector.pattern.kind == MSD_PATTERN_CHESSBOARD) {
-        detect_chessboard(detector.pattern, gray, result);
+        add_chessboard_corners(find_chessboard_full(detector.pattern, gray), result);
     } else {
-        std::vector<std::vector<cv::Point2f>> corners;
-        std::vector<int> ids;
-        detect_markers(detector, gray, result, corners, ids);
-        if (detector.charuco && !ids.empty()) {
-            std::vector<cv::Point2f> points;
-            std::vector<int> point_ids;
-            cv::aruco::interpolateCornersCharuco(corners, ids, gray, detector.charuco, points, point_ids);
-            // OpenCV 4.6 moves each corner half a pixel left and up before cornerSubPix and back
-            // afterwards, but cornerSubPix converges to the same saddle point either way, so the
-            // result ends up half a pixel right and down of it. Undo that, so that ChArUco corners
-            // use the same pixel-centre convention as markers and chessboard corners.
-            for (cv::Point2f &point : points) point -= cv::Point2f(0.5f, 0.5f);
-            add_board_corners(result, points, point_ids);
-        }
+        add_markers_and_corners(detector, gray, find_markers_full(detector, gray), result);
+    }
+}
+
+// The part of the image to search: the whole image, or the options' region clipped to it (for YUYV
+// widened to whole pixel pairs).
+cv::Rect search_region(const msd_pixels &pixels, const msd_detect_options *options) {
+    const cv::Rect whole(0, 0, pixels.width, pixels.height);
+    if (!options || options->region_width == 0 || options->region_height == 0) return whole;
+    if (options->region_width < 0 || options->region_height < 0) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "a search region cannot have a negative size (%dx%d)", options->region_width,
+             options->region_height);
+    }
+    const int64_t right = int64_t(options->region_x) + options->region_width;
+    const int64_t bottom = int64_t(options->region_y) + options->region_height;
+    const int64_t x0 = std::max<int64_t>(options->region_x, 0), y0 = std::max<int64_t>(options->region_y, 0);
+    const int64_t x1 = std::min<int64_t>(right, pixels.width), y1 = std::min<int64_t>(bottom, pixels.height);
+    if (x1 <= x0 || y1 <= y0) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "the search region %dx%d at (%d, %d) lies outside the %dx%d image",
+             options->region_width, options->region_height, options->region_x, options->region_y, pixels.width,
+             pixels.height);
+    }
+    cv::Rect region(int(x0), int(y0), int(x1 - x0), int(y1 - y0));
+    if (pixels.format == MSD_PIXEL_FORMAT_YUYV) {
+        const int left = region.x & ~1, end = std::min(pixels.width, (region.x + region.width + 1) & ~1);
+        region = cv::Rect(left, region.y, end - left, region.height);
+    }
+    return region;
+}
+
+void detect(const msd_detector &detector, const msd_pixels *pixels, const msd_detect_options *options,
+            msd_detection &result) {
+    const cv::Mat wrapped = wrap(pixels);
+    check_size(wrapped.cols, wrapped.rows);
+    const msd_detect_mode mode = options ? options->mode : MSD_DETECT_FULL;
+    if (mode != MSD_DETECT_FULL && mode != MSD_DETECT_FAST) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "unknown detection mode %d (0 full, 1 fast)", int(mode));
+    }
+    const cv::Rect region = search_region(*pixels, options);
+    check_size(region.width, region.height);
+    const cv::Mat gray = msd::gray(wrapped(region), pixels->format);
+    const bool fast = mode == MSD_DETECT_FAST &&
+                      detect_fast(detector, gray, double(wrapped.cols), double(wrapped.rows), result);
+    if (!fast) {
+        result = msd_detection{};
+        detect_full(detector, gray, result);
     }
     measure_sharpness(gray, result);
+    if (region.x == 0 && region.y == 0) return;
+    for (size_t index = 0; index + 1 < result.marker_corners.size(); index += 2) {
+        result.marker_corners[index] += float(region.x);
+        result.marker_corners[index + 1] += float(region.y);
+    }
+    for (size_t index = 0; index + 1 < result.corner_points.size(); index += 2) {
+        result.corner_points[index] += float(region.x);
+        result.corner_points[index + 1] += float(region.y);
+    }
 }
 
 // MARK: Printable targets
@@ -438,10 +491,31 @@ msd_status msd_detector_detect(const msd_detector *detector, const msd_pixels *p
         msd::require(detector, "detector");
         msd::require(detection, "detection");
         *detection = nullptr;
-        const cv::Mat wrapped = msd::wrap(pixels);
         auto result = std::make_unique<msd_detection>();
-        msd::detect(*detector, msd::gray(wrapped, pixels->format), *result);
+        msd::detect(*detector, pixels, nullptr, *result);
         *detection = result.release();
+    });
+}
+
+msd_status msd_detector_detect_with(const msd_detector *detector, const msd_pixels *pixels,
+                                    const msd_detect_options *options, msd_detection **detection, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(detector, "detector");
+        msd::require(detection, "detection");
+        *detection = nullptr;
+        auto result = std::make_unique<msd_detection>();
+        msd::detect(*detector, pixels, options, *result);
+        *detection = result.release();
+    });
+}
+
+msd_status msd_detector_fast_scale_get(const msd_detector *detector, int32_t width, int32_t height, double *scale,
+                                       msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(detector, "detector");
+        msd::require(scale, "scale");
+        if (width < 1 || height < 1) msd::fail(MSD_STATUS_INVALID_ARGUMENT, "no image is %dx%d pixels", width, height);
+        *scale = msd::fast_scale(*detector, width, height);
     });
 }
 

@@ -18,6 +18,8 @@ public import Pixels
 public final class MarkerDetector: Sendable {
     /// The pattern this detector looks for.
     public let pattern: Pattern
+    /// How it searches each image (AprilTag patterns and loose markers are always searched in full).
+    public let mode: DetectionMode
     private let backend: Backend
 
     /// OpenCV for ArUco, ChArUco and chessboard patterns; libapriltag for AprilTag patterns.
@@ -37,8 +39,13 @@ public final class MarkerDetector: Sendable {
     /// - Throws: ``DetectionError/dictionaryUnreadable(path:errno:)`` or
     ///   ``DetectionError/invalidDictionary(path:reason:)`` for a bad dictionary file,
     ///   ``DetectionError/invalidPattern(reason:)`` for a board OpenCV cannot build.
-    public init(pattern: Pattern) throws(DetectionError) {
+    /// - Parameters:
+    ///   - pattern: What to look for.
+    ///   - mode: How to search each image; ``DetectionMode/fast`` finds what ``DetectionMode/full``
+    ///     finds (see BENCHMARKS.md for the measurement), faster on large images.
+    public init(pattern: Pattern, mode: DetectionMode = .fast) throws(DetectionError) {
         self.pattern = pattern
+        self.mode = mode
         if let aprilTag = try AprilTagBackend(pattern: pattern) {
             self.backend = .aprilTag(aprilTag)
         } else {
@@ -50,23 +57,44 @@ public final class MarkerDetector: Sendable {
     ///
     /// Markers come from `cv::aruco::detectMarkers` with default parameters; ChArUco corners from
     /// `cv::aruco::interpolateCornersCharuco`; chessboard corners from `cv::findChessboardCorners`
-    /// refined by `cv::cornerSubPix`. Wraps `msd_detector_detect`. AprilTags come from libapriltag's
+    /// refined by `cv::cornerSubPix`. In ``mode`` `.fast` these run first on a downscaled copy (see ``DetectionMode``). Wraps `msd_detector_detect_with`. AprilTags come from libapriltag's
     /// `apriltag_detector_detect` (`mat_detector_detect`); AprilGrid corners are the tags' corners
     /// refined as X-junctions, and a corner that does not settle is left out.
     /// - Throws: ``DetectionError/imageTooSmall(width:height:minimum:)`` for an image smaller than
     ///   ``minimumImageSide`` either way; ``DetectionError/openCV(reason:)`` if OpenCV fails.
     public func detect(_ image: PixelBuffer) throws(DetectionError) -> Detection {
+        try detect(image, within: nil)
+    }
+
+    /// Detects the pattern in the part of `image` that `region` covers, as ``detect(_:)`` does in
+    /// the whole image; what is found is given in the whole image's coordinates. Wraps
+    /// `msd_detector_detect_with`. AprilTag patterns search the whole image whatever `region` says.
+    /// - Parameters:
+    ///   - image: The pixels, read in place.
+    ///   - region: Where to search; clipped to the image; `nil` searches the whole image.
+    /// - Throws: As ``detect(_:)``; ``DetectionError/invalidImage(reason:)`` for a region that lies
+    ///   outside the image.
+    public func detect(_ image: PixelBuffer, within region: ImageRegion?) throws(DetectionError) -> Detection {
         let clock = ContinuousClock()
         let start = clock.now
         let found =
             switch backend {
-            case .openCV(let handle): try handle.detect(image)
+            case .openCV(let handle): try handle.detect(image, mode: mode, region: region)
             case .aprilTag(let aprilTag): try aprilTag.detect(image)
             }
         let duration = clock.now - start
         return Detection(
             imageSize: ImageSize(width: image.width, height: image.height), markers: found.markers,
             boardCorners: found.corners, sharpness: found.sharpness, duration: duration)
+    }
+
+    /// How much ``DetectionMode/fast`` shrinks an image of `size` before its first pass (1: it
+    /// does not, and searches as ``DetectionMode/full`` does).
+    public func fastScale(for size: ImageSize) -> Double {
+        switch backend {
+        case .openCV(let handle): handle.fastScale(width: size.width, height: size.height)
+        case .aprilTag: 1
+        }
     }
 
     /// How many worker threads OpenCV uses inside one call (`cv::getNumThreads` /

@@ -296,11 +296,24 @@ final class DetectorHandle: @unchecked Sendable {
 
     deinit { msd_detector_free(detector) }
 
-    /// Detects in `image`, read in place (msd_detector_detect).
-    func detect(_ image: PixelBuffer) throws(DetectionError) -> (markers: [Marker], corners: [BoardCorner], sharpness: Double?) {
+    /// Detects in `image`, read in place, searching `region` (the whole image when `nil`) in
+    /// `mode` (msd_detector_detect_with).
+    func detect(_ image: PixelBuffer, mode: DetectionMode, region: ImageRegion?) throws(DetectionError)
+        -> (markers: [Marker], corners: [BoardCorner], sharpness: Double?)
+    {
+        var options = msd_detect_options()
+        options.mode = mode == .fast ? MSD_DETECT_FAST : MSD_DETECT_FULL
+        if let region {
+            options.region_x = Int32(clamping: region.x)
+            options.region_y = Int32(clamping: region.y)
+            options.region_width = Int32(clamping: region.width)
+            options.region_height = Int32(clamping: region.height)
+        }
         var detection: OpaquePointer?
         do throws(ShimFailure) {
-            try withPixels(image) { (pixels) throws(ShimFailure) in try check { msd_detector_detect(detector, pixels, &detection, $0) } }
+            try withPixels(image) { (pixels) throws(ShimFailure) in
+                try check { msd_detector_detect_with(detector, pixels, &options, &detection, $0) }
+            }
             defer { msd_detection_free(detection) }
             var view = msd_detection_view()
             try check { msd_detection_view_get(detection, &view, $0) }
@@ -320,6 +333,16 @@ final class DetectorHandle: @unchecked Sendable {
         } catch {
             throw error.detectionError
         }
+    }
+
+    /// The scale fast mode shrinks a `width` x `height` image by (1: not at all;
+    /// msd_detector_fast_scale_get).
+    func fastScale(width: Int, height: Int) -> Double {
+        var scale = 1.0
+        guard msd_detector_fast_scale_get(detector, Int32(clamping: width), Int32(clamping: height), &scale, nil)
+            == MSD_STATUS_OK
+        else { return 1 }
+        return scale
     }
 
     /// Draws the pattern as a printable gray image (msd_detector_render).

@@ -20,8 +20,15 @@ struct DetectionOptions: ParsableArguments {
             help: "Sharpness (variance of the Laplacian over the target) a detection needs (default: 50; \(InputLimits.sharpness)).")
     var minimumSharpness: Double?
 
+    @Option(name: .customLong("detect"),
+            help: ArgumentHelp(
+                "How to search each image: fast (first in a downscaled copy, corners refined at full resolution; in live, first around the last detection) or full (OpenCV on every pixel).",
+                valueName: "full|fast"))
+    var detect: String = DetectionMode.fast.rawValue
+
     func validate() throws {
         _ = try parsedPattern()
+        _ = try mode()
         try InputLimits.holdSeconds.validate(hold, option: "--hold")
         try InputLimits.featureCount.validate(minimumMarkers, option: "--min-markers")
         try InputLimits.featureCount.validate(minimumCorners, option: "--min-corners")
@@ -40,6 +47,16 @@ struct DetectionOptions: ParsableArguments {
         }
     }
 
+    /// The detection mode `--detect` names.
+    ///
+    /// - Throws: `ValidationError` naming the value and the two allowed.
+    func mode() throws -> DetectionMode {
+        guard let mode = DetectionMode(rawValue: detect) else {
+            throw ValidationError("--detect must be full or fast, got '\(detect)'")
+        }
+        return mode
+    }
+
     /// The hold as a duration.
     var holdDuration: Duration { .nanoseconds(Int64((hold * 1e9).rounded())) }
 
@@ -52,11 +69,12 @@ struct DetectionOptions: ParsableArguments {
         return rule
     }
 
-    /// A detector for the pattern.
+    /// A detector for the pattern, searching as `--detect` says.
     func makeDetector() throws -> MarkerDetector {
         let parsed = try parsedPattern()
+        let mode = try mode()
         do {
-            return try MarkerDetector(pattern: parsed)
+            return try MarkerDetector(pattern: parsed, mode: mode)
         } catch {
             throw RuntimeError("cannot use pattern \(pattern): \(error)")
         }

@@ -8,9 +8,10 @@ import Testing
     let legacy = BoardGeometry(pattern: try! Pattern(parsing: "charuco:6x4:DICT_5X5_100:legacy"), side: 100, margin: 50)
     let current = BoardGeometry(pattern: try! Pattern(parsing: "charuco:6x4:DICT_5X5_100"), side: 100, margin: 50)
 
-    @Test func eachLayoutPutsItsMarkersWhereItsRuleSays() throws {
+    @Test(arguments: DetectionMode.allCases)
+    func eachLayoutPutsItsMarkersWhereItsRuleSays(mode: DetectionMode) throws {
         for geometry in [legacy, current] {
-            let detection = try MarkerDetector(pattern: geometry.pattern).detect(geometry.render())
+            let detection = try MarkerDetector(pattern: geometry.pattern, mode: mode).detect(geometry.render())
             #expect(detection.markers.count == 12)
             for marker in detection.markers {
                 let expected = try #require(geometry.markers[marker.id])
@@ -31,13 +32,14 @@ import Testing
 
     /// Seen at an angle, a legacy board read with the current layout gets corners wrong by more than
     /// a pixel; read with the legacy layout every corner is exact.
-    @Test func legacyBoardNeedsTheLegacyLayoutUnderPerspective() throws {
+    @Test(arguments: DetectionMode.allCases)
+    func legacyBoardNeedsTheLegacyLayoutUnderPerspective(mode: DetectionMode) throws {
         let homography = Homography.camera(
             sourceWidth: legacy.width, sourceHeight: legacy.height, targetWidth: 640, targetHeight: 480,
             tiltX: 30, tiltY: 50, distance: 1.6, focal: 700)
         let image = try SyntheticImage.warp(legacy.render(), by: homography, width: 640, height: 480)
         func worstCornerError(as pattern: Pattern) throws -> Double {
-            let detection = try MarkerDetector(pattern: pattern).detect(image)
+            let detection = try MarkerDetector(pattern: pattern, mode: mode).detect(image)
             #expect(detection.boardCorners.count == 15)
             return detection.boardCorners.map { legacy.corners[$0.id]!.mapped(by: homography).distance(to: $0.point) }.max()!
         }

@@ -10,9 +10,9 @@ import Testing
         try PrintableTarget.render(pattern, width: 640, height: 480)
     }
 
-    @Test(arguments: [PixelFormat.gray8, .bgr24, .rgb24, .yuyv])
-    func everyPixelFormatGivesTheSameDetection(format: PixelFormat) throws {
-        let detector = try MarkerDetector(pattern: Self.pattern)
+    @Test(arguments: [PixelFormat.gray8, .bgr24, .rgb24, .yuyv], DetectionMode.allCases)
+    func everyPixelFormatGivesTheSameDetection(format: PixelFormat, mode: DetectionMode) throws {
+        let detector = try MarkerDetector(pattern: Self.pattern, mode: mode)
         let gray = try detector.detect(Self.board())
         // Converted, with 13 bytes of padding after each row to exercise the stride.
         let converted = try SyntheticImage.convert(Self.board(), to: format, rowPadding: 13)
@@ -24,37 +24,41 @@ import Testing
         #expect(detection.boardCorners.count == 24)
     }
 
-    @Test func borrowedMemoryIsReadInPlace() throws {
+    @Test(arguments: DetectionMode.allCases)
+    func borrowedMemoryIsReadInPlace(mode: DetectionMode) throws {
         let board = try Self.board()
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: board.byteCount, alignment: 16)
         board.withUnsafeBytes { memory.copyMemory(from: $0) }
         let borrowed = try PixelBuffer(borrowing: memory, width: 640, height: 480, format: .gray8) { $0.deallocate() }
-        let detection = try MarkerDetector(pattern: Self.pattern).detect(borrowed)
+        let detection = try MarkerDetector(pattern: Self.pattern, mode: mode).detect(borrowed)
         #expect(detection.boardCorners.count == 24)
     }
 
-    @Test func emptyFrameFindsNothing() throws {
+    @Test(arguments: DetectionMode.allCases)
+    func emptyFrameFindsNothing(mode: DetectionMode) throws {
         let blank = try PixelBuffer(width: 320, height: 240, format: .gray8) { $0.initializeMemory(as: UInt8.self, repeating: 200) }
         for text in ["aruco:DICT_6X6_250", "charuco:5x7:DICT_6X6_250", "chessboard:9x6", "gridboard:5x7:DICT_4X4_50"] {
             let pattern = try Pattern(parsing: text)
-            let detection = try MarkerDetector(pattern: pattern).detect(blank)
+            let detection = try MarkerDetector(pattern: pattern, mode: mode).detect(blank)
             #expect(detection.isEmpty)
             #expect(detection.sharpness == nil)
             #expect(!detection.isValid(under: ValidityRule(defaultsFor: pattern)))
         }
     }
 
-    @Test func boardPatternsIgnoreMarkersThatAreNotOnTheBoard() throws {
+    @Test(arguments: DetectionMode.allCases)
+    func boardPatternsIgnoreMarkersThatAreNotOnTheBoard(mode: DetectionMode) throws {
         // A 5x7 ChArUco board carries markers 0...16; a grid board printed from 20 on is not part of it.
         let others = try PrintableTarget.render(Pattern(parsing: "gridboard:3x2:DICT_6X6_250:first=20"), width: 600, height: 400)
-        let detection = try MarkerDetector(pattern: Self.pattern).detect(others)
+        let detection = try MarkerDetector(pattern: Self.pattern, mode: mode).detect(others)
         #expect(detection.markers.isEmpty)
-        let loose = try MarkerDetector(pattern: Pattern(parsing: "aruco:DICT_6X6_250")).detect(others)
+        let loose = try MarkerDetector(pattern: Pattern(parsing: "aruco:DICT_6X6_250"), mode: mode).detect(others)
         #expect(loose.markers.map(\.id).sorted() == Array(20..<26))
     }
 
-    @Test func sharpnessFallsWithBlur() throws {
-        let detector = try MarkerDetector(pattern: Self.pattern)
+    @Test(arguments: DetectionMode.allCases)
+    func sharpnessFallsWithBlur(mode: DetectionMode) throws {
+        let detector = try MarkerDetector(pattern: Self.pattern, mode: mode)
         let board = try PrintableTarget.render(Self.pattern, width: 1280, height: 960)
         var values: [Double] = []
         for sigma in [0.5, 1.0, 2.5] {

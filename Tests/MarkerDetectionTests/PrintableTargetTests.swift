@@ -16,8 +16,8 @@ import Testing
         ("chessboard:7x7", [], 49),
     ]
 
-    @Test(arguments: targets.indices)
-    func renderedTargetIsDetectedCompletely(index: Int) throws {
+    @Test(arguments: targets.indices, DetectionMode.allCases)
+    func renderedTargetIsDetectedCompletely(index: Int, mode: DetectionMode) throws {
         let target = Self.targets[index]
         let pattern = try Pattern(parsing: target.pattern)
         let image = try PrintableTarget.render(pattern, width: 1400, height: 1000)
@@ -26,7 +26,7 @@ import Testing
         for y in [0, 49, 950, 999] { #expect(image.row(y).allSatisfy { $0 == 255 }, "row \(y)") }
         #expect((0..<1000).allSatisfy { image.row($0)[0] == 255 && image.row($0)[1399] == 255 })
 
-        let detection = try MarkerDetector(pattern: pattern).detect(image)
+        let detection = try MarkerDetector(pattern: pattern, mode: mode).detect(image)
         #expect(detection.markers.map(\.id).sorted() == target.markers)
         #expect(detection.boardCorners.map(\.id).sorted() == Array(0..<target.corners))
         #expect(detection.isValid(under: ValidityRule(defaultsFor: pattern)))
@@ -46,11 +46,12 @@ import Testing
         }
     }
 
-    @Test func customDictionaryGridBoardRoundTrips() throws {
+    @Test(arguments: DetectionMode.allCases)
+    func customDictionaryGridBoardRoundTrips(mode: DetectionMode) throws {
         guard SharedImages.available else { return }
         let pattern = try Pattern(parsing: "gridboard:5x7:" + SharedImages.path("aruco/gridboard_dict.yml"))
         let image = try PrintableTarget.render(pattern, width: 1000, height: 1400, margin: 30)
-        let detection = try MarkerDetector(pattern: pattern).detect(image)
+        let detection = try MarkerDetector(pattern: pattern, mode: mode).detect(image)
         #expect(detection.markers.map(\.id).sorted() == Array(0..<35))
     }
 

@@ -5,7 +5,8 @@ import Testing
 /// Expected values from `../shared/images/MANIFEST.md`.
 @Suite(.enabled(if: SharedImages.available, Comment(rawValue: SharedImages.missing)))
 struct RealPhotoTests {
-    @Test func singleMarkersHaveTheListedIdsAndCorners() throws {
+    @Test(arguments: DetectionMode.allCases)
+    func singleMarkersHaveTheListedIdsAndCorners(mode: DetectionMode) throws {
         let expected: [Int: [(Double, Double)]] = [
             40: [(359, 310), (404, 310), (410, 350), (362, 350)],
             98: [(427, 255), (469, 256), (477, 289), (434, 288)],
@@ -14,7 +15,7 @@ struct RealPhotoTests {
             124: [(425, 163), (430, 186), (394, 186), (390, 162)],
             203: [(195, 155), (230, 155), (227, 178), (190, 178)],
         ]
-        let detector = try MarkerDetector(pattern: Pattern(parsing: "aruco:DICT_6X6_250"))
+        let detector = try MarkerDetector(pattern: Pattern(parsing: "aruco:DICT_6X6_250"), mode: mode)
         let detection = try detector.detect(ImageFile.read(SharedImages.path("aruco/singlemarkers.jpg")))
         #expect(detection.imageSize == ImageSize(width: 640, height: 480))
         #expect(detection.markers.count == 6)
@@ -27,24 +28,26 @@ struct RealPhotoTests {
         }
     }
 
-    @Test func gridBoardFromACustomDictionaryHasAll35Markers() throws {
+    @Test(arguments: DetectionMode.allCases)
+    func gridBoardFromACustomDictionaryHasAll35Markers(mode: DetectionMode) throws {
         let pattern = try Pattern(parsing: "aruco:" + SharedImages.path("aruco/gridboard_dict.yml"))
-        let detection = try MarkerDetector(pattern: pattern).detect(ImageFile.read(SharedImages.path("aruco/gridboard.png")))
+        let detection = try MarkerDetector(pattern: pattern, mode: mode).detect(ImageFile.read(SharedImages.path("aruco/gridboard.png")))
         #expect(detection.markers.count == 35)
         #expect(detection.markers.map(\.id).sorted() == Array(0..<35))
     }
 
-    @Test func charucoBoardHas17MarkersAndAll24Corners() throws {
-        let detector = try MarkerDetector(pattern: Pattern(parsing: "charuco:5x7:DICT_6X6_250"))
+    @Test(arguments: DetectionMode.allCases)
+    func charucoBoardHas17MarkersAndAll24Corners(mode: DetectionMode) throws {
+        let detector = try MarkerDetector(pattern: Pattern(parsing: "charuco:5x7:DICT_6X6_250"), mode: mode)
         let detection = try detector.detect(ImageFile.read(SharedImages.path("charuco/board.jpg")))
         #expect(detection.markers.map(\.id).sorted() == Array(0..<17))
         #expect(detection.boardCorners.map(\.id).sorted() == Array(0..<24))
         #expect(detection.isValid(under: ValidityRule(defaultsFor: detector.pattern)))
     }
 
-    @Test(arguments: 1...9)
-    func chessboardPhotoHasAll54Corners(number: Int) throws {
-        let detector = try MarkerDetector(pattern: Pattern(parsing: "chessboard:9x6"))
+    @Test(arguments: 1...9, DetectionMode.allCases)
+    func chessboardPhotoHasAll54Corners(number: Int, mode: DetectionMode) throws {
+        let detector = try MarkerDetector(pattern: Pattern(parsing: "chessboard:9x6"), mode: mode)
         let detection = try detector.detect(ImageFile.read(SharedImages.path("chessboard/left0\(number).jpg")))
         #expect(detection.boardCorners.count == 54)
         #expect(detection.boardCorners.map(\.id) == Array(0..<54))
@@ -56,10 +59,11 @@ struct RealPhotoTests {
     /// foreshortened ones (about 11 and 15 pixels wide), and its eleventh is a real tag on a cube's
     /// side face that the ground truth does not list. The two libraries place corners a little
     /// differently (by up to 4 pixels on this photo), hence the 5-pixel tolerance.
-    @Test func aprilTagCubesMatchTheGroundTruthWhereOpenCVFindsThem() throws {
+    @Test(arguments: DetectionMode.allCases)
+    func aprilTagCubesMatchTheGroundTruthWhereOpenCVFindsThem(mode: DetectionMode) throws {
         let truth = try SharedImages.cubesTruth()
         #expect(truth.count == 12)
-        let detector = try MarkerDetector(pattern: Pattern(parsing: "aruco:DICT_APRILTAG_36h11"))
+        let detector = try MarkerDetector(pattern: Pattern(parsing: "aruco:DICT_APRILTAG_36h11"), mode: mode)
         let detection = try detector.detect(ImageFile.read(SharedImages.path("apriltag/cubes.jpg")))
         #expect(detection.markers.count == 11)
         #expect(detection.markers.allSatisfy { $0.id == 0 })

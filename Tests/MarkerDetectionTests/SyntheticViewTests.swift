@@ -35,12 +35,12 @@ import Testing
         return (image, homography)
     }
 
-    @Test(arguments: views)
-    func charucoBoardUnderPerspective(view: View) throws {
+    @Test(arguments: views, DetectionMode.allCases)
+    func charucoBoardUnderPerspective(view: View, mode: DetectionMode) throws {
         let geometry = BoardGeometry(
             pattern: try Pattern(parsing: "charuco:7x5:DICT_4X4_50:marker=0.03"), side: 80, margin: 40)
         let (image, homography) = try scene(geometry, view)
-        let detection = try MarkerDetector(pattern: geometry.pattern).detect(image)
+        let detection = try MarkerDetector(pattern: geometry.pattern, mode: mode).detect(image)
 
         let expectedMarkers = geometry.markers
         #expect(detection.markers.map(\.id).sorted() == expectedMarkers.keys.sorted())
@@ -57,11 +57,11 @@ import Testing
         }
     }
 
-    @Test(arguments: views)
-    func chessboardUnderPerspective(view: View) throws {
+    @Test(arguments: views, DetectionMode.allCases)
+    func chessboardUnderPerspective(view: View, mode: DetectionMode) throws {
         let geometry = BoardGeometry(pattern: try Pattern(parsing: "chessboard:9x6"), side: 60, margin: 60)
         let (image, homography) = try scene(geometry, view)
-        let detection = try MarkerDetector(pattern: geometry.pattern).detect(image)
+        let detection = try MarkerDetector(pattern: geometry.pattern, mode: mode).detect(image)
 
         // OpenCV may number a chessboard from either end, so match corners by position.
         let expected = geometry.corners.values.map { $0.mapped(by: homography) }
@@ -72,11 +72,11 @@ import Testing
         }
     }
 
-    @Test(arguments: ["charuco:7x5:DICT_6X6_250", "charuco:6x4:DICT_5X5_100:legacy", "chessboard:9x6"])
-    func untiltedLightlyBlurredBoardHasSubPixelCorners(pattern: String) throws {
+    @Test(arguments: ["charuco:7x5:DICT_6X6_250", "charuco:6x4:DICT_5X5_100:legacy", "chessboard:9x6"], DetectionMode.allCases)
+    func untiltedLightlyBlurredBoardHasSubPixelCorners(pattern: String, mode: DetectionMode) throws {
         let geometry = BoardGeometry(pattern: try Pattern(parsing: pattern), side: 80, margin: 40)
         let image = try SyntheticImage.blur(geometry.render(), sigma: 0.8)
-        let detection = try MarkerDetector(pattern: geometry.pattern).detect(image)
+        let detection = try MarkerDetector(pattern: geometry.pattern, mode: mode).detect(image)
 
         let expected = geometry.corners
         #expect(detection.boardCorners.count == expected.count)

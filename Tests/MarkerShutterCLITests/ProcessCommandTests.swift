@@ -76,6 +76,29 @@ import Testing
         #expect(result.standardError.contains("selected for calibration: \(picks.count) frames"))
     }
 
+    @Test func bothDetectionModesFindTheSameCornersInTheSharedPhotos() throws {
+        let runs = try ["full", "fast"].map { mode in
+            try MarkerShutterBinary.run(["process", MarkerShutterBinary.sharedImages + "/chessboard", "--pattern", "chessboard:9x6",
+                                         "--detect", mode])
+        }
+        for result in runs {
+            #expect(result.status == 0)
+            #expect(result.standardError.contains("valid frames: 9 of 9"))
+        }
+        let corners = runs.map { run in
+            run.jsonLines.map { row in ((row["corners"] as? [[String: Any]]) ?? []).map { $0["xy"] as? [Double] ?? [] } }
+        }
+        #expect(corners[0].count == 9)
+        #expect(corners[0].allSatisfy { $0.count == 54 })
+        #expect(corners[0] == corners[1])
+    }
+
+    @Test func anUnknownDetectionModeIsAUsageErrorNamingTheValue() throws {
+        let result = try MarkerShutterBinary.run(["process", "/tmp", "--detect", "quick"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--detect must be full or fast, got 'quick'"))
+    }
+
     @Test func aMalformedPatternIsAUsageErrorThatShowsTheGrammar() throws {
         let result = try MarkerShutterBinary.run(["process", "/tmp", "--pattern", "charuco:5x7"])
         #expect(result.status == 64)

@@ -38,10 +38,10 @@ struct OfflineBenchmark {
         var subjects = [
             Subject(name: "python3 cv2 loop", executable: Self.python, arguments: [pythonScript, folder], rows: nil),
             Subject(name: "process (default jobs)", executable: markerShutter,
-                    arguments: ["process", folder, "--pattern", Self.pattern, "--output", scratch + "/default.jsonl"],
+                    arguments: ["process", folder, "--pattern", Self.pattern, "--output", scratch + "/default.jsonl", "--force"],
                     rows: scratch + "/default.jsonl"),
             Subject(name: "process --jobs 1", executable: markerShutter,
-                    arguments: ["process", folder, "--pattern", Self.pattern, "--jobs", "1", "--output", scratch + "/jobs1.jsonl"],
+                    arguments: ["process", folder, "--pattern", Self.pattern, "--jobs", "1", "--output", scratch + "/jobs1.jsonl", "--force"],
                     rows: scratch + "/jobs1.jsonl"),
         ]
         // One untimed pass, so that every subject meets the files in the page cache.
@@ -141,7 +141,7 @@ struct OfflineBenchmark {
                     atPath: longer + String(format: "/frame-%05d.jpg", copy * names.count + index), withDestinationPath: folder + "/" + name)
             }
         }
-        let run = try ChildProcess.run(markerShutter, ["process", longer, "--pattern", Self.pattern, "--output", scratch + "/four.jsonl"],
+        let run = try ChildProcess.run(markerShutter, ["process", longer, "--pattern", Self.pattern, "--output", scratch + "/four.jsonl", "--force"],
                                        scratch: scratch)
         guard run.status == 0 else { throw BenchmarkError("process on \(longer) exited with \(run.status)") }
         let peaks = subject.runs.map(\.peakKiB)

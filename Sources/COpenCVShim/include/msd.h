@@ -243,6 +243,41 @@ typedef struct msd_detection msd_detection;
 msd_status msd_detector_detect(const msd_detector *detector, const msd_pixels *pixels,
                                msd_detection **detection, msd_error *error);
 
+/* How msd_detector_detect_with searches an image. */
+typedef enum msd_detect_mode {
+    /* OpenCV's own detection on every pixel of the image (what msd_detector_detect does). */
+    MSD_DETECT_FULL = 0,
+    /* Markers and boards are first looked for in a downscaled copy of the image, at a scale chosen
+     * from the image size and the size of the pattern's markers (or squares), and their corners
+     * refined on the full-resolution image (sub-pixel). When the downscaled pass does not account
+     * for the whole board (a board marker it did not find would lie inside the image, or nothing
+     * was found), it is tried again at twice the scale while that is at most 0.8, and then the
+     * full-resolution detection runs instead, so nothing full mode finds is lost.
+     * Loose markers (no board layout to check against) and images too small to shrink are
+     * detected as in full mode. */
+    MSD_DETECT_FAST = 1,
+} msd_detect_mode;
+
+typedef struct msd_detect_options {
+    msd_detect_mode mode;
+    /* Where to search, in pixels of the image: only this rectangle is looked at, and results are
+     * given in the whole image's coordinates. width or height 0 searches the whole image. A
+     * rectangle is clipped to the image; one that misses it entirely is refused. */
+    int32_t region_x;
+    int32_t region_y;
+    int32_t region_width;
+    int32_t region_height;
+} msd_detect_options;
+
+/* Detects as msd_detector_detect does, searching as `options` say (NULL: full mode, whole image). */
+msd_status msd_detector_detect_with(const msd_detector *detector, const msd_pixels *pixels,
+                                    const msd_detect_options *options, msd_detection **detection,
+                                    msd_error *error);
+
+/* The working scale fast mode uses for a width x height image (1 when it does not shrink it). */
+msd_status msd_detector_fast_scale_get(const msd_detector *detector, int32_t width, int32_t height,
+                                       double *scale, msd_error *error);
+
 /* The arrays stay valid until msd_detection_free. Marker corners are 8 floats per marker (x0, y0 ...
  * x3, y3, clockwise from the marker's top-left); board corners are 2 floats each. `has_sharpness`
  * is 0 when nothing was found and `sharpness` is then 0. */

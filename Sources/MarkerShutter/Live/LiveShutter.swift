@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 public import MarkerDetection
+import Pixels
 import Synchronization
 
 /// The live shutter: frames go in as they arrive, detection runs on its own thread, and the
@@ -77,6 +78,8 @@ public final class LiveShutter: Sendable {
     public let rule: ValidityRule
     private let slot = LatestFrameSlot<Submitted>()
     private let state: Mutex<State>
+    /// Where the next frame is searched; `nil` searches every frame whole.
+    private let tracker: Mutex<RegionTracker?>
     private let done = DispatchSemaphore(value: 0)
     /// Tells the time when no frame comes.
     private let clock: SessionClock
@@ -88,9 +91,21 @@ public final class LiveShutter: Sendable {
     ///   - rule: Which detections may enable the shutter.
     ///   - hold: How long a lost detection is held.
     ///   - clock: Tells the time between frames, for ``advance(to:)`` and ``heldFrame(at:)``.
-    public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, clock: SessionClock = .continuous) {
+    ///
+    /// In ``DetectionMode/fast`` each frame large enough for fast mode to shrink is searched first
+    /// where the board was in the frame before (a ``RegionTracker`` with its defaults: frames come
+    /// one after another); in ``DetectionMode/full`` every frame is searched whole.
+    public convenience init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, clock: SessionClock = .continuous) {
+        self.init(
+            detector: detector, rule: rule, hold: hold, tracker: detector.mode == .fast ? RegionTracker() : nil, clock: clock)
+    }
+
+    /// Creates a shutter, disabled until a valid frame arrives, that searches frames where `tracker`
+    /// says (every frame whole when it is `nil`).
+    public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, tracker: RegionTracker?, clock: SessionClock = .continuous) {
         self.detector = detector
         self.rule = rule
+        self.tracker = Mutex(tracker)
         self.clock = clock
         state = Mutex(State(timeline: ShutterTimeline(hold: hold)))
     }
@@ -198,11 +213,25 @@ public final class LiveShutter: Sendable {
         }
     }
 
+    /// Detects where the tracker says, and in the whole image when that comes back short. Frames too
+    /// small for fast mode to shrink (640x480 and the like) are searched whole: there the full search
+    /// is cheap, and a region search could report less than it.
+    private func detect(_ pixels: PixelBuffer) throws(DetectionError) -> Detection {
+        guard detector.fastScale(for: ImageSize(width: pixels.width, height: pixels.height)) < 1,
+            let search = tracker.withLock({ $0?.nextSearch() })
+        else { return try detector.detect(pixels) }
+        let detection = try detector.detect(pixels, within: search.region)
+        guard tracker.withLock({ $0?.record(detection, after: search) ?? false }) else { return detection }
+        let whole = try detector.detect(pixels)
+        _ = tracker.withLock { $0?.record(whole, after: .wholeImage) }
+        return whole
+    }
+
     private func process(_ submitted: Submitted) -> Report? {
         let frame = submitted.frame
         let detection: Detection
         do {
-            detection = try detector.detect(frame.pixels)
+            detection = try detect(frame.pixels)
         } catch {
             state.withLock { $0.statistics.detectionFailures += 1 }
             return nil

@@ -1,0 +1,69 @@
+// Shared by the detection .cpp files: the detector and detection objects, and the steps of one
+// detection that full and fast mode both use. Never included by the public header.
+#pragma once
+
+#include "shim.hpp"
+
+#include <opencv2/aruco.hpp>
+#include <opencv2/aruco/charuco.hpp>
+
+#include <vector>
+
+// Immutable after msd_detector_create, so concurrent detections only read it.
+struct msd_detector {
+    msd_pattern pattern;
+    cv::Ptr<cv::aruco::Dictionary> dictionary;
+    cv::Ptr<cv::aruco::DetectorParameters> parameters;
+    cv::Ptr<cv::aruco::CharucoBoard> charuco;
+    // The board whose layout recovers markers the first pass missed (ChArUco or grid board).
+    cv::Ptr<cv::aruco::Board> board;
+    // Marker ids that belong to a board (sorted); markers with other ids are dropped.
+    std::vector<int> board_ids;
+};
+
+struct msd_detection {
+    std::vector<int32_t> marker_ids;
+    std::vector<float> marker_corners;
+    std::vector<int32_t> corner_ids;
+    std::vector<float> corner_points;
+    bool has_sharpness = false;
+    double sharpness = 0;
+};
+
+namespace msd {
+
+// Marker corners and ids as OpenCV's aruco functions take them.
+struct Markers {
+    std::vector<std::vector<cv::Point2f>> corners;
+    std::vector<int> ids;
+};
+
+// Board markers (or loose markers) found in `gray` by OpenCV at full resolution, after
+// refineDetectedMarkers for boards, filtered to the board's ids, one per id.
+Markers find_markers_full(const msd_detector &detector, const cv::Mat &gray);
+
+// Keeps only the board's ids (one detection per id, the largest) for board patterns.
+Markers keep_board_markers(const msd_detector &detector, Markers found);
+
+// Chessboard corners found at full resolution and refined there, in row order (empty when not found).
+std::vector<cv::Point2f> find_chessboard_full(const msd_pattern &pattern, const cv::Mat &gray);
+
+// Refines chessboard corners on `gray` with a window of about a quarter of the smallest square.
+void refine_chessboard(const msd_pattern &pattern, const cv::Mat &gray, std::vector<cv::Point2f> &points);
+
+// Adds chessboard corners to `result`, numbered in the order given.
+void add_chessboard_corners(const std::vector<cv::Point2f> &points, msd_detection &result);
+
+// Fills `result` from markers and board corners (ChArUco corners interpolated from the markers on `gray`).
+void add_markers_and_corners(const msd_detector &detector, const cv::Mat &gray, const Markers &markers,
+                             msd_detection &result);
+
+// Fast mode: markers or chessboard corners found in a downscaled copy of `gray`, refined on `gray`
+// itself; false when the caller should run full mode instead (see MSD_DETECT_FAST).
+bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
+                 msd_detection &result);
+
+// The scale fast mode works at for an image of `width` x `height` pixels (1: no shrinking).
+double fast_scale(const msd_detector &detector, double width, double height);
+
+}  // namespace msd

@@ -1,0 +1,161 @@
+// Fast mode: boards found in a downscaled copy of the image, their corners refined at full
+// resolution, and full mode whenever the downscaled pass might have missed something.
+#include "detector.hpp"
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+namespace msd {
+namespace {
+
+// The scale is chosen so that a board spanning this fraction of the image width (a typical
+// calibration view; smaller boards are still found, by the full-resolution fallback) shows its
+// markers, or chessboard squares, at the working sides below in the downscaled image.
+constexpr double typical_board_fraction = 0.3;
+// Marker side in working pixels: 2.5 pixels a bit for 6x6 markers (8 cells with the border).
+constexpr double working_marker_side = 20;
+// Chessboard square side in working pixels.
+constexpr double working_square_side = 16;
+// Shrinking by less than this saves too little to pay for a second pass when the first one fails.
+constexpr double largest_useful_scale = 0.8;
+// Never shrink below this many pixels on the image's longer side.
+constexpr double smallest_working_side = 320;
+
+// The side, in full-resolution pixels, of the pattern's markers (or chessboard squares) when the
+// board spans typical_board_fraction of the image width; 0 for patterns always found at full resolution.
+double typical_feature_side(const msd_pattern &pattern, double width) {
+    const double board = typical_board_fraction * width;
+    switch (pattern.kind) {
+    // Loose markers have no board to size; a grid board's points are its marker corners, which a
+    // downscaled pass finds less exactly than a full-resolution one (see BENCHMARKS.md): both are
+    // always detected at full resolution.
+    case MSD_PATTERN_ARUCO:
+    case MSD_PATTERN_ARUCO_GRID: return 0;
+    case MSD_PATTERN_CHARUCO: return board * pattern.marker_length / (pattern.columns * pattern.square_length);
+    case MSD_PATTERN_CHESSBOARD: return board / (pattern.columns + 1);
+    }
+    return 0;
+}
+
+// Maps a point of the downscaled image to the full-resolution one (pixel centres at integers).
+cv::Point2f upscale(cv::Point2f point, double scale_x, double scale_y) {
+    return {float((point.x + 0.5) / scale_x - 0.5), float((point.y + 0.5) / scale_y - 0.5)};
+}
+
+// Moves each marker corner onto the full-resolution image's corner (cornerSubPix), with a window
+// of three quarters of one bit so that it sees the marker's border and not its inner bits.
+void refine_marker_corners(const cv::Mat &gray, int bits_per_side, std::vector<std::vector<cv::Point2f>> &markers) {
+    for (std::vector<cv::Point2f> &corners : markers) {
+        double side = HUGE_VAL;
+        for (size_t index = 0; index < corners.size(); ++index) {
+            side = std::min(side, double(cv::norm(corners[index] - corners[(index + 1) % corners.size()])));
+        }
+        const int half_window = std::clamp(int(0.75 * side / (bits_per_side + 2)), 2, 12);
+        cv::cornerSubPix(gray, corners, cv::Size(half_window, half_window), cv::Size(-1, -1),
+                         cv::TermCriteria(cv::TermCriteria::EPS | cv::TermCriteria::COUNT, 30, 0.01));
+    }
+}
+
+// Whether `markers` account for the whole board as far as `size` shows it: every board marker not
+// among them would lie at least partly outside the image, going by the homography from the board
+// to the image that the markers found give.
+bool accounts_for_board(const msd_detector &detector, const Markers &markers, cv::Size size) {
+    const cv::aruco::Board &board = *detector.board;
+    if (markers.ids.size() == board.ids.size()) return true;
+    std::map<int, size_t> index_of;
+    for (size_t index = 0; index < board.ids.size(); ++index) index_of[board.ids[index]] = index;
+    std::vector<cv::Point2f> on_board, in_image;
+    for (size_t marker = 0; marker < markers.ids.size(); ++marker) {
+        const auto &object = board.objPoints[index_of.at(markers.ids[marker])];
+        for (size_t corner = 0; corner < 4; ++corner) {
+            on_board.emplace_back(object[corner].x, object[corner].y);
+            in_image.push_back(markers.corners[marker][corner]);
+        }
+    }
+    const cv::Mat homography = cv::findHomography(on_board, in_image, 0);
+    if (homography.empty()) return false;
+    std::vector<bool> found(board.ids.size(), false);
+    for (int id : markers.ids) found[index_of.at(id)] = true;
+    for (size_t index = 0; index < board.ids.size(); ++index) {
+        if (found[index]) continue;
+        std::vector<cv::Point2f> object, projected;
+        for (const cv::Point3f &point : board.objPoints[index]) object.emplace_back(point.x, point.y);
+        cv::perspectiveTransform(object, projected, homography);
+        const bool inside = std::all_of(projected.begin(), projected.end(), [&](cv::Point2f point) {
+            return point.x >= 0 && point.y >= 0 && point.x <= size.width - 1 && point.y <= size.height - 1;
+        });
+        if (inside) return false;
+    }
+    return true;
+}
+
+bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, const cv::Mat &small,
+                            msd_detection &result) {
+    std::vector<cv::Point2f> points;
+    const int flags = cv::CALIB_CB_ADAPTIVE_THRESH | cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
+    if (!cv::findChessboardCorners(small, cv::Size(pattern.columns, pattern.rows), points, flags)) return false;
+    const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
+    for (cv::Point2f &point : points) point = upscale(point, scale_x, scale_y);
+    refine_chessboard(pattern, gray, points);
+    add_chessboard_corners(points, result);
+    return true;
+}
+
+bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small,
+                       msd_detection &result) {
+    Markers found;
+    std::vector<std::vector<cv::Point2f>> rejected;
+    cv::aruco::detectMarkers(small, detector.dictionary, found.corners, found.ids, detector.parameters, rejected);
+    if (found.ids.empty()) return false;
+    const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
+    for (auto *set : {&found.corners, &rejected}) {
+        for (auto &corners : *set) {
+            for (cv::Point2f &point : corners) point = upscale(point, scale_x, scale_y);
+        }
+    }
+    refine_marker_corners(gray, detector.dictionary->markerSize, found.corners);
+    // Markers the downscaled pass saw as shapes but could not read are read again at full
+    // resolution where the board's layout says a marker should be.
+    cv::aruco::refineDetectedMarkers(gray, detector.board, found.corners, found.ids, rejected, cv::noArray(),
+                                     cv::noArray(), 10.f, 3.f, true, cv::noArray(), detector.parameters);
+    const Markers kept = keep_board_markers(detector, std::move(found));
+    if (kept.ids.empty() || !accounts_for_board(detector, kept, gray.size())) return false;
+    add_markers_and_corners(detector, gray, kept, result);
+    return true;
+}
+
+}  // namespace
+
+double fast_scale(const msd_detector &detector, double width, double height) {
+    const double side = typical_feature_side(detector.pattern, width);
+    if (!(side > 0)) return 1;
+    const double target = detector.pattern.kind == MSD_PATTERN_CHESSBOARD ? working_square_side : working_marker_side;
+    const double scale = std::max(target / side, smallest_working_side / std::max(width, height));
+    return scale > largest_useful_scale ? 1 : scale;
+}
+
+bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
+                 msd_detection &result) {
+    if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD && !detector.board) return false;
+    // A pass that fails is tried again at twice the scale (a smaller or more tilted board than the
+    // typical one), until the scale is no longer worth shrinking to; full mode comes last.
+    for (double scale = fast_scale(detector, full_width, full_height); scale <= largest_useful_scale; scale *= 2) {
+        const cv::Size working(int(std::lround(gray.cols * scale)), int(std::lround(gray.rows * scale)));
+        // A search region too small to shrink is searched at full resolution.
+        if (working.width < 32 || working.height < 32) return false;
+        cv::Mat small;
+        cv::resize(gray, small, working, 0, 0, cv::INTER_AREA);
+        const bool found = detector.pattern.kind == MSD_PATTERN_CHESSBOARD
+                               ? detect_chessboard_fast(detector.pattern, gray, small, result)
+                               : detect_board_fast(detector, gray, small, result);
+        if (found) return true;
+    }
+    return false;
+}
+
+}  // namespace msd
