@@ -35,7 +35,7 @@ struct CalibrateCommand: ParsableCommand {
             with advice on what to capture next goes to standard error.
 
             Exit status: 0 calibrated; 1 nothing written (too few usable views, mixed image sizes, \
-            unreadable input) or standard output cannot be written; 64 a usage mistake (an unknown \
+            unreadable input) or standard output cannot be written; 64 a usage error (an unknown \
             --model, a --pattern of loose markers).
 
             Examples:
