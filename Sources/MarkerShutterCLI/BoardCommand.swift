@@ -15,6 +15,14 @@ struct BoardCommand: ParsableCommand {
             row from the top-left, to detect with apriltag:FAMILY. Print the file without scaling, and give \
             the same pattern to `live` and `process`.
 
+            --out writes a new file, or replaces a regular file only with --force; `-` is standard \
+            output (the line saying what was written then goes to standard error); a device, FIFO or \
+            symbolic link is written through, never replaced.
+
+            Exit status: 0 the file written; 1 nothing written (the file exists and --force was not given, \
+            or it cannot be written) or standard output cannot be written; 64 a usage error (an unknown \
+            target, a size outside its range).
+
             Examples:
               marker-shutter board charuco 5x7 DICT_6X6_250 --out board.png
               marker-shutter board aruco 5x7 DICT_6X6_250 --width 2480 --out grid.png
@@ -29,13 +37,18 @@ struct BoardCommand: ParsableCommand {
                                  valueName: "target"))
     var target: [String]
 
-    @Option(help: "Width of the image in pixels.")
+    /// The sizes `--width` and `--height` may have.
+    static let sides = AllowedRange(100...PrintableTarget.maximumSide, unit: "pixels")
+    /// The margins `--margin` may have.
+    static let margins = AllowedRange(0...PrintableTarget.maximumSide, unit: "pixels")
+
+    @Option(parsing: .unconditional, help: "Width of the image in pixels (\(sides)).")
     var width: Int = 2100
 
-    @Option(help: "Height of the image in pixels (default: fits the target's shape).")
+    @Option(parsing: .unconditional, help: "Height of the image in pixels (default: fits the target's shape; \(sides)).")
     var height: Int?
 
-    @Option(help: "White margin around the target in pixels (default: a tenth of the shorter side).")
+    @Option(parsing: .unconditional, help: "White margin around the target in pixels (default: a tenth of the shorter side; \(margins)).")
     var margin: Int?
 
     @Option(help: ArgumentHelp("Where to write the PNG.", valueName: "file"))
@@ -108,12 +121,18 @@ struct BoardCommand: ParsableCommand {
     }
 
     private func validateSizes() throws {
-        guard width >= 100 else { throw ValidationError("--width must be at least 100 pixels") }
-        if let height, height < 100 { throw ValidationError("--height must be at least 100 pixels") }
-        if let margin, margin < 0 { throw ValidationError("--margin cannot be negative") }
+        try Self.sides.validate(width, option: "--width")
+        try Self.sides.validate(height, option: "--height")
+        try Self.margins.validate(margin, option: "--margin")
     }
 
     func run() throws {
+        let destination: OutputPolicy.Destination
+        do {
+            destination = try OutputPolicy.destination(for: out, replacing: force)
+        } catch {
+            throw RuntimeError("\(error)")
+        }
         let name: String
         let height: Int
         let image: [UInt8]
@@ -140,13 +159,18 @@ struct BoardCommand: ParsableCommand {
             }
         }
         do {
-            try AtomicFile.write(image, to: out, replacing: force)
+            try destination.write(image, replacing: force)
         } catch let error where error.errno == EEXIST {
-            throw RuntimeError("\(out) exists; use --force to replace it")
+            throw RuntimeError("\(OutputPathError.exists(out))")
         } catch {
             throw RuntimeError("\(error)")
         }
-        print("wrote \(out): \(name), \(width)x\(height) pixels")
+        let summary = "wrote \(destination == .standardOutput ? "standard output" : out): \(name), \(width)x\(height) pixels"
+        if destination == .standardOutput {
+            FileHandle.standardError.write(summary + "\n")
+        } else {
+            StandardOutput.line(summary)
+        }
     }
 
     /// A height that gives the board's squares the same size across and down, with the margin.

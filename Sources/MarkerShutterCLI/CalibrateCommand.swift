@@ -30,7 +30,7 @@ struct CalibrateCommand: ParsableCommand {
             with advice on what to capture next goes to standard error.
 
             Exit status: 0 calibrated; 1 nothing written (too few usable views, mixed image sizes, \
-            unreadable input).
+            unreadable input) or standard output cannot be written; 64 a usage error.
 
             Examples:
               marker-shutter calibrate pictures
@@ -103,7 +103,7 @@ struct CalibrateCommand: ParsableCommand {
             }
             try output.commit()
             for line in report.summary { FileHandle.standardError.write(line + "\n") }
-            for name in written { print((out as NSString).appendingPathComponent(name)) }
+            for name in written { StandardOutput.line((out as NSString).appendingPathComponent(name)) }
         } catch let error as CalibrationError {
             throw RuntimeError("\(error)")
         }

@@ -37,7 +37,7 @@ final class Console: Sendable {
     func result(_ text: String) {
         status.withLock { current in
             if isTerminal { FileHandle.standardError.write("\r\u{1B}[K") }
-            FileHandle.standardOutput.write(text + "\n")
+            StandardOutput.line(text)
             if isTerminal { FileHandle.standardError.write(current) }
         }
     }

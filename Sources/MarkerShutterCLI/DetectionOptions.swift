@@ -1,29 +1,31 @@
 import ArgumentParser
 import MarkerDetection
+import MarkerShutter
 
 /// Options shared by `live` and `process`: what to look for, and when a detection counts.
 struct DetectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The calibration target to look for.", discussion: Pattern.grammar, valueName: "pattern"))
     var pattern: String = "charuco:5x7:DICT_6X6_250"
 
-    @Option(help: ArgumentHelp("Seconds a lost detection is held before the shutter is disabled.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a lost detection is held before the shutter is disabled (\(InputLimits.holdSeconds)).", valueName: "seconds"))
     var hold: Double = 0.3
 
-    @Option(name: .customLong("min-markers"), help: "Markers a detection needs to be valid (default: per pattern).")
+    @Option(name: .customLong("min-markers"), parsing: .unconditional, help: "Markers a detection needs to be valid (default: per pattern; \(InputLimits.featureCount)).")
     var minimumMarkers: Int?
 
-    @Option(name: .customLong("min-corners"), help: "Board corners a detection needs to be valid (default: per pattern).")
+    @Option(name: .customLong("min-corners"), parsing: .unconditional, help: "Board corners a detection needs to be valid (default: per pattern; \(InputLimits.featureCount)).")
     var minimumCorners: Int?
 
-    @Option(name: .customLong("min-sharpness"),
-            help: "Sharpness (variance of the Laplacian over the target) a detection needs (default: 50).")
+    @Option(name: .customLong("min-sharpness"), parsing: .unconditional,
+            help: "Sharpness (variance of the Laplacian over the target) a detection needs (default: 50; \(InputLimits.sharpness)).")
     var minimumSharpness: Double?
 
     func validate() throws {
         _ = try parsedPattern()
-        guard hold >= 0, hold.isFinite else { throw ValidationError("--hold must be zero or more seconds, got \(hold)") }
-        if let minimumMarkers, minimumMarkers < 0 { throw ValidationError("--min-markers cannot be negative") }
-        if let minimumCorners, minimumCorners < 0 { throw ValidationError("--min-corners cannot be negative") }
+        try InputLimits.holdSeconds.validate(hold, option: "--hold")
+        try InputLimits.featureCount.validate(minimumMarkers, option: "--min-markers")
+        try InputLimits.featureCount.validate(minimumCorners, option: "--min-corners")
+        try InputLimits.sharpness.validate(minimumSharpness, option: "--min-sharpness")
     }
 
     /// The parsed pattern.

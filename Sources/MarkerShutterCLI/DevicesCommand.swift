@@ -11,6 +11,9 @@ struct DevicesCommand: ParsableCommand {
             /dev/v4l/by-id. Use a stable name with `live --device` so the same camera is opened after \
             replugging.
 
+            Exit status: 0 listed (also when there is no camera: the list says so); 1 standard output \
+            cannot be written; 64 a usage error.
+
             Examples:
               marker-shutter devices
               marker-shutter devices --device /dev/video2
@@ -34,23 +37,23 @@ struct DevicesCommand: ParsableCommand {
             }
         }
         guard !devices.isEmpty else {
-            print("no capture devices in \(directory)")
+            StandardOutput.line("no capture devices in \(directory)")
             return
         }
         for (path, title) in devices {
-            print(title)
+            StandardOutput.line(title)
             do {
                 let camera = try Camera(path: path)
                 defer { camera.stop() }
-                print("  formats (converted: made by libv4lconvert from the camera's own formats):")
-                for format in try camera.formats() { print("    " + Self.describe(format)) }
+                StandardOutput.line("  formats (converted: made by libv4lconvert from the camera's own formats):")
+                for format in try camera.formats() { StandardOutput.line("    " + Self.describe(format)) }
                 let controls = try camera.controls()
                 if !controls.isEmpty {
-                    print("  controls:")
-                    for control in controls { print("    " + Self.describe(control)) }
+                    StandardOutput.line("  controls:")
+                    for control in controls { StandardOutput.line("    " + Self.describe(control)) }
                 }
             } catch {
-                print("  cannot be opened: \(error)")
+                StandardOutput.line("  cannot be opened: \(error)")
             }
         }
     }

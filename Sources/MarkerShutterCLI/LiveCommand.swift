@@ -41,7 +41,7 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Frame size to ask the camera for.", valueName: "WxH"))
     var size: String = "1280x720"
 
-    @Option(help: "Frame rate to ask the camera for.")
+    @Option(parsing: .unconditional, help: "Frame rate to ask the camera for.")
     var fps: Int = 30
 
     @Option(help: ArgumentHelp("Where pictures are saved.", valueName: "dir"))
@@ -53,7 +53,7 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Record every frame and a manifest.jsonl into this (new or empty) folder, for `process`.", valueName: "dir"))
     var record: String?
 
-    @Option(name: .customLong("stop-after"), help: ArgumentHelp("Stop after this many frames.", valueName: "frames"))
+    @Option(name: .customLong("stop-after"), parsing: .unconditional, help: ArgumentHelp("Stop after this many frames.", valueName: "frames"))
     var stopAfter: Int?
 
     @Flag(help: "Capture grayscale frames instead of color.")
@@ -61,15 +61,17 @@ struct LiveCommand: AsyncParsableCommand {
 
     var frameSize: (width: Int, height: Int)? {
         let parts = size.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
         return (width, height)
     }
 
     func validate() throws {
         if device != nil, replay != nil { throw ValidationError("give --device or --replay, not both") }
-        guard frameSize != nil else { throw ValidationError("--size must look like 1280x720, got \(size)") }
-        guard fps > 0 else { throw ValidationError("--fps must be a positive number of frames per second") }
-        if let stopAfter, stopAfter < 1 { throw ValidationError("--stop-after must be at least 1") }
+        guard let frameSize else { throw ValidationError("--size must look like 1280x720, got \(size)") }
+        try InputLimits.cameraSide.validate(frameSize.width, option: "--size width")
+        try InputLimits.cameraSide.validate(frameSize.height, option: "--size height")
+        try InputLimits.cameraFramesPerSecond.validate(fps, option: "--fps")
+        try InputLimits.frameCount.validate(stopAfter, option: "--stop-after")
     }
 
     func run() async throws {
@@ -79,6 +81,9 @@ struct LiveCommand: AsyncParsableCommand {
         let pattern = detector.pattern
         let console = Console()
 
+        if let replay {
+            do { try OutputPolicy.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
+        }
         let pictures: CaptureFolder
         do {
             pictures = try CaptureFolder(path: out, pattern: pattern)
@@ -235,7 +240,7 @@ struct LiveSource: Sendable {
                     let pixels = try ImageFile.read(frame.path)
                     continuation.yield(SourceFrame(pixels: pixels, time: frame.time, sequence: frame.sequence, file: frame.file))
                 } catch {
-                    console.message("skipping \(frame.file): \(error)")
+                    console.message(FileNameText.escaped("skipping \(frame.file): \(error)"))
                 }
             }
             continuation.finish()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `marker-shutter`: capture camera-calibration pictures only while a calibration target is seen.
 @main
@@ -20,4 +21,23 @@ struct MarkerShutterCommand: AsyncParsableCommand {
             """,
         subcommands: [ProcessCommand.self, LiveCommand.self, CalibrateCommand.self, BoardCommand.self, DevicesCommand.self]
     )
+
+    /// Runs the command like ArgumentParser's own `main`, and then checks that what it printed
+    /// (help included) reached standard output: a failed write exits with status 1 and a message.
+    static func main() async {
+        StandardOutput.reserveClosedStreams()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .success else { exit(withError: error) }
+            let text = fullMessage(for: error)
+            if !text.isEmpty { StandardOutput.line(text) }
+        }
+        do { try StandardOutput.check() } catch { exit(withError: error) }
+    }
 }

@@ -22,8 +22,15 @@ struct ProcessCommand: ParsableCommand {
             that cannot be read gets {index, file, t, error} and processing goes on. A summary goes to \
             standard error.
 
-            Exit status: 0 every frame processed; 2 some frames unreadable (the rest processed); \
-            1 nothing could be processed; 130 stopped by Ctrl-C, keeping the rows of the frames before \
+            --output writes a new file, or replaces a regular file only with --force; `-` is standard \
+            output; a device, FIFO or symbolic link is written through. An output inside the input (a frame, \
+            the manifest, the frame folder for --annotate or --select) is refused before any work, and so \
+            are --annotate and --select naming one folder.
+
+            Exit status: 0 every frame processed; 2 some frames unreadable (the rest processed) or some \
+            --annotate/--select files not written; 1 nothing could be processed, an output refused before \
+            any work, or the output could not be written (the rows written before the failure are kept); \
+            64 a usage error (an option's value outside its range); 130 stopped by Ctrl-C, keeping the rows of the frames before \
             the stop (a second Ctrl-C quits at once).
 
             Examples:
@@ -39,14 +46,18 @@ struct ProcessCommand: ParsableCommand {
 
     @OptionGroup var detection: DetectionOptions
 
-    @Option(help: "Frames per second when the folder has no manifest.jsonl.")
+    @Option(parsing: .unconditional, help: "Frames per second when the folder has no manifest.jsonl (\(InputLimits.framesPerSecond)).")
     var fps: Double = 30
 
-    @Option(help: "Frames decoded and detected at once (default: one per core).")
+    @Option(parsing: .unconditional,
+            help: "Frames decoded and detected at once (default and most: one per core; 1 to 1024 accepted, more than the cores runs one per core, with a note).")
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Write the JSON Lines to this file instead of standard output.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the JSON Lines to this file instead of standard output (`-`).", valueName: "file"))
     var output: String?
+
+    @Flag(help: "Replace the --output file if it exists.")
+    var force = false
 
     @Option(help: ArgumentHelp("Write every frame with its detection drawn into this folder.", valueName: "dir"))
     var annotate: String?
@@ -54,13 +65,14 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Copy the frames `live --auto` would have captured into this folder.", valueName: "dir"))
     var select: String?
 
-    @Option(name: .customLong("opencv-threads"),
-            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own).")
+    @Option(name: .customLong("opencv-threads"), parsing: .unconditional,
+            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own; \(InputLimits.openCVThreads)).")
     var openCVThreads: Int?
 
     func validate() throws {
-        guard fps > 0, fps.isFinite else { throw ValidationError("--fps must be a positive number, got \(fps)") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try InputLimits.framesPerSecond.validate(fps, option: "--fps")
+        try InputLimits.jobs.validate(jobs, option: "--jobs")
+        try InputLimits.openCVThreads.validate(openCVThreads, option: "--opencv-threads")
     }
 
     func run() throws {
@@ -70,19 +82,23 @@ struct ProcessCommand: ParsableCommand {
         } catch {
             throw RuntimeError("nothing to process: \(error)")
         }
+        let destination = try checkOutputs(frameFolder)
         let detector = try detection.makeDetector()
         let rule = detection.rule(for: detector.pattern)
         var options = FolderProcessor.Options()
         options.hold = detection.holdDuration
-        if let jobs { options.jobs = jobs }
-        options.jobs = min(options.jobs, frameFolder.frames.count)
+        if let jobs, jobs > InputLimits.cores {
+            FileHandle.standardError.write("note: --jobs \(jobs) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
+        }
+        options.jobs = min(jobs ?? options.jobs, InputLimits.cores, frameFolder.frames.count)
         let threads = openCVThreads ?? (options.jobs > 1 ? 1 : -1)
         MarkerDetector.openCVThreadCount = threads
 
         for folder in [annotate, select].compactMap({ $0 }) {
             do { try AtomicFile.prepareFolder(folder) } catch { throw RuntimeError("\(error)") }
         }
-        var sink = try RowSink(path: output)
+        var sink = try RowSink(destination)
+        let annotationNames = OutputNames.assign(frameFolder.frames.map(\.file), pathExtension: "jpg")
         let progress = ProgressBar(total: frameFolder.frames.count)
         let interrupt = InterruptFlag()
 
@@ -95,7 +111,8 @@ struct ProcessCommand: ParsableCommand {
         var onDecoded: (@Sendable (FrameFolder.Frame, PixelBuffer, Detection) -> Void)?
         if let annotationFolder {
             onDecoded = { frame, pixels, detection in
-                if let failure = Self.annotate(frame, pixels, detection, rule: rule, into: annotationFolder) {
+                let path = (annotationFolder as NSString).appendingPathComponent(annotationNames[frame.index])
+                if let failure = Self.annotate(frame, pixels, detection, rule: rule, to: path) {
                     annotationFailures.withLock { $0.append(failure) }
                 }
             }
@@ -106,11 +123,11 @@ struct ProcessCommand: ParsableCommand {
                 sink.write(FrameRecord.row(for: observation, state: step.state))
                 if let select, policy.consider(observation, phase: step.state.phase) != nil {
                     do {
-                        let bytes = try Data(contentsOf: URL(fileURLWithPath: frame.path))
+                        let bytes = try frame.readBytes()
                         try AtomicFile.write(bytes, to: (select as NSString).appendingPathComponent(frame.file))
                         selected += 1
                     } catch {
-                        selectionFailures.append("\(frame.file): \(error)")
+                        selectionFailures.append("\(FileNameText.escaped(frame.file)): \(error)")
                     }
                 }
             case .unreadable(let reason):
@@ -120,18 +137,35 @@ struct ProcessCommand: ParsableCommand {
         }
         let summary = processor.run(shouldStop: { interrupt.isSet }, onDecoded: onDecoded, handle)
         progress.finish()
-        try sink.finish(complete: summary.stoppedAfter == nil)
+        let outputFailure = sink.finish()
 
         report(summary, folder: frameFolder, threads: threads)
         if let select { FileHandle.standardError.write("  selected for calibration: \(selected) frames copied to \(select)\n") }
-        for failure in annotationFailures.withLock({ $0 }) + selectionFailures {
+        let writeFailures = annotationFailures.withLock({ $0 }) + selectionFailures
+        for failure in writeFailures {
             FileHandle.standardError.write("  warning: \(failure)\n")
         }
+        if let outputFailure { throw RuntimeError(outputFailure) }
         if summary.stoppedAfter != nil { throw ExitCode(130) }
         if summary.errors.count == summary.frames {
-            throw RuntimeError("no frame of \(folder) could be read (first: \(summary.errors[0].file): \(summary.errors[0].reason))")
+            throw RuntimeError("no frame of \(folder) could be read (first: \(FileNameText.escaped(summary.errors[0].file)): \(summary.errors[0].reason))")
         }
-        if !summary.errors.isEmpty { throw ExitCode(2) }
+        if !summary.errors.isEmpty || !writeFailures.isEmpty { throw ExitCode(2) }
+    }
+
+    /// Refuses, before any work, outputs that would replace an input or a file kept without --force.
+    private func checkOutputs(_ frameFolder: FrameFolder) throws -> OutputPolicy.Destination {
+        do {
+            for (option, folder) in [("--annotate", annotate), ("--select", select)] {
+                if let folder { try OutputPolicy.checkFolder(folder, option: option, notAnyOf: [self.folder]) }
+            }
+            if let annotate, let select { try OutputPolicy.checkDistinct(("--annotate", annotate), ("--select", select)) }
+            let manifest = (self.folder as NSString).appendingPathComponent(FrameManifest.fileName)
+            return try OutputPolicy.destination(for: output ?? "-", replacing: force,
+                                                inputs: frameFolder.frames.map(\.path) + [manifest])
+        } catch {
+            throw RuntimeError("\(error)")
+        }
     }
 
     private func report(_ summary: ProcessingSummary, folder: FrameFolder, threads: Int) {
@@ -148,79 +182,22 @@ struct ProcessCommand: ParsableCommand {
                 + (summary.stretches.isEmpty ? "" : ": " + summary.stretches.map { "\($0.firstFrame)-\($0.lastFrame)" }.joined(separator: ", ")),
             "  errors: \(summary.errors.count)",
         ]
-        for error in summary.errors.prefix(10) { lines.append("    \(error.file): \(error.reason)") }
+        for error in summary.errors.prefix(10) { lines.append("    " + FileNameText.escaped("\(error.file): \(error.reason)")) }
         if summary.errors.count > 10 { lines.append("    ... and \(summary.errors.count - 10) more") }
         if let stopped = summary.stoppedAfter { lines.append("  interrupted: stopped after \(stopped) of \(summary.frames) frames") }
         FileHandle.standardError.write(lines.joined(separator: "\n") + "\n")
     }
 
-    /// Draws `detection` on the frame and writes it into `folder`; returns a failure message, if any.
+    /// Draws `detection` on the frame and writes it to `path`; returns a failure message, if any.
     private static func annotate(_ frame: FrameFolder.Frame, _ pixels: PixelBuffer, _ detection: Detection,
-                                 rule: ValidityRule, into folder: String) -> String? {
+                                 rule: ValidityRule, to path: String) -> String? {
         do {
             let drawn = try Annotation.draw(detection, on: pixels, badge: Annotation.Badge(detection: detection, rule: rule))
             let bytes = try ImageFile.encode(drawn, as: .jpeg(quality: 90))
-            let name = ((frame.file as NSString).deletingPathExtension as NSString).appendingPathExtension("jpg")!
-            try AtomicFile.write(bytes, to: (folder as NSString).appendingPathComponent(name), replacing: true)
+            try AtomicFile.write(bytes, to: path, replacing: true)
             return nil
         } catch {
-            return "annotating \(frame.file): \(error)"
-        }
-    }
-}
-
-/// Where the JSON Lines go: standard output, or a file written under a temporary name and renamed
-/// when processing ends, so a file of that name is always complete.
-struct RowSink {
-    private let path: String?
-    private let temporary: String?
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-
-    init(path: String?) throws {
-        self.path = path
-        if let path {
-            let folder = (path as NSString).deletingLastPathComponent
-            let temporary = (folder.isEmpty ? "" : folder + "/") + ".\((path as NSString).lastPathComponent).\(getpid()).tmp"
-            guard FileManager.default.createFile(atPath: temporary, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: temporary) else {
-                throw RuntimeError("cannot write \(path): \(String(cString: strerror(errno)))")
-            }
-            self.temporary = temporary
-            self.handle = handle
-        } else {
-            temporary = nil
-            handle = .standardOutput
-        }
-    }
-
-    mutating func write(_ row: String) {
-        buffer.append(contentsOf: row.utf8)
-        buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Flushes and, for a file, moves it into place (even when interrupted, the rows written so far
-    /// are kept: the file then holds the frames before the interruption).
-    mutating func finish(complete: Bool) throws {
-        flush()
-        guard let path, let temporary else { return }
-        do {
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            throw RuntimeError("cannot write \(path): \(error)")
-        }
-        if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw RuntimeError("cannot write \(path): \(reason)")
+            return "annotating \(FileNameText.escaped(frame.file)): \(error)"
         }
     }
 }

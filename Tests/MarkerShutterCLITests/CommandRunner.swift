@@ -6,6 +6,12 @@ struct CommandResult {
     let standardOutput: String
     let standardError: String
 
+    /// Standard output with every run of white space made one space, as help reads once its
+    /// wrapped lines are joined.
+    var flowingOutput: String {
+        standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
     /// Standard output's lines parsed as JSON objects.
     var jsonLines: [[String: Any]] {
         standardOutput.split(separator: "\n").compactMap {

@@ -155,6 +155,30 @@ import Testing
         #expect(result.standardOutput.contains("marker-shutter \(command)"))
     }
 
+    @Test(arguments: [
+        ("process", ["0 every frame processed", "2 some frames unreadable", "1 nothing could be processed", "64 a usage error", "130 stopped by Ctrl-C"]),
+        ("calibrate", ["0 calibrated", "1 nothing written", "64 a usage error"]),
+        ("board", ["0 the file written", "1 nothing written", "64 a usage error"]),
+        ("devices", ["0 listed", "1 standard output cannot be written", "64 a usage error"]),
+    ])
+    func helpStatesEveryExitStatus(command: String, statuses: [String]) throws {
+        let result = try MarkerShutterBinary.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.flowingOutput.contains("Exit status: "))
+        for status in statuses { #expect(result.flowingOutput.contains(status), "\(command): \(status)") }
+    }
+
+    @Test(arguments: [
+        ("process", ["--hold <seconds> Seconds a lost detection is held before the shutter is disabled (0 to 3600 seconds)",
+                     "(default: 50; 0 to 1000000000)", "no manifest.jsonl (0.01 to 10000 frames per second)",
+                     "else OpenCV's own; 1 to 256 threads)"]),
+        ("board", ["Width of the image in pixels (100 to 16384 pixels)", "a tenth of the shorter side; 0 to 16384 pixels)"]),
+    ])
+    func helpStatesTheRangeOfEveryNumber(command: String, ranges: [String]) throws {
+        let result = try MarkerShutterBinary.run([command, "--help"])
+        for range in ranges { #expect(result.flowingOutput.contains(range), "\(command): \(range)\n\(result.standardOutput)") }
+    }
+
     @Test func liveRefusesAnUnwritablePictureFolderBeforeOpeningAnyCamera() throws {
         let result = try MarkerShutterBinary.run(["live", "--device", "/nonexistent/video9", "--out", "/sys/marker-shutter-pictures"])
         #expect(result.status == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import MarkerDetection
 import MarkerShutter
 import Testing
 
@@ -30,11 +31,14 @@ import Testing
         #expect(parsed.entries[2].sequence == nil)
     }
 
-    /// Found by fuzzing: a huge time was written as "inf", and the manifest no longer read back.
-    @Test func hugeTimesAreWrittenSoThatTheyReadBack() throws {
+    /// Found by fuzzing: a huge time was written as "inf", which no parser reads. It is written as
+    /// the number it is, and reading it says the time is out of range instead of overflowing.
+    @Test func hugeTimesAreWrittenAsNumbersAndRefusedWithTheRangeWhenRead() throws {
         let manifest = FrameManifest(entries: [.init(file: "a.jpg", t: 0.01e308), .init(file: "b.jpg", t: 1.7e308)])
         #expect(manifest.text == "{\"file\":\"a.jpg\",\"t\":1e+306}\n{\"file\":\"b.jpg\",\"t\":1.7e+308}\n")
-        #expect(try FrameManifest(parsing: manifest.text) == manifest)
+        #expect(throws: FrameManifestError.badLine(1, reason: "t must be -1000000000 to 1000000000 seconds, got 1e+306")) {
+            try FrameManifest(parsing: manifest.text)
+        }
     }
 
     @Test func refusesWhatItCannotReplay() {
@@ -67,6 +71,28 @@ import Testing
         #expect(folder.frames.map(\.file) == ["f1.jpg", "f2.PNG", "f10.jpg"])
         #expect(folder.frames.map(\.time) == [FrameTime(.zero), FrameTime(.milliseconds(40)), FrameTime(.milliseconds(80))])
         #expect(folder.timing == .rate(framesPerSecond: 25))
+    }
+
+    /// Foundation's listing turns such a name into U+FFFD, and the file could not be opened.
+    @Test func aNameThatIsNotUTF8IsListedEscapedAndItsFileRead() throws {
+        let path = try makeFolder(["a.jpg": ""])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let photo = TestPaths.sharedImages + "/chessboard/left01.jpg"
+        let raw = Array((path + "/b").utf8) + [0xFF] + Array(".jpg".utf8)
+        try FileManager.default.copyItem(atPath: photo, toPath: path + "/copy")
+        let renamed = (raw + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { rename(path + "/copy", $0.baseAddress!) }
+        }
+        #expect(renamed == 0)
+        let folder = try FrameFolder(path: path)
+        #expect(folder.frames.map(\.file) == ["a.jpg", "b\\xFF.jpg"])
+        let frame = folder.frames[1]
+        #expect(frame.pathBytes == raw)
+        #expect(folder.frames[0].pathBytes == nil)
+        let pixels = try frame.readPixels()
+        #expect(pixels.width == 640 && pixels.height == 480)
+        #expect(try frame.readBytes() == Data(contentsOf: URL(fileURLWithPath: photo)))
+        #expect(throws: ImageFileError.empty(path: path + "/a.jpg")) { try folder.frames[0].readPixels() }
     }
 
     @Test func aManifestGivesTheFramesAndTheirTimes() throws {

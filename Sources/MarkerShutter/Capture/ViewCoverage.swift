@@ -6,9 +6,9 @@
 /// A pure value: add views as pictures are taken, read ``progress`` or ``statusText``, and ask
 /// ``gain(from:)`` how much a candidate view would add.
 public struct ViewCoverage: Sendable, Hashable, CustomStringConvertible {
-    /// The range each measure's views should span.
-    public struct Goals: Sendable, Hashable {
-        /// Across the image (0...1).
+    /// One value per measure of a ``BoardView``: the spans wanted (``Goals``) or reached (``Progress``).
+    public struct Measures: Sendable, Hashable {
+        /// Across the image.
         public var x: Double
         /// Down the image.
         public var y: Double
@@ -17,42 +17,27 @@ public struct ViewCoverage: Sendable, Hashable, CustomStringConvertible {
         /// Of the target's skew.
         public var skew: Double
 
-        /// Makes goals.
+        /// Makes the four values.
         public init(x: Double, y: Double, size: Double, skew: Double) {
             self.x = x
             self.y = y
             self.size = size
             self.skew = skew
         }
+
+        /// The smallest of the four: for progress, how far the weakest measure is.
+        public var least: Double { min(x, y, size, skew) }
+        /// The sum of the four.
+        public var total: Double { x + y + size + skew }
 
         /// The spans ROS `camera_calibration` asks for: 0.7 across and down, 0.4 of size, 0.5 of skew.
-        public static let standard = Goals(x: 0.7, y: 0.7, size: 0.4, skew: 0.5)
+        public static let standard = Measures(x: 0.7, y: 0.7, size: 0.4, skew: 0.5)
     }
 
-    /// Progress of each measure, 0...1.
-    public struct Progress: Sendable, Hashable {
-        /// Across.
-        public var x: Double
-        /// Down.
-        public var y: Double
-        /// Size.
-        public var size: Double
-        /// Skew.
-        public var skew: Double
-
-        /// Makes a progress.
-        public init(x: Double, y: Double, size: Double, skew: Double) {
-            self.x = x
-            self.y = y
-            self.size = size
-            self.skew = skew
-        }
-
-        /// The smallest of the four: how far the weakest measure is.
-        public var least: Double { min(x, y, size, skew) }
-        /// The sum of the four, 0...4.
-        public var total: Double { x + y + size + skew }
-    }
+    /// The range each measure's views should span (0...1 each).
+    public typealias Goals = Measures
+    /// How far each measure's views span their goal, 0...1 each.
+    public typealias Progress = Measures
 
     /// The goals.
     public let goals: Goals

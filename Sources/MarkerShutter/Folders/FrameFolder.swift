@@ -14,6 +14,9 @@ public struct FrameFolder: Sendable {
         public var file: String
         /// Full path of the file.
         public var path: String
+        /// The path's bytes when the file's name is not UTF-8 (`file` and `path` then show those
+        /// bytes as `\xFF`); the file is opened by these bytes.
+        public var pathBytes: [UInt8]? = nil
         /// When the frame was captured.
         public var time: FrameTime
         /// The camera's sequence number, when the manifest has it.
@@ -49,11 +52,11 @@ public struct FrameFolder: Sendable {
     ///
     /// - Parameters:
     ///   - path: The folder.
-    ///   - framesPerSecond: The rate used when there is no manifest; greater than zero.
+    ///   - framesPerSecond: The rate used when there is no manifest, in ``InputLimits/framesPerSecond``.
     /// - Throws: ``FrameFolderError`` when the folder cannot be listed, holds no frames, or its
     ///   manifest cannot be read.
     public init(path: String, framesPerSecond: Double = 30) throws(FrameFolderError) {
-        guard framesPerSecond > 0, framesPerSecond.isFinite else { throw .badRate(framesPerSecond) }
+        guard InputLimits.framesPerSecond.contains(framesPerSecond) else { throw .badRate(framesPerSecond) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path) }
         guard isDirectory.boolValue else { throw .notAFolder(path) }
@@ -81,19 +84,14 @@ public struct FrameFolder: Sendable {
             }
             timing = .manifest
         } else {
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: path)
-            } catch {
-                throw .unreadable(path, reason: "\(error.localizedDescription)")
-            }
-            let images = NaturalOrder.sorted(names.filter { name in
+            let images = try Self.names(in: path).filter { name, _ in
                 !name.hasPrefix(".") && Self.imageExtensions.contains((name as NSString).pathExtension.lowercased())
-            })
+            }.sorted { NaturalOrder.areInIncreasingOrder($0.text, $1.text) }
             guard !images.isEmpty else { throw .empty(path) }
             let interval = Duration.nanoseconds(Int64((1e9 / framesPerSecond).rounded()))
             frames = images.enumerated().map { index, name in
-                Frame(index: index, file: name, path: (path as NSString).appendingPathComponent(name),
+                Frame(index: index, file: name.text, path: (path as NSString).appendingPathComponent(name.text),
+                      pathBytes: name.bytes.map { Array(path.utf8) + [UInt8(ascii: "/")] + $0 },
                       time: FrameTime(interval * index), sequence: nil)
             }
             timing = .rate(framesPerSecond: framesPerSecond)
@@ -102,6 +100,25 @@ public struct FrameFolder: Sendable {
 }
 
 extension FrameFolder {
+    /// The names in a folder, as text, each with its bytes when they are not UTF-8.
+    ///
+    /// Read with `readdir`, because Foundation's listing replaces bytes that are not UTF-8 with
+    /// U+FFFD, and a name so changed opens no file.
+    static func names(in path: String) throws(FrameFolderError) -> [(text: String, bytes: [UInt8]?)] {
+        guard let directory = opendir(path) else {
+            throw .unreadable(path, reason: String(cString: strerror(errno)))
+        }
+        defer { closedir(directory) }
+        var names: [(text: String, bytes: [UInt8]?)] = []
+        while let entry = readdir(directory) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if bytes == Array(".".utf8) || bytes == Array("..".utf8) { continue }
+            let valid = String(validating: bytes, as: UTF8.self) != nil
+            names.append((FileNameText.text(ofBytes: bytes), valid ? nil : bytes))
+        }
+        return names
+    }
+
     /// Whether `path`, after following symbolic links, is a regular file.
     static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
@@ -121,7 +138,7 @@ public enum FrameFolderError: Error, Equatable, CustomStringConvertible {
     case empty(String)
     /// The manifest is malformed.
     case manifest(String, FrameManifestError)
-    /// A frame rate that is not a positive number.
+    /// A frame rate outside ``InputLimits/framesPerSecond``.
     case badRate(Double)
 
     public var description: String {
@@ -132,7 +149,7 @@ public enum FrameFolderError: Error, Equatable, CustomStringConvertible {
         case .empty(let path):
             "\(path): no frames (image files ending in \(FrameFolder.imageExtensions.sorted().joined(separator: ", ")), or a \(FrameManifest.fileName) listing them)"
         case .manifest(let path, let error): "\(path): \(error)"
-        case .badRate(let fps): "frame rate must be a positive number of frames per second, got \(fps)"
+        case .badRate(let fps): "\(OutOfRangeError(name: "the frame rate", value: "\(fps)", allowed: InputLimits.framesPerSecond.description))"
         }
     }
 }

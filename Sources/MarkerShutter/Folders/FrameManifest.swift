@@ -39,13 +39,19 @@ public struct FrameManifest: Sendable, Equatable {
 
     /// Parses the text of a manifest.
     ///
+    /// Lines may end in LF or CRLF.
+    ///
     /// - Throws: ``FrameManifestError`` naming the line that is not a frame entry, a name that
-    ///   leaves the folder, or a timestamp that goes back.
+    ///   leaves the folder, holds a NUL or is longer than a file name can be, a timestamp outside
+    ///   ``InputLimits/frameSeconds``, or a timestamp that goes back.
     public init(parsing text: String) throws(FrameManifestError) {
         var entries: [Entry] = []
         let decoder = JSONDecoder()
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+        // On `unicodeScalars`: "\r\n" is one `Character`, so splitting the `String` on "\n" would
+        // leave a CRLF file in one piece.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        for (offset, line) in lines.enumerated() {
+            let trimmed = String(line).trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
             let entry: Entry
             do {
@@ -53,10 +59,21 @@ public struct FrameManifest: Sendable, Equatable {
             } catch {
                 throw .badLine(offset + 1, reason: "expected {\"file\": ..., \"t\": seconds, \"sequence\": n}")
             }
+            let shown = FileNameText.escaped(entry.file)
             guard !entry.file.isEmpty, !entry.file.contains("/"), entry.file != ".", entry.file != ".." else {
-                throw .badLine(offset + 1, reason: "file \"\(entry.file)\" must be a plain name inside the folder")
+                throw .badLine(offset + 1, reason: "file \"\(shown)\" must be a plain name inside the folder")
             }
-            guard entry.t.isFinite else { throw .badLine(offset + 1, reason: "t is not a number of seconds") }
+            guard !entry.file.unicodeScalars.contains("\0") else {
+                throw .badLine(offset + 1, reason: "file \"\(shown)\" holds a NUL character, which no file name can")
+            }
+            if let tooLong = FileNameText.tooLong(entry.file) {
+                throw .badLine(offset + 1, reason: tooLong)
+            }
+            do {
+                try InputLimits.frameSeconds.check(entry.t, name: "t")
+            } catch {
+                throw .badLine(offset + 1, reason: "\(error)")
+            }
             if let previous = entries.last, entry.t < previous.t {
                 throw .timeGoesBack(line: offset + 1, file: entry.file, t: entry.t, previous: previous.t)
             }
@@ -80,8 +97,9 @@ public struct FrameManifest: Sendable, Equatable {
     /// Seconds with microsecond resolution and no trailing zeros (`0.033367`, `12`).
     static func secondsText(_ seconds: Double) -> String {
         let micro = (seconds * 1_000_000).rounded()
-        // Beyond about 1e302 s the microseconds overflow to infinity, which "%.6f" writes as "inf":
-        // write the number as it is, so that the manifest still reads back.
+        // Beyond about 1e302 s the microseconds overflow to infinity, which "%.6f" writes as "inf",
+        // which is no JSON: write the number as it is, so that reading it back names the time
+        // outside InputLimits.frameSeconds instead of a malformed line.
         guard micro.isFinite else { return "\(seconds)" }
         var text = String(format: "%.6f", micro / 1_000_000)
         while text.hasSuffix("0") { text.removeLast() }
@@ -117,7 +135,7 @@ public enum FrameManifestError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .badLine(let line, let reason): "manifest.jsonl line \(line): \(reason)"
         case .timeGoesBack(let line, let file, let t, let previous):
-            "manifest.jsonl line \(line): \(file) at t=\(t) s is earlier than the frame before it (t=\(previous) s)"
+            "manifest.jsonl line \(line): \(FileNameText.escaped(file)) at t=\(t) s is earlier than the frame before it (t=\(previous) s)"
         }
     }
 }

@@ -121,7 +121,7 @@ public struct FolderProcessor: Sendable {
     ) -> Result<FrameObservation, Unreadable> {
         let pixels: PixelBuffer
         do {
-            pixels = try ImageFile.read(frame.path, pixelLimit: pixelLimit)
+            pixels = try frame.readPixels(pixelLimit: pixelLimit)
         } catch {
             return .failure(Unreadable(reason: "\(error)"))
         }

@@ -41,7 +41,7 @@ public enum AtomicFile {
     /// Writes all of `bytes` to an open descriptor, retrying when interrupted.
     ///
     /// - Throws: ``FileWriteError`` for `path` when a write fails.
-    static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, path: String) throws(FileWriteError) {
+    public static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, path: String) throws(FileWriteError) {
         let contiguous = Array(bytes)
         var failure: FileWriteError?
         contiguous.withUnsafeBytes { buffer in

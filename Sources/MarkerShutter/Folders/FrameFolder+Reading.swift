@@ -1,0 +1,63 @@
+public import Foundation
+public import MarkerDetection
+public import Pixels
+
+extension FrameFolder.Frame {
+    /// Decodes the frame's file, with every check of ``ImageFile/read(_:pixelLimit:)``: a file
+    /// that is not regular is refused from its metadata, the header is checked before the rest.
+    ///
+    /// - Throws: ``ImageFileError`` naming the file as ``path`` shows it.
+    public func readPixels(pixelLimit: Int = ImageFile.defaultPixelLimit) throws(ImageFileError) -> PixelBuffer {
+        guard let pathBytes else { return try ImageFile.read(path, pixelLimit: pixelLimit) }
+        let descriptor = try openPath(pathBytes)
+        defer { close(descriptor) }
+        do {
+            return try ImageFile.read(Self.procPath(descriptor), pixelLimit: pixelLimit)
+        } catch {
+            throw error.naming(path)
+        }
+    }
+
+    /// The bytes of the frame's file, as they are (to copy it).
+    ///
+    /// - Throws: The error of reading it, or ``ImageFileError/unreadable(path:errno:)``.
+    public func readBytes() throws -> Data {
+        guard let pathBytes else { return try Data(contentsOf: URL(fileURLWithPath: path)) }
+        let descriptor = try openPath(pathBytes)
+        defer { close(descriptor) }
+        return try Data(contentsOf: URL(fileURLWithPath: Self.procPath(descriptor)))
+    }
+
+    /// Opens the file by its bytes only to name it (`O_PATH`): nothing is read, so a FIFO does not
+    /// wait and a device is not touched; the shim's checks then see the file through
+    /// `/proc/self/fd`, a name that is valid UTF-8.
+    private func openPath(_ bytes: [UInt8]) throws(ImageFileError) -> Int32 {
+        let descriptor = (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, Self.openPathOnly | O_CLOEXEC) }
+        }
+        guard descriptor >= 0 else { throw .unreadable(path: path, errno: errno) }
+        return descriptor
+    }
+
+    /// `O_PATH` (Linux's value; Glibc's module does not export it).
+    private static let openPathOnly: Int32 = 0o10_000_000
+
+    private static func procPath(_ descriptor: Int32) -> String { "/proc/self/fd/\(descriptor)" }
+}
+
+extension ImageFileError {
+    /// The same error naming `path` (for a file read through another name).
+    func naming(_ path: String) -> ImageFileError {
+        switch self {
+        case .unreadable(_, let code): .unreadable(path: path, errno: code)
+        case .notARegularFile(_, let kind): .notARegularFile(path: path, kind: kind)
+        case .fileTooLarge(_, let bytes, let limit): .fileTooLarge(path: path, bytes: bytes, limit: limit)
+        case .empty: .empty(path: path)
+        case .unrecognizedFormat: .unrecognizedFormat(path: path)
+        case .truncated: .truncated(path: path)
+        case .tooManyPixels(_, let width, let height, let limit): .tooManyPixels(path: path, width: width, height: height, limit: limit)
+        case .undecodable(_, let reason): .undecodable(path: path, reason: reason)
+        case .unencodable: self
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Names for files derived from frames (annotated JPEGs), one per frame and never two alike, so
+/// that no derived file silently replaces another.
+///
+/// A frame's name keeps its stem and takes the new extension (`left01.png` -> `left01.jpg`). When
+/// two frames would get one name (`a.jpg` and `a.png`, or a manifest that lists a file twice), the
+/// later ones keep their own extension before the new one (`a.png.jpg`), and if that is taken
+/// too, a number (`a.png-2.jpg`).
+public enum OutputNames {
+    /// Unique names with extension `pathExtension` for `files`, in the same order.
+    ///
+    /// - Parameters:
+    ///   - files: Frame file names, in frame order.
+    ///   - pathExtension: The extension of the derived files, without the dot (`"jpg"`).
+    public static func assign(_ files: [String], pathExtension: String) -> [String] {
+        var taken = Set<String>()
+        return files.map { file in
+            let stem = (file as NSString).deletingPathExtension
+            var candidates = ["\(stem).\(pathExtension)"]
+            if stem != file { candidates.append("\(file).\(pathExtension)") }
+            let name = candidates.first { !taken.contains($0) }
+                ?? (2...).lazy.map { "\(file)-\($0).\(pathExtension)" }.first { !taken.contains($0) }!
+            taken.insert(name)
+            return name
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a command may write, decided before any work starts, so that a mistake in a path never
+/// costs a file.
+///
+/// - `-` means standard output.
+/// - A new path, or an existing regular file given with `replacing`, is written under a temporary
+///   name and renamed into place (``AtomicFile``).
+/// - A device, a FIFO or a symbolic link is written through, never renamed over: `/dev/stdout`
+///   stays the terminal, `/dev/null` stays a device, a link stays a link. A link to an existing
+///   regular file needs `replacing` too, unless that file is the process's own standard output.
+/// - A folder, an existing regular file without `replacing`, or any of the inputs is refused.
+public enum OutputPolicy {
+    /// How an output file is written.
+    public enum Destination: Sendable, Equatable {
+        /// Standard output (`-`).
+        case standardOutput
+        /// A new or regular file: a temporary file renamed into place at the end.
+        case replacing(String)
+        /// An existing device, FIFO or symbolic link: opened and written in place.
+        case through(String)
+    }
+
+    /// Decides how to write the file `argument`.
+    ///
+    /// - Parameters:
+    ///   - argument: The path the user gave, or `-` for standard output.
+    ///   - replacing: Whether an existing regular file may be replaced (`--force`).
+    ///   - inputs: Files the command reads; the output may be none of them.
+    /// - Throws: ``OutputPathError`` when the path is a folder, an input, or an existing file
+    ///   without `replacing`.
+    public static func destination(for argument: String, replacing: Bool, inputs: [String] = [])
+        throws(OutputPathError) -> Destination
+    {
+        if argument == "-" { return .standardOutput }
+        var link = stat()
+        guard lstat(argument, &link) == 0 else { return .replacing(argument) }
+        var target = stat()
+        let resolves = stat(argument, &target) == 0
+        if resolves, fileType(target) == S_IFDIR { throw .isFolder(argument) }
+        if resolves, let input = inputs.first(where: { sameFile($0, target) }) {
+            throw .isInput(argument, input: input)
+        }
+        let isLink = fileType(link) == S_IFLNK
+        let isRegular = resolves && fileType(target) == S_IFREG
+        if isRegular, !replacing, !isStandardStream(target) { throw .exists(argument) }
+        return isLink || !isRegular ? .through(argument) : .replacing(argument)
+    }
+
+    /// Checks that a folder the command writes into is none of the folders it reads.
+    ///
+    /// - Parameters:
+    ///   - folder: The folder to write into (it may not exist yet).
+    ///   - option: The option that named it, for the message (`"--annotate"`).
+    ///   - inputFolders: The folders the command reads.
+    /// - Throws: ``OutputPathError/isInput(_:input:)`` when `folder` is one of `inputFolders`.
+    public static func checkFolder(_ folder: String, option: String, notAnyOf inputFolders: [String]) throws(OutputPathError) {
+        var status = stat()
+        guard stat(folder, &status) == 0 else { return }
+        if let input = inputFolders.first(where: { sameFile($0, status) }) {
+            throw .isInput("\(option) \(folder)", input: input)
+        }
+    }
+
+    /// Checks that two folders the command writes into are not one folder, so that the files of
+    /// one never replace those of the other.
+    ///
+    /// - Parameters:
+    ///   - first: The option and the folder it names (`("--annotate", "out")`).
+    ///   - second: The other option and folder.
+    /// - Throws: ``OutputPathError/sameFolder(_:_:)`` when both name one folder, existing or not.
+    public static func checkDistinct(_ first: (option: String, folder: String), _ second: (option: String, folder: String))
+        throws(OutputPathError)
+    {
+        var status = stat()
+        let same = stat(first.folder, &status) == 0
+            ? sameFile(second.folder, status)
+            : URL(fileURLWithPath: first.folder).standardizedFileURL.path == URL(fileURLWithPath: second.folder).standardizedFileURL.path
+        if same { throw .sameFolder("\(first.option) \(first.folder)", "\(second.option) \(second.folder)") }
+    }
+
+    private static func fileType(_ status: stat) -> mode_t { status.st_mode & S_IFMT }
+
+    /// Whether the file is this process's standard output or error (`/dev/stdout` redirected to a file).
+    private static func isStandardStream(_ status: stat) -> Bool {
+        [STDOUT_FILENO, STDERR_FILENO].contains { descriptor in
+            var stream = stat()
+            return fstat(descriptor, &stream) == 0 && stream.st_dev == status.st_dev && stream.st_ino == status.st_ino
+        }
+    }
+
+    private static func sameFile(_ path: String, _ status: stat) -> Bool {
+        var other = stat()
+        return stat(path, &other) == 0 && other.st_dev == status.st_dev && other.st_ino == status.st_ino
+    }
+}
+
+extension OutputPolicy.Destination {
+    /// Writes a whole file's `bytes` where the destination says: renamed into place for a
+    /// regular file (an existing one only when `replacing`), in place through a device, FIFO or
+    /// link, or to standard output.
+    ///
+    /// - Throws: ``FileWriteError`` naming the path (`EEXIST` for a file that appeared and may
+    ///   not be replaced).
+    public func write(_ bytes: some Collection<UInt8>, replacing: Bool) throws(FileWriteError) {
+        switch self {
+        case .standardOutput:
+            try AtomicFile.writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
+        case .replacing(let path):
+            try AtomicFile.write(bytes, to: path, replacing: replacing)
+        case .through(let path):
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
+            var failure: FileWriteError?
+            do throws(FileWriteError) {
+                try AtomicFile.writeAll(bytes, to: descriptor, path: path)
+            } catch {
+                failure = error
+            }
+            if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
+            if let failure { throw failure }
+        }
+    }
+}
+
+/// An output path that is refused before any work starts.
+public enum OutputPathError: Error, Equatable, CustomStringConvertible {
+    /// The path is a folder, not a file.
+    case isFolder(String)
+    /// A regular file exists there and replacing was not asked for.
+    case exists(String)
+    /// The output is one of the inputs.
+    case isInput(String, input: String)
+    /// Two outputs name one folder.
+    case sameFolder(String, String)
+
+    public var description: String {
+        switch self {
+        case .isFolder(let path): "\(path) is a folder: give a file name"
+        case .exists(let path): "\(path) exists; use --force to replace it"
+        case .isInput(let path, let input): "\(path) would overwrite the input \(input): choose a path outside the input"
+        case .sameFolder(let first, let second): "\(first) and \(second) are one folder: give each its own"
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import MarkerShutter
+
+/// Where the JSON Lines go: standard output, a device or FIFO written through, or a file written
+/// under a temporary name and renamed into place when processing ends, so a file of that name is
+/// always whole rows.
+///
+/// A write that fails (a full disk, standard output closed or `/dev/full`) ends the output: the
+/// rows written before it are kept, whole, and ``finish()`` says what failed.
+struct RowSink {
+    private let name: String
+    private let path: String?
+    private let temporary: String?
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    /// Bytes written so far, all of them whole rows.
+    private var written = 0
+    private var rowsWritten = 0
+    private var rowsBuffered = 0
+    private var failure: FileWriteError?
+
+    init(_ destination: OutputPolicy.Destination) throws {
+        switch destination {
+        case .standardOutput:
+            (name, path, temporary, descriptor) = ("standard output", nil, nil, STDOUT_FILENO)
+        case .through(let path):
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw RuntimeError("\(FileWriteError(path: path, call: "open", errno: errno))") }
+            (name, self.path, temporary, self.descriptor) = (path, nil, nil, descriptor)
+        case .replacing(let path):
+            let folder = (path as NSString).deletingLastPathComponent
+            let temporary = (folder.isEmpty ? "" : folder + "/") + ".\((path as NSString).lastPathComponent).\(getpid()).tmp"
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw RuntimeError("\(FileWriteError(path: path, call: "open", errno: errno))") }
+            (name, self.path, self.temporary, self.descriptor) = (path, path, temporary, descriptor)
+        }
+    }
+
+    mutating func write(_ row: String) {
+        guard failure == nil else { return }
+        buffer.append(contentsOf: row.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        rowsBuffered += 1
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard failure == nil, !buffer.isEmpty else { return }
+        do {
+            try AtomicFile.writeAll(buffer, to: descriptor, path: name)
+            written += buffer.count
+            rowsWritten += rowsBuffered
+        } catch {
+            failure = error
+            // A part of a row may have reached the file: cut it back to the last whole row.
+            if temporary != nil { _ = ftruncate(descriptor, off_t(written)) }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        rowsBuffered = 0
+    }
+
+    /// Flushes and, for a file, moves it into place: the rows written so far are kept even when
+    /// processing was interrupted or a write failed.
+    ///
+    /// - Returns: What failed, with how many rows were kept, or nil when every row was written.
+    mutating func finish() -> String? {
+        flush()
+        var failure = self.failure
+        if let path, let temporary {
+            if failure == nil, fsync(descriptor) != 0 { failure = FileWriteError(path: path, call: "fsync", errno: errno) }
+            if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
+            if rename(temporary, path) != 0 {
+                let renameFailure = FileWriteError(path: path, call: "rename", errno: errno)
+                unlink(temporary)
+                return "\(renameFailure)"
+            }
+        } else if descriptor != STDOUT_FILENO {
+            close(descriptor)
+        }
+        guard let failure else { return nil }
+        return "\(failure); the \(rowsWritten) rows written before it are kept"
+    }
+}
