@@ -91,11 +91,7 @@ import Testing
     @Test func streamIsMultipartOfDecodableJPEGs() async throws {
         let feed = ViewFeed()
         try await withServer(feed: feed, configuration: .init(address: ServeAddress(port: 0), viewFPS: 120)) { _, port async throws in
-            let connection = try TestConnection(port: port)
-            let head = try await onThread {
-                try connection.send("GET", "/stream.mjpg")
-                return try connection.readHead()
-            }
+            let (connection, head) = try await openStream("/stream.mjpg", port: port)
             #expect(head.status == 200)
             #expect(head.headers["content-type"] == "multipart/x-mixed-replace; boundary=\(Self.boundary)")
 
@@ -122,11 +118,7 @@ import Testing
     @Test func annotatedFramesShowTheBadge() async throws {
         let feed = ViewFeed()
         try await withServer(feed: feed, configuration: .init(address: ServeAddress(port: 0), viewFPS: 120)) { _, port async throws in
-            let connection = try TestConnection(port: port)
-            try await onThread {
-                try connection.send("GET", "/stream.mjpg")
-                _ = try connection.readHead()
-            }
+            let connection = try await openStream("/stream.mjpg", port: port).connection
             let detection = Detection(imageSize: ImageSize(width: 320, height: 240), markers: [], boardCorners: [],
                                       sharpness: nil, duration: .zero)
             feed.show(.pixels(try flatFrame(128, width: 320, height: 240), detection: detection,
@@ -172,11 +164,7 @@ import Testing
         let clock = ManualClock()
         let configuration = ViewServer.Configuration(address: ServeAddress(port: 0), viewFPS: 10, clock: clock)
         try await withServer(feed: feed, configuration: configuration) { _, port async throws in
-            let connection = try TestConnection(port: port)
-            try await onThread {
-                try connection.send("GET", "/stream.mjpg")
-                _ = try connection.readHead()
-            }
+            let connection = try await openStream("/stream.mjpg", port: port).connection
             feed.show(.pixels(try flatFrame(10)))
             let first = try await onThread { try connection.readPart(boundary: Self.boundary) }
             #expect(abs(middleValue(try decodeJPEG(first.jpeg)) - 10) <= 2)
@@ -199,11 +187,7 @@ import Testing
     @Test func eventsAreServerSentEventsOfStatesAndPictures() async throws {
         let feed = ViewFeed()
         try await withServer(feed: feed) { _, port async throws in
-            let connection = try TestConnection(port: port)
-            let head = try await onThread {
-                try connection.send("GET", "/events")
-                return try connection.readHead()
-            }
+            let (connection, head) = try await openStream("/events", port: port)
             #expect(head.status == 200)
             #expect(head.headers["content-type"] == "text/event-stream")
 
@@ -360,11 +344,7 @@ import Testing
     @Test func stoppingTheServerEndsOpenStreams() async throws {
         let feed = ViewFeed()
         let connection = try await withServerReturning(feed: feed) { server, port in
-            let connection = try TestConnection(port: port)
-            try await onThread {
-                try connection.send("GET", "/stream.mjpg")
-                _ = try connection.readHead()
-            }
+            let connection = try await openStream("/stream.mjpg", port: port).connection
             await waitForViewers(feed, 1)
             await server.stop()
             return connection

@@ -111,8 +111,24 @@ public final class ViewFeed: Sendable {
         }
     }
 
-    func viewerJoined() { state.withLock { $0.viewers += 1 }; audience.change() }
-    func viewerLeft() { state.withLock { $0.viewers -= 1 }; audience.change() }
-    func listenerJoined() { state.withLock { $0.listeners += 1 }; audience.change() }
-    func listenerLeft() { state.withLock { $0.listeners -= 1 }; audience.change() }
+    /// Who reads a long-lived response.
+    enum Audience {
+        /// The image stream's.
+        case viewers
+        /// The event stream's.
+        case listeners
+    }
+
+    func joined(_ audience: Audience) { count(audience, by: 1) }
+    func left(_ audience: Audience) { count(audience, by: -1) }
+
+    private func count(_ who: Audience, by change: Int) {
+        state.withLock { s in
+            switch who {
+            case .viewers: s.viewers += change
+            case .listeners: s.listeners += change
+            }
+        }
+        audience.change()
+    }
 }

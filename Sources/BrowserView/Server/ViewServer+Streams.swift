@@ -9,16 +9,24 @@ extension ViewServer {
     static let boundary = "markershutterframe"
 
     func mjpegResponse(_ request: Request) -> Response {
-        let headers: HTTPFields = [
-            .contentType: "multipart/x-mixed-replace; boundary=\(Self.boundary)",
-            .cacheControl: "no-store",
-        ]
+        longLived(request, contentType: "multipart/x-mixed-replace; boundary=\(Self.boundary)", audience: .viewers) { server, writer in
+            try await server.streamFrames(to: &writer)
+        }
+    }
+
+    /// A response whose body `stream` writes until the feed ends; counted in `audience` meanwhile,
+    /// and ended at once, without error, when the client hangs up.
+    private func longLived(
+        _ request: Request, contentType: String, audience: ViewFeed.Audience,
+        _ stream: @escaping @Sendable (ViewServer, inout any ResponseBodyWriter) async throws -> Void
+    ) -> Response {
+        let headers: HTTPFields = [.contentType: contentType, .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { [self] writer in
-            feed.viewerJoined()
-            defer { feed.viewerLeft() }
+            feed.joined(audience)
+            defer { feed.left(audience) }
             do {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
-                    try await streamFrames(to: &writer)
+                    try await stream(self, &writer)
                 }
             } catch is CancellationError {
                 return  // the client went away
@@ -60,19 +68,9 @@ extension ViewServer {
     }
 
     func eventResponse(_ request: Request) -> Response {
-        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
-        return Response(status: .ok, headers: headers, body: ResponseBody { [self] writer in
-            feed.listenerJoined()
-            defer { feed.listenerLeft() }
-            do {
-                try await request.body.consumeWithCancellationOnInboundClose { _ in
-                    try await streamEvents(to: &writer)
-                }
-            } catch is CancellationError {
-                return
-            }
-            try await writer.finish(nil)
-        })
+        longLived(request, contentType: "text/event-stream", audience: .listeners) { server, writer in
+            try await server.streamEvents(to: &writer)
+        }
     }
 
     private func streamEvents(to writer: inout any ResponseBodyWriter) async throws {

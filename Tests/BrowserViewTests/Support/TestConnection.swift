@@ -93,28 +93,42 @@ final class TestConnection: Sendable {
 
     /// Reads body bytes up to and including `delimiter`, and returns them without it.
     func readBody(until delimiter: [UInt8]) throws -> [UInt8] {
-        while true {
-            let found = buffers.withLock { b -> [UInt8]? in
-                guard let range = b.body.firstRange(of: delimiter) else { return nil }
-                let before = Array(b.body[..<range.lowerBound])
-                b.body.removeSubrange(..<range.upperBound)
-                return before
-            }
-            if let found { return found }
+        try take(from: \.body, until: delimiter) {
             guard try fillBody() else { throw Failure(description: "the body ended before \(String(decoding: delimiter, as: UTF8.self).debugDescription)") }
         }
     }
 
     /// Reads exactly `count` body bytes.
     func readBody(count: Int) throws -> [UInt8] {
+        try take(from: \.body, count: count) {
+            guard try fillBody() else { throw Failure(description: "the body ended before \(count) bytes") }
+        }
+    }
+
+    /// Takes bytes up to `delimiter` (dropping it) from a buffer, calling `more` until it has them.
+    private func take(from buffer: WritableKeyPath<Buffers, [UInt8]>, until delimiter: [UInt8], more: () throws -> Void) throws -> [UInt8] {
+        while true {
+            let found = buffers.withLock { b -> [UInt8]? in
+                guard let range = b[keyPath: buffer].firstRange(of: delimiter) else { return nil }
+                let before = Array(b[keyPath: buffer][..<range.lowerBound])
+                b[keyPath: buffer].removeSubrange(..<range.upperBound)
+                return before
+            }
+            if let found { return found }
+            try more()
+        }
+    }
+
+    /// Takes `count` bytes from a buffer, calling `more` until it has them.
+    private func take(from buffer: WritableKeyPath<Buffers, [UInt8]>, count: Int, more: () throws -> Void) throws -> [UInt8] {
         while true {
             let taken = buffers.withLock { b -> [UInt8]? in
-                guard b.body.count >= count else { return nil }
-                defer { b.body.removeFirst(count) }
-                return Array(b.body.prefix(count))
+                guard b[keyPath: buffer].count >= count else { return nil }
+                defer { b[keyPath: buffer].removeFirst(count) }
+                return Array(b[keyPath: buffer].prefix(count))
             }
             if let taken { return taken }
-            guard try fillBody() else { throw Failure(description: "the body ended before \(count) bytes") }
+            try more()
         }
     }
 
@@ -170,32 +184,17 @@ final class TestConnection: Sendable {
     }
 
     private func readRaw(until delimiter: [UInt8]) throws -> [UInt8] {
-        while true {
-            let found = buffers.withLock { b -> [UInt8]? in
-                guard let range = b.raw.firstRange(of: delimiter) else { return nil }
-                let before = Array(b.raw[..<range.lowerBound])
-                b.raw.removeSubrange(..<range.upperBound)
-                return before
-            }
-            if let found { return found }
-            let more = try receive()
-            guard !more.isEmpty else { throw Failure(description: "the connection closed while reading") }
-            buffers.withLock { $0.raw += more }
-        }
+        try take(from: \.raw, until: delimiter, more: receiveMore)
     }
 
     private func readRaw(count: Int) throws -> [UInt8] {
-        while true {
-            let taken = buffers.withLock { b -> [UInt8]? in
-                guard b.raw.count >= count else { return nil }
-                defer { b.raw.removeFirst(count) }
-                return Array(b.raw.prefix(count))
-            }
-            if let taken { return taken }
-            let more = try receive()
-            guard !more.isEmpty else { throw Failure(description: "the connection closed while reading") }
-            buffers.withLock { $0.raw += more }
-        }
+        try take(from: \.raw, count: count, more: receiveMore)
+    }
+
+    private func receiveMore() throws {
+        let more = try receive()
+        guard !more.isEmpty else { throw Failure(description: "the connection closed while reading") }
+        buffers.withLock { $0.raw += more }
     }
 
     /// What the socket has, up to 64 KiB; empty at the end of the connection.

@@ -57,6 +57,16 @@ func request(_ method: String, _ path: String, port: Int, headers: [String: Stri
     }
 }
 
+/// Opens a connection, asks for `path` and reads the response's head, leaving the body unread.
+func openStream(_ path: String, port: Int) async throws -> (connection: TestConnection, head: TestConnection.Head) {
+    let connection = try TestConnection(port: port)
+    let head = try await onThread {
+        try connection.send("GET", path)
+        return try connection.readHead()
+    }
+    return (connection, head)
+}
+
 /// One part of the MJPEG stream.
 struct StreamPart: Sendable {
     let headers: [String: String]
