@@ -98,7 +98,7 @@ enum ViewPage {
     }
 
     function ended(reason) {
-      $("badge").textContent = "stopped"; $("badge").className = "";
+      $("badge").textContent = "stopped"; $("badge").className = ""; $("countdown").style.width = "0";
       $("message").textContent = "session ended" + (reason ? ": " + reason : "");
       $("capture").disabled = true; $("stop").disabled = true;
     }
