@@ -136,7 +136,10 @@ let pipelineProducts: [Product] = [
 ]
 
 let pipelineTargets: [Target] = [
-    .target(name: "MarkerShutter", dependencies: ["Debounce", "Pixels", "MarkerDetection"], swiftSettings: strictSwift),
+    .target(
+        name: "MarkerShutter", dependencies: ["Debounce", "Pixels", "MarkerDetection", "FrameCapture"],
+        swiftSettings: strictSwift
+    ),
     // The command-line tool: parses, builds a configuration, calls the library, prints.
     .executableTarget(
         name: "MarkerShutterCLI",
@@ -147,7 +150,8 @@ let pipelineTargets: [Target] = [
         swiftSettings: strictSwift
     ),
     .testTarget(
-        name: "MarkerShutterTests", dependencies: ["MarkerShutter", "Debounce", "MarkerDetection", "Pixels"],
+        name: "MarkerShutterTests",
+        dependencies: ["MarkerShutter", "Debounce", "DebounceTesting", "MarkerDetection", "Pixels", "FrameCapture"],
         swiftSettings: strictSwift
     ),
     // Runs the built marker-shutter; depending on the executable makes `swift test` build it.

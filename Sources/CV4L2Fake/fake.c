@@ -1,5 +1,7 @@
 // CV4L2Fake implementation. See the header.
 
+#define _GNU_SOURCE  // pipe2
+
 #include "CV4L2Fake.h"
 
 #include <errno.h>
@@ -32,6 +34,7 @@ struct msv_fake_device {
     uint32_t next_sequence;
     int64_t stream_start_ns;
     int sticky_error;
+    int32_t gain;
 };
 
 static int64_t now_ns(void) {
@@ -124,6 +127,29 @@ static int dequeue(msv_fake_device *fake, struct v4l2_buffer *buffer) {
 
 static int handle_ioctl(msv_fake_device *fake, unsigned long request, void *argument) {
     switch (request) {
+    case VIDIOC_QUERYCTRL: {
+        struct v4l2_queryctrl *query = argument;
+        uint32_t id = query->id & ~(V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND);
+        int next = (query->id & V4L2_CTRL_FLAG_NEXT_CTRL) != 0;
+        if (next ? id >= V4L2_CID_GAIN : id != V4L2_CID_GAIN) return fail(EINVAL);
+        memset(query, 0, sizeof *query);
+        query->id = V4L2_CID_GAIN;
+        query->type = V4L2_CTRL_TYPE_INTEGER;
+        strcpy((char *)query->name, "Gain");
+        query->maximum = 255;
+        query->step = 1;
+        query->default_value = 64;
+        return 0;
+    }
+    case VIDIOC_G_CTRL:
+    case VIDIOC_S_CTRL: {
+        struct v4l2_control *control = argument;
+        if (control->id != V4L2_CID_GAIN) return fail(EINVAL);
+        if (request == VIDIOC_G_CTRL) control->value = fake->gain;
+        else if (fake->script.set_control_errno) return fail(fake->script.set_control_errno);
+        else fake->gain = control->value;
+        return 0;
+    }
     case VIDIOC_QUERYCAP: {
         struct v4l2_capability *capability = argument;
         memset(capability, 0, sizeof *capability);
@@ -304,11 +330,24 @@ static int fake_poll(void *context, struct pollfd *fds, nfds_t count, int timeou
     return (fds[0].revents ? 1 : 0) + other;
 }
 
+static int fake_pipe2(void *context, int fds[2], int flags) {
+    msv_fake_device *fake = context;
+    pthread_mutex_lock(&fake->lock);
+    int error = fake->script.pipe_errno;
+    pthread_mutex_unlock(&fake->lock);
+    if (error) {
+        errno = error;
+        return -1;
+    }
+    return pipe2(fds, flags);
+}
+
 int msv_fake_device_create(const msv_fake_script *script, msv_fake_device **device) {
     msv_fake_device *fake = calloc(1, sizeof *fake);
     if (!fake) return ENOMEM;
     pthread_mutex_init(&fake->lock, NULL);
     fake->script = *script;
+    fake->gain = 64;
     if (fake->script.frame_interval_ns <= 0) fake->script.frame_interval_ns = 33333333;
     struct v4l2_pix_format initial = {.width = 640, .height = 480, .pixelformat = V4L2_PIX_FMT_BGR24};
     set_format(fake, &initial);
@@ -320,6 +359,7 @@ int msv_fake_device_create(const msv_fake_script *script, msv_fake_device **devi
         .mmap = fake_mmap,
         .munmap = fake_munmap,
         .poll = fake_poll,
+        .pipe2 = fake_pipe2,
     };
     *device = fake;
     return 0;

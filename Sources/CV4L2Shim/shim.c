@@ -1,5 +1,7 @@
 // CV4L2Shim implementation: V4L2 ioctls through an I/O table whose default is libv4l2.
 
+#define _GNU_SOURCE  // pipe2
+
 #include "CV4L2Shim.h"
 
 #include <errno.h>
@@ -48,7 +50,7 @@ const uint32_t MSV_CID_BRIGHTNESS = V4L2_CID_BRIGHTNESS, MSV_CID_CONTRAST = V4L2
                MSV_CID_EXPOSURE_AUTO = V4L2_CID_EXPOSURE_AUTO, MSV_CID_EXPOSURE_ABSOLUTE = V4L2_CID_EXPOSURE_ABSOLUTE,
                MSV_CID_FOCUS_ABSOLUTE = V4L2_CID_FOCUS_ABSOLUTE, MSV_CID_FOCUS_AUTO = V4L2_CID_FOCUS_AUTO,
                MSV_CID_AUTO_WHITE_BALANCE = V4L2_CID_AUTO_WHITE_BALANCE,
-               MSV_CID_WHITE_BALANCE_TEMPERATURE = V4L2_CID_WHITE_BALANCE_TEMPERATURE;
+               MSV_CID_WHITE_BALANCE_TEMPERATURE = V4L2_CID_WHITE_BALANCE_TEMPERATURE, MSV_CID_AUTOGAIN = V4L2_CID_AUTOGAIN;
 const int32_t MSV_EXPOSURE_MANUAL = V4L2_EXPOSURE_MANUAL, MSV_EXPOSURE_APERTURE_PRIORITY = V4L2_EXPOSURE_APERTURE_PRIORITY;
 
 // MARK: - The libv4l2 table
@@ -83,6 +85,11 @@ static int libc_poll(void *context, struct pollfd *fds, nfds_t count, int timeou
     return poll(fds, count, timeout_ms);
 }
 
+static int libc_pipe2(void *context, int fds[2], int flags) {
+    (void)context;
+    return pipe2(fds, flags);
+}
+
 static const msv_io_ops libv4l2_ops = {
     .context = NULL,
     .open = libv4l2_open,
@@ -91,10 +98,18 @@ static const msv_io_ops libv4l2_ops = {
     .mmap = libv4l2_mmap,
     .munmap = libv4l2_munmap,
     .poll = libc_poll,
+    .pipe2 = libc_pipe2,
 };
 
 const msv_io_ops *msv_io_ops_libv4l2(void) {
     return &libv4l2_ops;
+}
+
+int msv_wake_pipe_open(const msv_io_ops *ops, int fds[2]) {
+    if (!ops || !ops->pipe2) ops = &libv4l2_ops;
+    errno = 0;
+    if (ops->pipe2(ops->context, fds, O_CLOEXEC | O_NONBLOCK) == 0) return 0;
+    return errno ? errno : EIO;
 }
 
 // MARK: - The handle

@@ -54,26 +54,18 @@ public final class ConditionalDebouncer<Value: Sendable, C: Clock>: Sendable whe
 
     /// Delivers the pending value now, if there is one.
     @inlinable
-    public func flush() {
-        driver.update { machine, _ in machine.flush() }
-    }
+    public func flush() { driver.flush() }
 
     /// Drops the pending value and anything released but not yet handed to `output`. Nothing sent
     /// before the call is delivered afterwards, except a value whose output call had already begun.
-    public func cancel() {
-        driver.cancelPending()
-    }
+    public func cancel() { driver.cancelPending() }
 
     /// Whether a value is waiting for its deadline.
     @inlinable
-    public var isPending: Bool {
-        driver.read { $0.pending != nil }
-    }
+    public var isPending: Bool { driver.isPending }
 
     /// Returns once every value released so far has been delivered (its output call has returned).
-    public func waitForDeliveries() async {
-        await driver.waitForDeliveries()
-    }
+    public func waitForDeliveries() async { await driver.waitForDeliveries() }
 
     /// How many timer tasks this debouncer has started and how many times they woke up: a measure of
     /// the timer work a stream of values costs.

@@ -33,31 +33,21 @@ public final class Debouncer<Value: Sendable, C: Clock>: Sendable where C.Durati
 
     /// Sends a value.
     @inlinable
-    public func send(_ value: Value) {
-        driver.update { machine, now in machine.send(value, at: now) }
-    }
+    public func send(_ value: Value) { driver.send(value) }
 
     /// Delivers the pending value now, if any.
     @inlinable
-    public func flush() {
-        driver.update { machine, _ in machine.flush() }
-    }
+    public func flush() { driver.flush() }
 
     /// Drops the pending value and anything released but not yet handed to `output`.
-    public func cancel() {
-        driver.cancelPending()
-    }
+    public func cancel() { driver.cancelPending() }
 
     /// Whether a value waits for the trailing edge.
     @inlinable
-    public var isPending: Bool {
-        driver.read { $0.pending != nil }
-    }
+    public var isPending: Bool { driver.isPending }
 
     /// Returns once every value released so far has been delivered.
-    public func waitForDeliveries() async {
-        await driver.waitForDeliveries()
-    }
+    public func waitForDeliveries() async { await driver.waitForDeliveries() }
 
     /// The timer tasks started and their wake-ups so far.
     public var timerStatistics: TimerStatistics { driver.timerStatistics }

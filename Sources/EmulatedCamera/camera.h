@@ -99,7 +99,7 @@ typedef struct {
     int32_t manual_value;      // the value of `auto_id` that means manual
 } ec_control;
 
-enum { EC_CONTROL_COUNT = 7 };
+enum { EC_CONTROL_COUNT = 10 };
 
 EC_HIDDEN void ec_controls_init(ec_control controls[EC_CONTROL_COUNT]);
 /// Answers the control ioctls; returns 0, or -1 with errno set, or -2 when `request` is not one.

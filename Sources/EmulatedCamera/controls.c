@@ -1,6 +1,6 @@
-// The emulated camera's controls, shaped like a UVC webcam's: exposure and focus have auto modes,
-// and while an auto mode is on the matching absolute control is inactive and refuses new values
-// with EACCES, as uvcvideo does.
+// The emulated camera's controls, shaped like a UVC webcam's: exposure, white balance and focus have
+// auto modes, and while an auto mode is on the matching absolute control is inactive and refuses
+// new values with EACCES, as uvcvideo does.
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,17 +13,24 @@ static const char *const power_line_menu[] = {"Disabled", "50 Hz", "60 Hz"};
 static const char *const exposure_auto_menu[] = {NULL, "Manual Mode", NULL, "Aperture Priority Mode"};
 
 void ec_controls_init(ec_control controls[EC_CONTROL_COUNT]) {
+    // Named as uvcvideo names them, so that v4l2-ctl spells them exposure_auto, exposure_absolute,
+    // white_balance_temperature_auto, focus_auto and so on.
     const ec_control table[EC_CONTROL_COUNT] = {
         {V4L2_CID_BRIGHTNESS, V4L2_CTRL_TYPE_INTEGER, "Brightness", -64, 64, 1, 0, 0, NULL, 0, 0},
         {V4L2_CID_CONTRAST, V4L2_CTRL_TYPE_INTEGER, "Contrast", 0, 100, 1, 50, 0, NULL, 0, 0},
+        {V4L2_CID_AUTO_WHITE_BALANCE, V4L2_CTRL_TYPE_BOOLEAN, "White Balance Temperature, Auto", 0, 1, 1, 1, 0, NULL,
+         0, 0},
+        {V4L2_CID_GAIN, V4L2_CTRL_TYPE_INTEGER, "Gain", 0, 255, 1, 64, 0, NULL, 0, 0},
         {V4L2_CID_POWER_LINE_FREQUENCY, V4L2_CTRL_TYPE_MENU, "Power Line Frequency", 0, 2, 1, 1, 0,
          power_line_menu, 0, 0},
-        {V4L2_CID_EXPOSURE_AUTO, V4L2_CTRL_TYPE_MENU, "Auto Exposure", 0, 3, 1, 3, 0, exposure_auto_menu, 0, 0},
-        {V4L2_CID_EXPOSURE_ABSOLUTE, V4L2_CTRL_TYPE_INTEGER, "Exposure Time, Absolute", 3, 2047, 1, 250, 0, NULL,
+        {V4L2_CID_WHITE_BALANCE_TEMPERATURE, V4L2_CTRL_TYPE_INTEGER, "White Balance Temperature", 2800, 6500, 10, 4600,
+         0, NULL, V4L2_CID_AUTO_WHITE_BALANCE, 0},
+        {V4L2_CID_EXPOSURE_AUTO, V4L2_CTRL_TYPE_MENU, "Exposure, Auto", 0, 3, 1, 3, 0, exposure_auto_menu, 0, 0},
+        {V4L2_CID_EXPOSURE_ABSOLUTE, V4L2_CTRL_TYPE_INTEGER, "Exposure (Absolute)", 3, 2047, 1, 250, 0, NULL,
          V4L2_CID_EXPOSURE_AUTO, V4L2_EXPOSURE_MANUAL},
-        {V4L2_CID_FOCUS_ABSOLUTE, V4L2_CTRL_TYPE_INTEGER, "Focus, Absolute", 0, 250, 5, 0, 0, NULL,
+        {V4L2_CID_FOCUS_ABSOLUTE, V4L2_CTRL_TYPE_INTEGER, "Focus (absolute)", 0, 250, 5, 0, 0, NULL,
          V4L2_CID_FOCUS_AUTO, 0},
-        {V4L2_CID_FOCUS_AUTO, V4L2_CTRL_TYPE_BOOLEAN, "Focus, Automatic Continuous", 0, 1, 1, 1, 0, NULL, 0, 0},
+        {V4L2_CID_FOCUS_AUTO, V4L2_CTRL_TYPE_BOOLEAN, "Focus, Auto", 0, 1, 1, 1, 0, NULL, 0, 0},
     };
     memcpy(controls, table, sizeof table);
     for (int i = 0; i < EC_CONTROL_COUNT; i++) controls[i].value = controls[i].default_value;
@@ -55,7 +62,7 @@ static uint32_t flags_of(ec_control controls[EC_CONTROL_COUNT], const ec_control
     uint32_t flags = 0;
     if (is_inactive(controls, control)) flags |= V4L2_CTRL_FLAG_INACTIVE;
     if (control->type == V4L2_CTRL_TYPE_MENU || control->id == V4L2_CID_EXPOSURE_AUTO ||
-        control->id == V4L2_CID_FOCUS_AUTO)
+        control->id == V4L2_CID_FOCUS_AUTO || control->id == V4L2_CID_AUTO_WHITE_BALANCE)
         flags |= V4L2_CTRL_FLAG_UPDATE;
     return flags;
 }
@@ -74,21 +81,23 @@ static int fail(int error) {
 }
 
 static int ext_controls(ec_control controls[EC_CONTROL_COUNT], unsigned long request, struct v4l2_ext_controls *list) {
-    // Check every value first, so that a refused list changes nothing.
+    // Values are checked in list order against a copy in which the earlier ones are already set
+    // (so exposure_auto=1,exposure_absolute=400 works in one call, as the control framework allows);
+    // only a list that passes whole is kept, so a refused list changes nothing.
+    ec_control scratch[EC_CONTROL_COUNT];
+    memcpy(scratch, controls, sizeof scratch);
     for (uint32_t i = 0; i < list->count; i++) {
-        ec_control *control = find(controls, list->controls[i].id);
+        ec_control *control = find(scratch, list->controls[i].id);
         int error = control ? 0 : EINVAL;
-        if (!error && request != VIDIOC_G_EXT_CTRLS) error = check_value(controls, control, list->controls[i].value);
+        if (!error && request != VIDIOC_G_EXT_CTRLS) error = check_value(scratch, control, list->controls[i].value);
         if (error) {
             list->error_idx = request == VIDIOC_S_EXT_CTRLS && error != EINVAL ? list->count : i;
             return fail(error);
         }
-    }
-    for (uint32_t i = 0; i < list->count; i++) {
-        ec_control *control = find(controls, list->controls[i].id);
         if (request == VIDIOC_G_EXT_CTRLS) list->controls[i].value = control->value;
-        else if (request == VIDIOC_S_EXT_CTRLS) control->value = list->controls[i].value;
+        else control->value = list->controls[i].value;
     }
+    if (request == VIDIOC_S_EXT_CTRLS) memcpy(controls, scratch, sizeof scratch);
     return 0;
 }
 

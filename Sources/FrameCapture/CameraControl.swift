@@ -32,6 +32,8 @@ public struct ControlID: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let autoWhiteBalance = ControlID(rawValue: autoWhiteBalanceID)
     /// `V4L2_CID_WHITE_BALANCE_TEMPERATURE`; settable only with ``autoWhiteBalance`` off.
     public static let whiteBalanceTemperature = ControlID(rawValue: whiteBalanceTemperatureID)
+    /// `V4L2_CID_AUTOGAIN` (boolean); ``gain`` is inactive while it is on.
+    public static let autoGain = ControlID(rawValue: autoGainID)
 
     /// The ``exposureAuto`` value for manual exposure (`V4L2_EXPOSURE_MANUAL`).
     public static let exposureManual = exposureManualValue
@@ -88,4 +90,41 @@ public struct CameraControl: Sendable, Hashable {
     public let isReadOnly: Bool
     /// The entries of a menu control.
     public let menu: [MenuItem]
+}
+
+extension CameraControl {
+    /// The name `v4l2-ctl` gives the control (`--get-ctrl`, `--set-ctrl`): the driver's name in
+    /// lower case, each run of other characters between letters and digits turned into one `_`
+    /// (`Exposure (Absolute)` is `exposure_absolute`).
+    public var v4l2Name: String { Self.v4l2Name(of: name) }
+
+    static func v4l2Name(of name: String) -> String {
+        var result = ""
+        var separated = false
+        for character in name.unicodeScalars {
+            if character.isASCII, character.properties.isAlphabetic || ("0"..."9").contains(character) {
+                if separated { result += "_" }
+                separated = false
+                result.unicodeScalars.append(character.properties.lowercaseMapping.unicodeScalars.first!)
+            } else if !result.isEmpty {
+                separated = true
+            }
+        }
+        return result
+    }
+
+    /// The values it takes, as a reader would write them: `3...2047 step 1`, `0 or 1`, or the menu
+    /// entries `1 (Manual Mode), 3 (Aperture Priority Mode)`.
+    public var allowedValues: String {
+        if !menu.isEmpty { return menu.map { "\($0.value) (\($0.name))" }.joined(separator: ", ") }
+        if kind == .boolean { return "0 or 1" }
+        return "\(minimum)...\(maximum)" + (step > 1 ? " in steps of \(step)" : "")
+    }
+
+    /// Whether `value` is one the control takes: in range, on a step, or a menu entry.
+    public func accepts(_ value: Int64) -> Bool {
+        if !menu.isEmpty { return menu.contains { $0.value == value } }
+        guard value >= minimum, value <= maximum else { return false }
+        return step <= 1 || (value - minimum) % step == 0
+    }
 }

@@ -8,6 +8,10 @@
 //   frame-capture-probe list     [--dir DIR] [--by-id DIR]
 //   frame-capture-probe formats  --device PATH
 //   frame-capture-probe controls --device PATH [--manual-exposure V] [--manual-focus V] [--set ID=V]...
+//                                [--exposure auto|US] [--focus auto|V] [--control NAME=V]... [--lock]
+//
+// `controls` prints `set` for each --manual-*/--set, then `applied` (the controls set, as
+// NAME=VALUE) or `refused` (the ControlError) for the settings by name, then each `control`.
 //
 // `stream` prints `opened`, one `frame` per frame, `error` if streaming failed, `signal` when
 // SIGINT or SIGTERM arrived (which stops the camera), then `teardown`: the camera's report plus
@@ -33,6 +37,9 @@ struct FrameCaptureProbe {
             }
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("frame-capture-probe: \(error.message)\n".utf8))
+            exit(2)
+        } catch let error as ControlError {
+            FileHandle.standardError.write(Data("frame-capture-probe: \(error)\n".utf8))
             exit(2)
         } catch let error as CaptureError {
             emit(["event": "error"].merging(describe(error)) { $1 })
@@ -170,6 +177,10 @@ struct FrameCaptureProbe {
                   let value = Int32(parts[1]) else { throw UsageError("--set wants HEXID=VALUE, not \(assignment)") }
             assignments.append((ControlID(rawValue: id), value))
         }
+        var settings = ControlSettings(lock: try arguments.flag("--lock"))
+        if let text = try arguments.value("--exposure") { settings.exposure = try ControlSettings.Mode(parsing: text, of: "--exposure") }
+        if let text = try arguments.value("--focus") { settings.focus = try ControlSettings.Mode(parsing: text, of: "--focus") }
+        while let text = try arguments.value("--control") { settings.controls.append(try ControlAssignment(parsing: text)) }
         try arguments.finish()
         let camera = try Camera(path: device, settings: CaptureSettings(framesPerSecond: nil))
         var outcomes: [[String: Any]] = []
@@ -181,9 +192,16 @@ struct FrameCaptureProbe {
         if let focus { attempt("manual-focus") { () throws(CaptureError) in try camera.setManualFocus(Int32(focus)) } }
         for (id, value) in assignments { attempt(id.description) { () throws(CaptureError) in try camera.set(id, to: value) } }
         for outcome in outcomes { emit(["event": "set"].merging(outcome) { $1 }) }
+        if !settings.isEmpty {
+            do {
+                emit(["event": "applied", "controls": try camera.apply(settings).map(\.description)])
+            } catch {
+                emit(["event": "refused", "kind": "\(error.kind)", "control": error.control, "message": error.description])
+            }
+        }
         for control in try camera.controls() {
             emit([
-                "event": "control", "id": control.id.description, "name": control.name, "kind": "\(control.kind)",
+                "event": "control", "id": control.id.description, "name": control.name, "v4l2_name": control.v4l2Name, "kind": "\(control.kind)",
                 "minimum": control.minimum, "maximum": control.maximum, "step": control.step,
                 "default": control.defaultValue, "value": control.value.map { $0 as Any } ?? NSNull(),
                 "inactive": control.isInactive, "menu": control.menu.map { ["value": $0.value, "name": $0.name] as [String: Any] },
@@ -286,6 +304,13 @@ struct Arguments {
         guard let text = try value(name) else { return nil }
         guard let number = Int(text) else { throw UsageError("\(name) wants a number, not \(text)") }
         return number
+    }
+
+    /// Whether `name` is given (and removes it).
+    mutating func flag(_ name: String) throws -> Bool {
+        guard let index = rest.firstIndex(of: name) else { return false }
+        rest.remove(at: index)
+        return true
     }
 
     func finish() throws {

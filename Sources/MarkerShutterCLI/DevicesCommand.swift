@@ -9,14 +9,17 @@ struct DevicesCommand: ParsableCommand {
         discussion: """
             Lists /dev/video* devices that can capture and stream, with their stable names from \
             /dev/v4l/by-id. Use a stable name with `live --device` so the same camera is opened after \
-            replugging.
+            replugging. Controls are listed with the names v4l2-ctl and `--control` use; with \
+            `--device`, `--exposure`, `--focus`, `--control` and `--lock` set them before the listing.
 
             Exit status: 0 listed (also when there is no camera: the list says so); 1 standard output \
-            cannot be written; 64 a usage error.
+            cannot be written, or a control could not be set (the message gives the values it takes); \
+            64 a usage error.
 
             Examples:
               marker-shutter devices
               marker-shutter devices --device /dev/video2
+              marker-shutter devices --device /dev/video2 --exposure 20000 --control gain=80 --lock
             """
     )
 
@@ -25,6 +28,15 @@ struct DevicesCommand: ParsableCommand {
 
     @Option(help: "Folder to look for video devices in.")
     var directory: String = "/dev"
+
+    @OptionGroup(title: "Camera controls (with --device)")
+    var cameraControls: CameraControlOptions
+
+    func validate() throws {
+        if device == nil, try !cameraControls.settings.isEmpty {
+            throw ValidationError("--exposure, --focus, --control and --lock need --device: name the camera to set")
+        }
+    }
 
     func run() throws {
         let devices: [(path: String, title: String)]
@@ -40,11 +52,24 @@ struct DevicesCommand: ParsableCommand {
             StandardOutput.line("no capture devices in \(directory)")
             return
         }
+        let settings = try cameraControls.settings
         for (path, title) in devices {
             StandardOutput.line(title)
+            let camera: Camera
             do {
-                let camera = try Camera(path: path)
-                defer { camera.stop() }
+                camera = try Camera(path: path)
+            } catch {
+                if !settings.isEmpty { throw error }
+                StandardOutput.line("  cannot be opened: \(error)")
+                continue
+            }
+            defer { camera.stop() }
+            if !settings.isEmpty {
+                // A refused value ends the command with the control's range; nothing is listed.
+                let applied = try camera.apply(settings)
+                StandardOutput.line("  set: " + applied.map(\.description).joined(separator: ", "))
+            }
+            do {
                 StandardOutput.line("  formats (converted: made by libv4lconvert from the camera's own formats):")
                 for format in try camera.formats() { StandardOutput.line("    " + Self.describe(format)) }
                 let controls = try camera.controls()
@@ -69,9 +94,9 @@ struct DevicesCommand: ParsableCommand {
         return name + " \(format.description)" + (format.isEmulated ? " (converted)" : "") + ": " + sizes.joined(separator: "; ")
     }
 
-    /// `Brightness: -64...64 step 1, default 0, now 0`
+    /// `brightness (Brightness): -64...64 step 1, default 0, now 0`
     static func describe(_ control: CameraControl) -> String {
-        var text = control.name + ": "
+        var text = control.v4l2Name + " (" + control.name + "): "
         if control.menu.isEmpty {
             text += control.kind == .boolean ? "on/off" : "\(control.minimum)...\(control.maximum) step \(control.step)"
         } else {

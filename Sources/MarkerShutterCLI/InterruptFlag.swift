@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Set by Ctrl-C (SIGINT) or SIGTERM: long work checks it, or is told through ``onInterrupt(_:)``,
+/// Set by Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal went away): long work checks it, or is told through ``onInterrupt(_:)``,
 /// and stops in good order. A second signal restores the terminal and exits at once (files appear
 /// only by rename, so none is left half-written under its final name).
 ///
@@ -23,11 +23,12 @@ final class InterruptFlag: Sendable {
     /// Kept only to keep the handlers alive; never changed after init.
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
-    init(signals: [Int32] = [SIGINT, SIGTERM]) {
+    init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]) {
         let shared = shared
         sources = signals.map { number in
             signal(number, SIG_IGN)
-            let name = number == SIGINT ? "Ctrl-C" : number == SIGTERM ? "SIGTERM" : "signal \(number)"
+            let names: [Int32: String] = [SIGINT: "Ctrl-C", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"]
+            let name = names[number] ?? "signal \(number)"
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 let (first, handler) = shared.state.withLock { s in

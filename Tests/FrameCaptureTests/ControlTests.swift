@@ -14,7 +14,7 @@ extension EmulatedCameraTests {
             #expect(outcome.bool("ok") == false)
             #expect(outcome.int("errno") == Int(EACCES))
             #expect(outcome.string("call") == "VIDIOC_S_CTRL")
-            #expect(refused.events("control").first { $0.string("name") == "Exposure Time, Absolute" }?.int("value") == 250)
+            #expect(refused.events("control").first { $0.string("name") == "Exposure (Absolute)" }?.int("value") == 250)
 
             let run = try await harness.runProbe(["controls", "--device", camera.path, "--manual-exposure", "400", "--manual-focus", "120"])
             let outcomes = Dictionary(uniqueKeysWithValues: run.events("set").map { ($0.string("set")!, $0) })
@@ -22,11 +22,11 @@ extension EmulatedCameraTests {
             #expect(outcomes["manual-focus"]?.bool("ok") == true)
 
             let values = Dictionary(uniqueKeysWithValues: run.events("control").map { ($0.string("name")!, $0) })
-            #expect(values["Auto Exposure"]?.int("value") == 1)
-            #expect(values["Exposure Time, Absolute"]?.int("value") == 400)
-            #expect(values["Exposure Time, Absolute"]?.bool("inactive") == false)
-            #expect(values["Focus, Automatic Continuous"]?.int("value") == 0)
-            #expect(values["Focus, Absolute"]?.int("value") == 120)
+            #expect(values["Exposure, Auto"]?.int("value") == 1)
+            #expect(values["Exposure (Absolute)"]?.int("value") == 400)
+            #expect(values["Exposure (Absolute)"]?.bool("inactive") == false)
+            #expect(values["Focus, Auto"]?.int("value") == 0)
+            #expect(values["Focus (absolute)"]?.int("value") == 120)
         }
 
         @Test func valuesOutOfRangeAreRefused() async throws {

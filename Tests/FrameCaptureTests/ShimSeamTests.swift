@@ -164,6 +164,19 @@ import Testing
         #expect(fake.toreDown)
     }
 
+    /// The wake pipe goes through the I/O table too, so its failure is one a test can make.
+    @Test func aWakePipeThatCannotBeMadeIsRefusedBeforeTheDeviceOpens() throws {
+        let fake = FakeDevice { $0.pipe_errno = EMFILE }
+        #expect {
+            _ = try fake.openCamera()
+        } throws: { error in
+            guard let error = error as? CaptureError else { return false }
+            return error.call == "pipe2" && error.errno == EMFILE && error.kind == .callFailed
+                && error.description == "/fake/video0: pipe2 failed: Too many open files (errno 24)"
+        }
+        #expect(fake.counters.opens == 0)
+    }
+
     @Test func closingAnUnstreamedCameraClosesTheDescriptor() throws {
         let fake = FakeDevice()
         do {

@@ -50,7 +50,7 @@ extension EmulatedCameraTests {
                     inactive: control.bool("inactive")!,
                     menu: (control["menu"] as? [[String: any Sendable]] ?? []).map { "\($0.int("value")!): \($0.string("name")!)" })
             }
-            #expect(ours.count == 7)
+            #expect(ours.count == 10)
             #expect(ours == theirs)
             #expect(ours.first { $0.id == 0x009a_0902 }?.inactive == true, "exposure is inactive under auto exposure")
         }

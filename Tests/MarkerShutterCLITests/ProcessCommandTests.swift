@@ -188,10 +188,13 @@ import Testing
     @Test func liveSaysWhenTheCameraCannotBeOpened() throws {
         let folder = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let result = try MarkerShutterBinary.run(["live", "--device", "/nonexistent/video9", "--out", folder])
+        let out = folder + "/pictures", recording = folder + "/recording"
+        let result = try MarkerShutterBinary.run(["live", "--device", "/nonexistent/video9", "--out", out, "--record", recording])
         #expect(result.status == 1)
         #expect(result.standardError.contains("cannot open camera"))
         #expect(result.standardError.contains("/nonexistent/video9"))
         #expect(result.standardError.contains("marker-shutter devices"))
+        // A live run that fails at once leaves no empty folders behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 }

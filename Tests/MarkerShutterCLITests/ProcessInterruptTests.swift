@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// Ctrl-C (SIGINT) or SIGTERM in the middle of `process`: the rows of the frames processed so far are
+/// Ctrl-C (SIGINT), SIGTERM or SIGHUP in the middle of `process`: the rows of the frames processed so far are
 /// kept, complete and in order, and the summary says where it stopped.
 @Suite struct ProcessInterruptTests {
     static let frameCount = 600
 
-    @Test(arguments: [(SIGINT, false), (SIGTERM, true)])
+    @Test(arguments: [(SIGINT, false), (SIGTERM, true), (SIGHUP, true)])
     func anInterruptKeepsTheRowsProcessedSoFar(signal: Int32, toFile: Bool) throws {
         let folder = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -69,7 +69,8 @@ extension LiveTests {
             let result = try await process.wait(timeout: .seconds(20))
             if result.status == 77 { try Test.cancel("mounting a small tmpfs was refused: \(result.standardError)") }
 
-            #expect(result.status == 0, "\(result.standardError)")
+            // Exit status 2: a picture could not be written.
+            #expect(result.status == 2, "\(result.standardError)")
             #expect(result.standardError.contains(
                 "picture not saved: cannot write \(out)/capture_0003.png: write failed: No space left on device "
                     + "(free some space or choose another folder); pictures already taken are untouched"),
@@ -107,8 +108,8 @@ extension LiveTests {
             if result.status == 77 { try Test.cancel("mounting a small tmpfs was refused: \(result.standardError)") }
 
             // The live session itself went on to the end. It said at once that the recording stopped,
-            // and why, and says so again in its summary.
-            #expect(result.status == 0, "\(result.standardError)")
+            // and why, and says so again in its summary; exit status 2 tells that the recording failed.
+            #expect(result.status == 2, "\(result.standardError)")
             let lines = result.standardError.split(separator: "\n")
             let stopped = lines.firstIndex { $0.hasPrefix("recording stopped: cannot write \(recording)/frame_") }
             let end = lines.firstIndex { $0.hasPrefix("stopped (60 frames): 60 frames received") }

@@ -4,11 +4,11 @@ import MarkerDetection
 import Testing
 
 extension LiveTests {
-    /// Ctrl-C (or SIGTERM) while pictures are being written and frames recorded: `live` finishes
-    /// them, releases the camera and exits 0; the pictures are whole, each with its sidecar, and the
+    /// Ctrl-C, SIGTERM or SIGHUP while pictures are being written and frames recorded: `live`
+    /// finishes them, releases the camera and exits 130; the pictures are whole, each with its sidecar, and the
     /// recording's manifest lists exactly its whole frames.
     @Suite struct LiveInterruptTests {
-        @Test(arguments: [(SIGINT, "Ctrl-C"), (SIGTERM, "SIGTERM")])
+        @Test(arguments: [(SIGINT, "Ctrl-C"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
         func interruptDuringCapturesLeavesOnlyCompleteFiles(signal: Int32, name: String) async throws {
             let harness = try await makeLiveHarness()
             let session = ScriptedSession([.valid(60)])
@@ -31,7 +31,7 @@ extension LiveTests {
             let result = try await process.wait(timeout: .seconds(60))
             requests.cancel()
 
-            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.status == 130, "\(result.standardError)")
             #expect(result.standardError.contains("stopped (\(name))"), "\(result.standardError)")
             let pictures = LiveOutput(result).pictures
             // How many pictures were still being written when the signal came depends on the

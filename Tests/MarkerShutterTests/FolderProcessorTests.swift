@@ -15,8 +15,8 @@ private func process(_ path: String, pattern: String, jobs: Int) throws -> (rows
     let summary = processor.run { frame, outcome in
         let text: String
         switch outcome {
-        case .observed(let observation, let step): text = FrameRecord.row(for: observation, state: step.state)
-        case .unreadable(let reason): text = FrameRecord.errorRow(index: frame.index, file: frame.file, time: frame.time, reason: reason)
+        case .observed(let observation, let step): text = FrameRow.row(for: observation, state: step.state)
+        case .unreadable(let reason): text = FrameRow.errorRow(index: frame.index, file: frame.file, time: frame.time, reason: reason)
         }
         rows.append(try! JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any])
     }

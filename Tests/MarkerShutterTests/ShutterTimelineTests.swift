@@ -93,4 +93,34 @@ private func run(_ pattern: String, hold: Duration = .milliseconds(300)) -> (sho
         let (shown, _, _) = run("VV.V", hold: .zero)
         #expect(shown == ["enabled", "enabled", "disabled", "enabled"])
     }
+
+    @Test func framesThatStopWhileEnabledDisableTheShutterAHoldAfterTheLastOne() {
+        var (_, _, timeline) = run("VVVV")
+        #expect(timeline.expiry == at(3) + .milliseconds(300))
+        let changed1 = timeline.advance(to: at(3) + .milliseconds(299))
+        #expect(!changed1)
+        #expect(timeline.state.phase == .enabled)
+        let changed2 = timeline.advance(to: at(3) + .milliseconds(300))
+        #expect(changed2)
+        #expect(timeline.state.phase == .disabled)
+        #expect(timeline.expiry == nil)
+        #expect(timeline.stretches[0].end == at(3) + .milliseconds(300))
+        // A later valid frame opens a new stretch.
+        let step = timeline.observe(index: 20, snapshot: 20, isValid: true, at: at(20))
+        #expect(step.changed && step.state.heldIndex == 20)
+        #expect(timeline.stretches.map(\.description) == ["frames 0...3", "frames 20...20"])
+    }
+
+    @Test func framesThatStopWhileHeldDisableTheShutterAtTheHoldsDeadline() {
+        // Held since frame 2 (the first invalid one): the deadline is 2/30 s + 0.3 s, whenever time moves on.
+        var (shown, _, timeline) = run("VV...")
+        #expect(shown.last == "held")
+        #expect(timeline.expiry == at(2) + .milliseconds(300))
+        let changed3 = timeline.advance(to: at(60))
+        #expect(changed3)
+        #expect(timeline.state.phase == .disabled)
+        #expect(timeline.stretches[0].end == at(2) + .milliseconds(300))
+        let changed4 = timeline.advance(to: at(90))
+        #expect(!changed4)
+    }
 }

@@ -11,7 +11,7 @@ public struct ViewPicture: Sendable, Hashable {
     /// The index of the frame it shows.
     public let frameIndex: Int
     /// Who asked: a request (key, button, command) or `--auto`.
-    public let trigger: CaptureFolder.Trigger
+    public let trigger: PictureFolder.Trigger
     /// How long the frame had been held when the picture was taken; `nil` while enabled.
     public let holdAge: Duration?
     /// A JPEG at most ``thumbnailWidth`` pixels wide, or `nil` when no pixels were given.
@@ -23,12 +23,12 @@ public struct ViewPicture: Sendable, Hashable {
     /// A picture, with its thumbnail made from `pixels` (the saved frame).
     ///
     /// - Parameters:
-    ///   - files: The files `CaptureFolder.save` wrote.
+    ///   - files: The files `PictureFolder.save` wrote.
     ///   - frameIndex: The frame's index.
     ///   - trigger: Who asked.
     ///   - holdAge: The hold's age when taken; `nil` while the shutter was enabled.
     ///   - pixels: The frame saved, for the thumbnail.
-    public init(files: CaptureFolder.Saved, frameIndex: Int, trigger: CaptureFolder.Trigger, holdAge: Duration?,
+    public init(files: PictureFolder.Saved, frameIndex: Int, trigger: PictureFolder.Trigger, holdAge: Duration?,
                 pixels: PixelBuffer?) {
         self.init(number: files.number, file: files.image, frameIndex: frameIndex, trigger: trigger, holdAge: holdAge,
                   pixels: pixels)
@@ -43,7 +43,7 @@ public struct ViewPicture: Sendable, Hashable {
     ///   - trigger: Who asked.
     ///   - holdAge: The hold's age when taken; `nil` while the shutter was enabled.
     ///   - pixels: The frame saved, for the thumbnail.
-    public init(number: Int, file: String, frameIndex: Int, trigger: CaptureFolder.Trigger, holdAge: Duration?,
+    public init(number: Int, file: String, frameIndex: Int, trigger: PictureFolder.Trigger, holdAge: Duration?,
                 pixels: PixelBuffer?) {
         self.number = number
         self.file = file

@@ -4,7 +4,8 @@
 //
 // The device offers BGR24 and YUV420 at any size, hands out buffers whose every byte is the low
 // byte of the frame's sequence number, and stamps frame n with `first_timestamp_ns + n * interval`.
-// The script says which calls fail, and how often; counters say what the capture code did.
+// It has one control, `Gain` (0...255 step 1, default 64). The script says which calls fail, and
+// how often; counters say what the capture code did.
 //
 // For tests whose result must not depend on how fast the machine is, leave `pace` at 0 and set
 // `frame_limit`: the device then makes a fixed number of frames as fast as they are asked for,
@@ -37,6 +38,8 @@ typedef struct msv_fake_script {
     uint32_t backwards_at;          // when not 0, frame N gets a timestamp older than frame N-1
     uint32_t error_flag_at;         // when not 0, frame N carries V4L2_BUF_FLAG_ERROR
     int32_t reqbufs_errno;          // when not 0, VIDIOC_REQBUFS fails with it
+    int32_t set_control_errno;      // when not 0, VIDIOC_S_CTRL fails with it (the value is kept)
+    int32_t pipe_errno;             // when not 0, pipe2 (the capture thread's wake pipe) fails with it
 } msv_fake_script;
 
 typedef struct msv_fake_counters {

@@ -32,10 +32,15 @@ typedef struct msv_io_ops {
     void *(*mmap)(void *context, size_t length, int protection, int flags, int fd, int64_t offset);
     int (*munmap)(void *context, void *address, size_t length);
     int (*poll)(void *context, struct pollfd *fds, nfds_t count, int timeout_ms);
+    int (*pipe2)(void *context, int fds[2], int flags);
 } msv_io_ops;
 
-/// The table that calls libv4l2 (and poll from libc).
+/// The table that calls libv4l2 (and poll and pipe2 from libc).
 const msv_io_ops *msv_io_ops_libv4l2(void);
+
+/// Opens the pipe a capture thread is woken through, close-on-exec and non-blocking, with the
+/// table's `pipe2` (libc's when `ops` is NULL or has none). Returns 0, or errno.
+int msv_wake_pipe_open(const msv_io_ops *ops, int fds[2]);
 
 // MARK: - Constants from <linux/videodev2.h> that Swift cannot import as macros
 
@@ -51,7 +56,8 @@ extern const uint32_t MSV_CTRL_TYPE_INTEGER, MSV_CTRL_TYPE_BOOLEAN, MSV_CTRL_TYP
     MSV_CTRL_TYPE_INTEGER64, MSV_CTRL_TYPE_CTRL_CLASS, MSV_CTRL_TYPE_INTEGER_MENU;
 extern const uint32_t MSV_CID_BRIGHTNESS, MSV_CID_CONTRAST, MSV_CID_SATURATION, MSV_CID_GAIN,
     MSV_CID_POWER_LINE_FREQUENCY, MSV_CID_SHARPNESS, MSV_CID_EXPOSURE_AUTO, MSV_CID_EXPOSURE_ABSOLUTE,
-    MSV_CID_FOCUS_ABSOLUTE, MSV_CID_FOCUS_AUTO, MSV_CID_AUTO_WHITE_BALANCE, MSV_CID_WHITE_BALANCE_TEMPERATURE;
+    MSV_CID_FOCUS_ABSOLUTE, MSV_CID_FOCUS_AUTO, MSV_CID_AUTO_WHITE_BALANCE, MSV_CID_WHITE_BALANCE_TEMPERATURE,
+    MSV_CID_AUTOGAIN;
 extern const int32_t MSV_EXPOSURE_MANUAL, MSV_EXPOSURE_APERTURE_PRIORITY;
 
 // MARK: - Plain structures filled from the kernel's

@@ -39,12 +39,7 @@ final class CaptureSession: Sendable {
             throw CaptureError(kind: .invalidSettings, device: path, call: "open",
                                detail: "size, buffer count, queue limit, frame rate and timeout must be positive")
         }
-        var pipe: [Int32] = [-1, -1]
-        guard Glibc.pipe(&pipe) == 0 else { throw CaptureError.failed(device: path, call: "pipe", errno: errno) }
-        for descriptor in pipe {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
-        }
+        let pipe = try io.openWakePipe(device: path)
         do {
             let device = try V4L2Device(path: path, io: io)
             (format, grant) = try Self.negotiate(device, path: path, settings: settings)

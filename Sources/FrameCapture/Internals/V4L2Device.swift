@@ -11,6 +11,18 @@ struct DeviceIO: @unchecked Sendable {
     let table: UnsafePointer<msv_io_ops>?
 
     static let libv4l2 = DeviceIO(table: nil)
+
+    /// Opens the pipe that wakes the capture thread (close-on-exec, non-blocking) through the table's
+    /// `pipe2`, so that a test's table can make it fail.
+    ///
+    /// - Returns: The read and the write end.
+    /// - Throws: ``CaptureError`` naming `device`, `pipe2` and errno.
+    func openWakePipe(device: String) throws(CaptureError) -> [Int32] {
+        var descriptors: [Int32] = [-1, -1]
+        let status = descriptors.withUnsafeMutableBufferPointer { msv_wake_pipe_open(table, $0.baseAddress) }
+        guard status == 0 else { throw CaptureError.failed(device: device, call: "pipe2", errno: status) }
+        return descriptors
+    }
 }
 
 /// What VIDIOC_DQBUF gave back.
@@ -330,6 +342,7 @@ extension ControlID {
     static let focusAutoID = MSV_CID_FOCUS_AUTO
     static let autoWhiteBalanceID = MSV_CID_AUTO_WHITE_BALANCE
     static let whiteBalanceTemperatureID = MSV_CID_WHITE_BALANCE_TEMPERATURE
+    static let autoGainID = MSV_CID_AUTOGAIN
     static let exposureManualValue = MSV_EXPOSURE_MANUAL
     static let exposureAperturePriorityValue = MSV_EXPOSURE_APERTURE_PRIORITY
 }

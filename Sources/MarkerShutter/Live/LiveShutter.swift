@@ -32,14 +32,43 @@ public final class LiveShutter: Sendable {
     private struct Submitted: Sendable {
         let index: Int
         let frame: SourceFrame
+        /// When it arrived, on the session clock.
+        let arrivedAt: Duration
+    }
+
+    /// The shutter disabled by time alone: no frame came before the hold ran out.
+    public struct Expiry: Sendable {
+        /// The state after it (disabled).
+        public let state: ShutterState<FrameObservation>
+        /// When the hold ran out, on the frames' clock.
+        public let time: FrameTime
+        /// The index of the last frame detected before it.
+        public let lastFrame: Int
+    }
+
+    /// The newest frame detected: its index, timestamp and arrival on the session clock, which
+    /// relate the frames' clock to the session clock.
+    private struct Anchor {
+        let index: Int
+        let time: FrameTime
+        let arrivedAt: Duration
+
+        /// `now` (session clock) on the frames' clock.
+        func frameTime(at now: Duration) -> FrameTime { time + (now - arrivedAt) }
+        /// `frameTime` (frames' clock) on the session clock.
+        func sessionTime(at frameTime: FrameTime) -> Duration { arrivedAt + time.duration(to: frameTime) }
     }
 
     private struct State {
         var timeline: ShutterTimeline<FrameObservation>
         var statistics = LiveStatistics()
         var nextIndex = 0
-        var latestTime: FrameTime?
+        /// The index of the last frame detection finished with (whatever came of it).
+        var lastHandled = -1
+        var anchor: Anchor?
         var started = false
+
+        var latestTime: FrameTime? { anchor?.time }
     }
 
     /// The detector (used on the detection thread only).
@@ -49,6 +78,8 @@ public final class LiveShutter: Sendable {
     private let slot = LatestFrameSlot<Submitted>()
     private let state: Mutex<State>
     private let done = DispatchSemaphore(value: 0)
+    /// Tells the time when no frame comes.
+    private let clock: SessionClock
 
     /// Creates a shutter, disabled until a valid frame arrives.
     ///
@@ -56,17 +87,22 @@ public final class LiveShutter: Sendable {
     ///   - detector: Finds the target in each frame.
     ///   - rule: Which detections may enable the shutter.
     ///   - hold: How long a lost detection is held.
-    public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration) {
+    ///   - clock: Tells the time between frames, for ``advance(to:)`` and ``heldFrame(at:)``.
+    public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, clock: SessionClock = .continuous) {
         self.detector = detector
         self.rule = rule
+        self.clock = clock
         state = Mutex(State(timeline: ShutterTimeline(hold: hold)))
     }
 
     /// Starts the detection thread.
     ///
-    /// - Parameter onFrame: Called on the detection thread after each detected frame, in order.
-    ///   Keep it short: detection waits for it.
-    public func start(onFrame: @escaping @Sendable (Report) -> Void) {
+    /// - Parameters:
+    ///   - onFrame: Called on the detection thread after each detected frame, in order.
+    ///   Keep it short: detection waits for it. ``advance(to:)`` waits until it returned for the newest frame.
+    ///   - afterFrame: Called on the detection thread when a frame is done with (detected or not),
+    ///   after `onFrame`.
+    public func start(onFrame: @escaping @Sendable (Report) -> Void, afterFrame: @escaping @Sendable () -> Void = {}) {
         let first = state.withLock { s -> Bool in
             defer { s.started = true }
             return !s.started
@@ -75,6 +111,8 @@ public final class LiveShutter: Sendable {
         let thread = Thread { [self] in
             while let submitted = slot.take() {
                 if let report = process(submitted) { onFrame(report) }
+                state.withLock { $0.lastHandled = submitted.index }
+                afterFrame()
             }
             done.signal()
         }
@@ -89,7 +127,7 @@ public final class LiveShutter: Sendable {
             defer { s.nextIndex += 1 }
             return s.nextIndex
         }
-        slot.put(Submitted(index: index, frame: frame))
+        slot.put(Submitted(index: index, frame: frame, arrivedAt: clock.now()))
     }
 
     /// No more frames: detection finishes the frame waiting, if any, then stops.
@@ -124,11 +162,40 @@ public final class LiveShutter: Sendable {
     /// The frame a picture taken now would save: the held valid frame, with the state and the time
     /// of the newest frame.
     ///
-    /// - Throws: ``CaptureError/shutterDisabled`` when no valid frame is held.
-    public func heldFrame() throws(CaptureError) -> (observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime) {
-        let (current, now) = state.withLock { ($0.timeline.state, $0.latestTime) }
-        guard current.isEnabled, let held = current.held, let now else { throw .shutterDisabled }
-        return (held.snapshot, current, now)
+    /// - Parameter now: Now on the session clock, for a source whose frames may stop (a camera): a
+    ///   hold that ran out by then refuses the picture though no frame came to end it. `nil` judges
+    ///   by the frames alone.
+    /// - Throws: ``PictureError/shutterDisabled`` when no valid frame is held.
+    public func heldFrame(at now: Duration? = nil) throws(PictureError)
+        -> (observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime)
+    {
+        let (current, anchor, expiry) = state.withLock { ($0.timeline.state, $0.anchor, $0.timeline.expiry) }
+        guard current.isEnabled, let held = current.held, let anchor else { throw .shutterDisabled }
+        if let now, let expiry, anchor.frameTime(at: now) >= expiry { throw .shutterDisabled }
+        return (held.snapshot, current, anchor.time)
+    }
+
+    /// When, on the session clock, the shutter is disabled if no newer frame is detected first
+    /// (see ``ShutterTimeline/expiry``); `nil` while disabled.
+    public var expiryTime: Duration? {
+        state.withLock { s in
+            guard let anchor = s.anchor, let expiry = s.timeline.expiry else { return nil }
+            return anchor.sessionTime(at: expiry)
+        }
+    }
+
+    /// Moves the shutter's time on to `now` without a frame: a camera that stalled. The newest
+    /// frame's timestamp and arrival relate the frames' clock to the session clock.
+    ///
+    /// - Parameter now: Now, on the session clock.
+    /// - Returns: The expiry when the hold ran out by `now`; `nil` when it did not, or when a newer
+    ///   frame is waiting for detection (that frame decides).
+    public func advance(to now: Duration) -> Expiry? {
+        state.withLock { s -> Expiry? in
+            guard let anchor = s.anchor, s.lastHandled == s.nextIndex - 1, let expiry = s.timeline.expiry else { return nil }
+            guard s.timeline.advance(to: max(anchor.time, anchor.frameTime(at: now))) else { return nil }
+            return Expiry(state: s.timeline.state, time: expiry, lastFrame: anchor.index)
+        }
     }
 
     private func process(_ submitted: Submitted) -> Report? {
@@ -149,7 +216,7 @@ public final class LiveShutter: Sendable {
             }
             let step = s.timeline.observe(index: observation.index, snapshot: observation,
                                           isValid: observation.isValid, at: frame.time)
-            s.latestTime = frame.time
+            s.anchor = Anchor(index: observation.index, time: frame.time, arrivedAt: submitted.arrivedAt)
             let latency = frame.receivedAt.duration(to: .now)
             s.statistics.noteDetected(observation, latency: latency)
             return Report(observation: observation, step: step, latency: latency)

@@ -15,9 +15,7 @@ public enum AtomicFile {
     ///   - replacing: Whether an existing file may be replaced.
     /// - Throws: ``FileWriteError`` naming the path, the call that failed and the system's reason.
     public static func write(_ bytes: some Collection<UInt8>, to path: String, replacing: Bool = false) throws(FileWriteError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).tmp"
+        let temporary = temporaryPath(for: path)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
         var failure: FileWriteError?
@@ -36,6 +34,13 @@ public enum AtomicFile {
             unlink(temporary)
             throw failure
         }
+    }
+
+    /// The hidden name a file is written under before it is renamed to `path`: `.NAME.PID.tmp` in the same folder.
+    static func temporaryPath(for path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        return (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).tmp"
     }
 
     /// Writes all of `bytes` to an open descriptor, retrying when interrupted.

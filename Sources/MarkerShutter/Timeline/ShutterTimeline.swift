@@ -11,6 +11,10 @@ import Debounce
 /// A deadline that falls exactly on a frame's timestamp is reached before that frame is observed:
 /// with a 0.3 s hold at 30 fps, nine invalid frames in a row disable the shutter when the tenth
 /// frame arrives, whatever it shows.
+///
+/// The hold is a matter of time, not only of frames: ``advance(to:)`` moves time on without a
+/// frame (a live session calls it when a camera stalls), and ``expiry`` says when that disables
+/// the shutter.
 public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
     struct Observed: Sendable {
         let index: Int
@@ -49,7 +53,7 @@ public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
         if let last { precondition(time >= last, "frame \(index) at \(time) comes before the previous frame at \(last)") }
         last = time
         let before = state
-        advance(to: time)
+        deliverDue(at: time)
         let observed = Observed(index: index, snapshot: snapshot, isValid: isValid)
         if let delivered = machine.send(observed, isValid ? .now : .hold(hold), at: time) {
             apply(delivered, at: time)
@@ -61,17 +65,36 @@ public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
         return ShutterStep(state: state, changed: !state.isSame(as: before))
     }
 
-    /// Moves time on without a frame (the end of a recording, or a camera that stopped): a hold
-    /// whose deadline has passed disables the shutter.
+    /// When the shutter is disabled if no frame arrives: the hold's deadline while held, the last
+    /// frame's time plus the hold while enabled (frames that stop count as detection lost after the
+    /// last one), `nil` while disabled.
+    public var expiry: FrameTime? {
+        guard state.isEnabled else { return nil }
+        return machine.deadline ?? last.map { $0 + hold }
+    }
+
+    /// Moves time on without a frame (a camera that stalled, or the end of a recording): a hold whose
+    /// deadline has passed disables the shutter at its deadline, and so does an enabled shutter that
+    /// has seen no frame for the hold time since its last one (at that frame's time plus the hold).
     ///
+    /// - Parameter time: Now, on the frames' clock; not before the last frame observed.
     /// - Returns: Whether the state changed.
     @discardableResult
     public mutating func advance(to time: FrameTime) -> Bool {
         let before = state
+        deliverDue(at: time)
+        if state.phase == .enabled, let expiry, expiry <= time {
+            state = .disabled
+            closeStretch(at: expiry)
+        }
+        return !state.isSame(as: before)
+    }
+
+    /// Delivers the held value whose deadline has passed by `time`, if any.
+    private mutating func deliverDue(at time: FrameTime) {
         if let deadline = machine.deadline, let delivered = machine.advance(to: time) {
             apply(delivered, at: deadline)
         }
-        return !state.isSame(as: before)
     }
 
     private mutating func apply(_ delivered: Observed, at time: FrameTime) {
@@ -82,8 +105,12 @@ public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
             state = ShutterState(phase: .enabled, held: (delivered.index, delivered.snapshot))
         } else {
             state = .disabled
-            if let open = stretches.indices.last, stretches[open].end == nil { stretches[open].end = time }
+            closeStretch(at: time)
         }
+    }
+
+    private mutating func closeStretch(at time: FrameTime) {
+        if let open = stretches.indices.last, stretches[open].end == nil { stretches[open].end = time }
     }
 
     private mutating func extendStretch(to index: Int, at time: FrameTime) {

@@ -7,7 +7,7 @@ import MarkerDetection
 /// `sharpness`, `detect_ms`, `shutter` (`"enabled"`, `"held"` or `"disabled"`), `held_index` (the
 /// frame whose detection is held, or null) and, for an invalid frame, `why` (what the validity rule
 /// missed). A frame that could not be read: `index`, `file`, `t`, `error`.
-public enum FrameRecord {
+public enum FrameRow {
     /// The row of a frame that was read and detected.
     public static func row(for observation: FrameObservation, state: ShutterState<FrameObservation>) -> String {
         var object = JSONObject()

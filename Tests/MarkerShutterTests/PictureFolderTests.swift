@@ -13,11 +13,11 @@ private func charucoObservation(index: Int = 7) throws -> FrameObservation {
                             detection: detection, rule: ValidityRule(defaultsFor: pattern), pixels: pixels)
 }
 
-@Suite struct CaptureFolderTests {
+@Suite struct PictureFolderTests {
     @Test func savesTheHeldFrameLosslesslyWithItsSidecar() throws {
         let path = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var folder = try CaptureFolder(path: path, pattern: try Pattern(parsing: "charuco:5x7:DICT_6X6_250"))
+        var folder = try PictureFolder(path: path, pattern: try Pattern(parsing: "charuco:5x7:DICT_6X6_250"))
         let observation = try charucoObservation()
         #expect(observation.isValid)
         let state = ShutterState<FrameObservation>(phase: .held(since: FrameTime(seconds: 1.3)), held: (observation.index, observation))
@@ -43,7 +43,7 @@ private func charucoObservation(index: Int = 7) throws -> FrameObservation {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let earlier = Data("earlier session".utf8)
         try earlier.write(to: URL(fileURLWithPath: path + "/capture_0041.png"))
-        var folder = try CaptureFolder(path: path, pattern: try Pattern(parsing: "charuco:5x7:DICT_6X6_250"))
+        var folder = try PictureFolder(path: path, pattern: try Pattern(parsing: "charuco:5x7:DICT_6X6_250"))
         #expect(folder.nextNumber == 42)
         let observation = try charucoObservation()
         let saved = try folder.save(observation, state: ShutterState(phase: .enabled, held: (7, observation)),
@@ -62,8 +62,8 @@ private func charucoObservation(index: Int = 7) throws -> FrameObservation {
                                            rule: ValidityRule(defaultsFor: pattern), pixels: pixels)
         #expect(!observation.isValid)
         #expect(observation.pixels == nil)
-        var folder = try CaptureFolder(path: path, pattern: pattern)
-        #expect(throws: CaptureError.noFrame) {
+        var folder = try PictureFolder(path: path, pattern: pattern)
+        #expect(throws: PictureError.noFrame) {
             try folder.save(observation, state: .disabled, at: observation.time, trigger: .request)
         }
     }

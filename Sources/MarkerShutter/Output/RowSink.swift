@@ -1,9 +1,11 @@
 import Foundation
-import MarkerShutter
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Where the JSON Lines go: standard output, a device or FIFO written through, or a file written
-/// under a temporary name and renamed into place when processing ends, so a file of that name is
-/// always whole rows.
+/// Where JSON Lines go: standard output, a device or FIFO written through, or a file written under
+/// a hidden temporary name and renamed into place when the rows end, so that a file of that name
+/// always holds whole rows.
 ///
 /// A write that fails (a full disk, standard output closed or `/dev/full`) ends the output: the
 /// rows written before it are kept, whole, and ``finish()`` says what failed.
@@ -19,23 +21,26 @@ struct RowSink {
     private var rowsBuffered = 0
     private var failure: FileWriteError?
 
-    init(_ destination: OutputPolicy.Destination) throws {
+    /// Opens the sink for `destination` (see ``OutputPolicy/destination(for:replacing:inputs:)``).
+    ///
+    /// - Throws: ``FileWriteError`` when the file (or its temporary file) cannot be opened.
+    init(_ destination: OutputPolicy.Destination) throws(FileWriteError) {
         switch destination {
         case .standardOutput:
             (name, path, temporary, descriptor) = ("standard output", nil, nil, STDOUT_FILENO)
         case .through(let path):
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw RuntimeError("\(FileWriteError(path: path, call: "open", errno: errno))") }
+            guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
             (name, self.path, temporary, self.descriptor) = (path, nil, nil, descriptor)
         case .replacing(let path):
-            let folder = (path as NSString).deletingLastPathComponent
-            let temporary = (folder.isEmpty ? "" : folder + "/") + ".\((path as NSString).lastPathComponent).\(getpid()).tmp"
+            let temporary = AtomicFile.temporaryPath(for: path)
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw RuntimeError("\(FileWriteError(path: path, call: "open", errno: errno))") }
+            guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
             (name, self.path, self.temporary, self.descriptor) = (path, path, temporary, descriptor)
         }
     }
 
+    /// Adds one row (a newline follows it); nothing after a failed write.
     mutating func write(_ row: String) {
         guard failure == nil else { return }
         buffer.append(contentsOf: row.utf8)
@@ -44,7 +49,7 @@ struct RowSink {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    mutating func flush() {
+    private mutating func flush() {
         guard failure == nil, !buffer.isEmpty else { return }
         do {
             try AtomicFile.writeAll(buffer, to: descriptor, path: name)
@@ -59,10 +64,10 @@ struct RowSink {
         rowsBuffered = 0
     }
 
-    /// Flushes and, for a file, moves it into place: the rows written so far are kept even when
-    /// processing was interrupted or a write failed.
+    /// Writes what is left and, for a file, moves it into place: the rows written so far are kept
+    /// after an interruption or a failed write too.
     ///
-    /// - Returns: What failed, with how many rows were kept, or nil when every row was written.
+    /// - Returns: What failed, with how many rows were kept; nil when every row was written.
     mutating func finish() -> String? {
         flush()
         var failure = self.failure

@@ -8,7 +8,7 @@ public import MarkerDetection
 /// earlier one's pictures. Both files are written atomically (temporary name, flush, rename): an
 /// interrupted capture leaves no partial file, and a failed one (full disk, read-only folder)
 /// leaves every earlier picture as it was.
-public struct CaptureFolder: Sendable {
+public struct PictureFolder: Sendable {
     /// One saved picture.
     public struct Saved: Sendable, Hashable {
         /// The picture's path.
@@ -53,9 +53,9 @@ public struct CaptureFolder: Sendable {
     ///   - state: The shutter's state when the picture was taken.
     ///   - now: When the picture was taken (frame time), for the hold's age.
     ///   - trigger: Whether the user or `--auto` asked.
-    /// - Throws: ``CaptureError`` when there is no frame to save or a file cannot be written.
+    /// - Throws: ``PictureError`` when there is no frame to save or a file cannot be written.
     public mutating func save(_ observation: FrameObservation, state: ShutterState<FrameObservation>,
-                              at now: FrameTime, trigger: Trigger) throws(CaptureError) -> Saved {
+                              at now: FrameTime, trigger: Trigger) throws(PictureError) -> Saved {
         guard let pixels = observation.pixels else { throw .noFrame }
         let number = nextNumber
         let base = (path as NSString).appendingPathComponent(String(format: "capture_%04d", number))
@@ -102,26 +102,5 @@ public struct CaptureFolder: Sendable {
         guard name.hasPrefix("capture_") else { return nil }
         let digits = name.dropFirst("capture_".count).prefix { $0.isASCII && $0.isNumber }
         return digits.isEmpty ? nil : Int(digits)
-    }
-}
-
-/// Why a picture was not saved.
-public enum CaptureError: Error, Equatable, CustomStringConvertible {
-    /// The shutter is disabled: no valid frame is held.
-    case shutterDisabled
-    /// The held observation has no pixels.
-    case noFrame
-    /// The frame could not be encoded.
-    case encoding(String)
-    /// A file could not be written.
-    case write(FileWriteError)
-
-    public var description: String {
-        switch self {
-        case .shutterDisabled: "shutter disabled: no valid detection is held, so no picture was taken"
-        case .noFrame: "no frame is held to save"
-        case .encoding(let reason): "the frame could not be encoded: \(reason)"
-        case .write(let error): "\(error); pictures already taken are untouched"
-        }
     }
 }

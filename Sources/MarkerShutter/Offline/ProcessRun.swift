@@ -1,0 +1,177 @@
+import Foundation
+public import MarkerDetection
+import Pixels
+import Synchronization
+
+/// One `process` run over a recorded folder: the rows of every frame as JSON Lines (to a file or
+/// standard output), each detection drawn into an annotation folder, the frames automatic pictures
+/// would have taken copied into a selection folder, and the outcome that decides the exit status.
+public struct ProcessRun: Sendable {
+    /// What to process and what to write.
+    public struct Configuration: Sendable {
+        /// The frames.
+        public var folder: FrameFolder
+        /// Finds the target.
+        public var detector: MarkerDetector
+        /// Which detections may enable the shutter.
+        public var rule: ValidityRule
+        /// Hold time, jobs and pixel limit (jobs are capped at the cores and the number of frames).
+        public var options = FolderProcessor.Options()
+        /// OpenCV's threads inside one detection; nil: 1 with several jobs, else OpenCV's own.
+        public var openCVThreads: Int?
+        /// Where the JSON Lines go (see ``OutputPolicy/destination(for:replacing:inputs:)``).
+        public var output = OutputPolicy.Destination.standardOutput
+        /// Where each frame is written with its detection drawn.
+        public var annotate: String?
+        /// Where the frames automatic pictures would have taken are copied.
+        public var select: String?
+
+        /// Processes `folder` with the default options, rows to standard output, nothing else written.
+        public init(folder: FrameFolder, detector: MarkerDetector, rule: ValidityRule) {
+            self.folder = folder
+            self.detector = detector
+            self.rule = rule
+        }
+    }
+
+    /// How the run ended; when several apply, the first listed here after ``complete``, from the
+    /// output's failure on.
+    public enum Exit: Sendable, Equatable {
+        /// Every frame was processed and every file written.
+        case complete
+        /// Some frames could not be read (the rest were processed), or some annotations or
+        /// selections could not be written.
+        case incomplete
+        /// No frame could be read; the message names the first.
+        case nothingReadable(String)
+        /// Stopped before the end; the rows of the frames before the stop are complete.
+        case interrupted
+        /// The rows could not all be written; the message says what failed and how many rows were kept.
+        case outputFailed(String)
+    }
+
+    /// What a run did.
+    public struct Result: Sendable, CustomStringConvertible {
+        /// Frames, validity, shutter stretches, errors and timing.
+        public let summary: ProcessingSummary
+        /// Frames copied into the selection folder.
+        public let selected: Int
+        /// Annotations and selections that could not be written.
+        public let warnings: [String]
+        /// How the run ended.
+        public let exit: Exit
+        let configuration: Configuration
+        let threads: Int
+
+        /// The summary as `process` prints it, several lines.
+        public var description: String {
+            let folder = configuration.folder
+            var lines = [
+                "\(folder.path): \(summary.frames) frames, \(folder.timing)",
+                String(format: "  processed in %.2f s (%.1f frames/s, %d job%@, OpenCV threads %@)", summary.elapsed.inSeconds,
+                       summary.framesPerSecond, summary.jobs, summary.jobs == 1 ? "" : "s",
+                       threads > 0 ? "\(threads)" : "default"),
+                "  valid frames: \(summary.validFrames) of \(summary.processedFrames)",
+                String(format: "  shutter enabled: %.2f s in %d stretch%@", summary.enabledTime.inSeconds, summary.stretches.count,
+                       summary.stretches.count == 1 ? "" : "es")
+                    + (summary.stretches.isEmpty ? "" : ": " + summary.stretches.map { "\($0.firstFrame)-\($0.lastFrame)" }.joined(separator: ", ")),
+                "  errors: \(summary.errors.count)",
+            ]
+            for error in summary.errors.prefix(10) { lines.append("    " + FileNameText.escaped("\(error.file): \(error.reason)")) }
+            if summary.errors.count > 10 { lines.append("    ... and \(summary.errors.count - 10) more") }
+            if let stopped = summary.stoppedAfter { lines.append("  interrupted: stopped after \(stopped) of \(summary.frames) frames") }
+            if let select = configuration.select { lines.append("  selected for calibration: \(selected) frames copied to \(select)") }
+            lines += warnings.map { "  warning: \($0)" }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+
+    /// Prepares a run.
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Processes every frame (until `shouldStop`), writing rows, annotations and selections.
+    ///
+    /// - Parameters:
+    ///   - shouldStop: Checked before each frame (for Ctrl-C); the rows before the stop are kept.
+    ///   - onFrame: Called after each frame's row, in frame order (for progress).
+    /// - Throws: ``FileWriteError`` when a folder cannot be prepared or the rows' file cannot be opened
+    ///   (a write that fails later ends the run with ``Exit/outputFailed(_:)``).
+    public func run(shouldStop: @escaping @Sendable () -> Bool = { false }, onFrame: () -> Void = {}) throws(FileWriteError) -> Result {
+        let configuration = configuration
+        var options = configuration.options
+        options.jobs = max(1, min(options.jobs, InputLimits.cores, configuration.folder.frames.count))
+        let threads = configuration.openCVThreads ?? (options.jobs > 1 ? 1 : -1)
+        MarkerDetector.openCVThreadCount = threads
+        for folder in [configuration.annotate, configuration.select].compactMap({ $0 }) {
+            try AtomicFile.prepareFolder(folder)
+        }
+        var rows = try RowSink(configuration.output)
+        let annotationNames = OutputNames.assign(configuration.folder.frames.map(\.file), pathExtension: "jpg")
+        var policy = AutoCapturePolicy()
+        let annotationFailures = Mutex<[String]>([])
+        var selectionFailures: [String] = []
+        var selected = 0
+        var onDecoded: (@Sendable (FrameFolder.Frame, PixelBuffer, Detection) -> Void)?
+        if let folder = configuration.annotate {
+            onDecoded = { frame, pixels, detection in
+                let path = (folder as NSString).appendingPathComponent(annotationNames[frame.index])
+                if let failure = Self.annotate(frame, pixels, detection, rule: configuration.rule, to: path) {
+                    annotationFailures.withLock { $0.append(failure) }
+                }
+            }
+        }
+        let processor = FolderProcessor(folder: configuration.folder, detector: configuration.detector, rule: configuration.rule,
+                                        options: options)
+        let summary = processor.run(shouldStop: shouldStop, onDecoded: onDecoded) { frame, outcome in
+            switch outcome {
+            case .observed(let observation, let step):
+                rows.write(FrameRow.row(for: observation, state: step.state))
+                if let select = configuration.select, policy.consider(observation, phase: step.state.phase) != nil {
+                    do {
+                        let bytes = try frame.readBytes()
+                        try AtomicFile.write(bytes, to: (select as NSString).appendingPathComponent(frame.file))
+                        selected += 1
+                    } catch {
+                        selectionFailures.append("\(FileNameText.escaped(frame.file)): \(error)")
+                    }
+                }
+            case .unreadable(let reason):
+                rows.write(FrameRow.errorRow(index: frame.index, file: frame.file, time: frame.time, reason: reason))
+            }
+            onFrame()
+        }
+        let outputFailure = rows.finish()
+        let warnings = annotationFailures.withLock { $0 } + selectionFailures
+        let exit: Exit
+        if let outputFailure {
+            exit = .outputFailed(outputFailure)
+        } else if summary.stoppedAfter != nil {
+            exit = .interrupted
+        } else if !summary.errors.isEmpty, summary.errors.count == summary.frames {
+            exit = .nothingReadable("no frame of \(configuration.folder.path) could be read "
+                + "(first: \(FileNameText.escaped(summary.errors[0].file)): \(summary.errors[0].reason))")
+        } else {
+            exit = summary.errors.isEmpty && warnings.isEmpty ? .complete : .incomplete
+        }
+        return Result(summary: summary, selected: selected, warnings: warnings, exit: exit, configuration: configuration,
+                      threads: threads)
+    }
+
+    /// Draws `detection` on the frame and writes it to `path`; returns a failure message, if any.
+    private static func annotate(_ frame: FrameFolder.Frame, _ pixels: PixelBuffer, _ detection: Detection,
+                                 rule: ValidityRule, to path: String) -> String? {
+        do {
+            let drawn = try Annotation.draw(detection, on: pixels, badge: Annotation.Badge(detection: detection, rule: rule))
+            let bytes = try ImageFile.encode(drawn, as: .jpeg(quality: 90))
+            try AtomicFile.write(bytes, to: path, replacing: true)
+            return nil
+        } catch {
+            return "annotating \(FileNameText.escaped(frame.file)): \(error)"
+        }
+    }
+}

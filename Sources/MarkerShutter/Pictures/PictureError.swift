@@ -1,0 +1,20 @@
+/// Why a picture was not saved.
+public enum PictureError: Error, Equatable, CustomStringConvertible {
+    /// The shutter is disabled: no valid frame is held.
+    case shutterDisabled
+    /// The held observation has no pixels.
+    case noFrame
+    /// The frame could not be encoded.
+    case encoding(String)
+    /// A file could not be written.
+    case write(FileWriteError)
+
+    public var description: String {
+        switch self {
+        case .shutterDisabled: "shutter disabled: no valid detection is held, so no picture was taken"
+        case .noFrame: "no frame is held to save"
+        case .encoding(let reason): "the frame could not be encoded: \(reason)"
+        case .write(let error): "\(error); pictures already taken are untouched"
+        }
+    }
+}

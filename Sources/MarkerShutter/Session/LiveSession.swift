@@ -1,0 +1,354 @@
+import Dispatch
+import Foundation
+public import FrameCapture
+public import MarkerDetection
+import Synchronization
+
+/// One live run: frames from a camera or a replayed folder go through detection and the shutter;
+/// pictures are taken on request or automatically, every frame may be recorded, and the run stops
+/// at the source's end, after a number of frames, or when told to.
+///
+/// What happens is told as ``Event`` values on ``events``; ``run()`` returns the ``LiveSummary``.
+///
+/// ```swift
+/// let session = try LiveSession(source: .replay(path: "Samples/charuco-session"), configuration: configuration)
+/// let printer = Task { for await event in session.events { print(event) } }
+/// let summary = await session.run()
+/// await printer.value
+/// ```
+public final class LiveSession: Sendable {
+    /// Which source to open.
+    public enum SourceRequest: Sendable {
+        /// A V4L2 camera, opened with these settings.
+        case camera(path: String, settings: CaptureSettings)
+        /// A recorded folder replayed at its own pace (`framesPerSecond` when it has no manifest).
+        case replay(path: String, framesPerSecond: Double)
+        /// A source made by the caller.
+        case source(LiveSource)
+    }
+
+    /// What a session does besides watching.
+    public struct Configuration: Sendable {
+        /// Finds the target in each frame.
+        public var detector: MarkerDetector
+        /// Which detections may enable the shutter.
+        public var rule: ValidityRule
+        /// How long a lost detection is held.
+        public var hold: Duration
+        /// The folder pictures are saved to.
+        public var pictures: String
+        /// Whether pictures are taken automatically of views that differ from every earlier one.
+        public var automatic = false
+        /// A new or empty folder every frame is recorded to, with a `manifest.jsonl`.
+        public var record: String?
+        /// Stop after this many frames.
+        public var stopAfter: Int?
+        /// Tells the time between frames, to end a hold when a camera stalls.
+        public var clock = SessionClock.continuous
+
+        /// A configuration with pictures going to `pictures`, nothing automatic and no recording.
+        public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, pictures: String) {
+            self.detector = detector
+            self.rule = rule
+            self.hold = hold
+            self.pictures = pictures
+        }
+    }
+
+    /// Something that happened during the run, in the order it happened.
+    public enum Event: Sendable {
+        /// A frame was detected; `shutterChanged` when the shutter's phase differs from the frame before.
+        case frame(LiveShutter.Report, shutterChanged: Bool)
+        /// No frame came before the hold ran out (a camera that stalled): the shutter is disabled.
+        case shutterExpired(LiveShutter.Expiry)
+        /// A picture was saved.
+        case pictureSaved(SavedPicture)
+        /// A picture was asked for while the shutter was disabled.
+        case pictureRefused(PictureError)
+        /// A picture could not be saved.
+        case pictureFailed(PictureError)
+        /// A picture was asked for while the session was ending.
+        case pictureNotTaken
+        /// The recording stopped; the frames recorded so far are kept.
+        case recordingStopped(FileWriteError)
+        /// A replayed frame could not be read and was skipped.
+        case frameSkipped(file: String, reason: String)
+    }
+
+    /// A picture saved, with the frame it shows.
+    public struct SavedPicture: Sendable {
+        /// The files written.
+        public let files: PictureFolder.Saved
+        /// The frame's index.
+        public let frameIndex: Int
+        /// How long the frame had been held when the picture was taken (nil while the shutter is enabled).
+        public let holdAge: Duration?
+        /// Who asked.
+        public let trigger: PictureFolder.Trigger
+    }
+
+    private struct Counts {
+        var submitted = 0
+        var pictures = LiveSummary.Pictures()
+        var stopReason: String?
+        /// No more pictures are taken: the last ones are being finished.
+        var closed = false
+        var lastPhase: ShutterState<FrameObservation>.Phase?
+        var policy = AutoCapturePolicy()
+    }
+
+    /// The source frames come from.
+    public let source: LiveSource
+    /// What happens, in order; ends when ``run()`` returns.
+    public let events: AsyncStream<Event>
+    /// The configuration.
+    public let configuration: Configuration
+    private let continuation: AsyncStream<Event>.Continuation
+    private let shutter: LiveShutter
+    private let pictures: Mutex<PictureFolder>
+    private let recorder: FrameRecorder?
+    private let counts = Mutex(Counts())
+    /// Rung after each frame, so that the stall watch looks at the new expiry.
+    private let doorbell: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
+    /// A stall ends a hold this long after its deadline, so that a frame that comes on time decides first.
+    static let stallGrace: Duration = .milliseconds(100)
+    /// Pictures are encoded and written here, one at a time, off the detection thread.
+    private let writer = DispatchQueue(label: "marker-shutter pictures")
+    /// The picture and recording folders this session made (removed when the run fails with them empty).
+    private let foldersMade: [String]
+
+    /// Prepares the picture folder, the recording folder and the source, in that order.
+    ///
+    /// - Throws: ``LiveSessionError`` naming what could not be prepared.
+    public init(source request: SourceRequest, configuration: Configuration) throws(LiveSessionError) {
+        self.configuration = configuration
+        (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        doorbell = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let made = [configuration.pictures, configuration.record].compactMap { $0 }.filter { !FileManager.default.fileExists(atPath: $0) }
+        foldersMade = made
+        // Folders made here are removed again when the session cannot start (only while empty).
+        var started = false
+        defer { if !started { for folder in made.reversed() { Self.removeIfEmpty(folder) } } }
+        do {
+            pictures = Mutex(try PictureFolder(path: configuration.pictures, pattern: configuration.detector.pattern))
+        } catch {
+            throw .pictures(error)
+        }
+        do {
+            recorder = try configuration.record.map { path throws(FileWriteError) in try FrameRecorder(folder: path) }
+        } catch where error.errno == ENOTEMPTY {
+            throw .recordingFolderNotEmpty(configuration.record ?? "")
+        } catch {
+            throw .recording(error)
+        }
+        switch request {
+        case .camera(let path, let settings):
+            do {
+                source = .camera(try Camera(path: path, settings: settings))
+            } catch {
+                throw .camera(error)
+            }
+        case .replay(let path, let framesPerSecond):
+            let continuation = continuation
+            do {
+                source = .replay(try FrameFolder(path: path, framesPerSecond: framesPerSecond)) { file, reason in
+                    continuation.yield(.frameSkipped(file: file, reason: reason))
+                }
+            } catch {
+                throw .replay("\(error)")
+            }
+        case .source(let given):
+            source = given
+        }
+        shutter = LiveShutter(detector: configuration.detector, rule: configuration.rule, hold: configuration.hold,
+                              clock: configuration.clock)
+        started = true
+    }
+
+    /// Removes a folder this session made when it holds nothing (an empty recording manifest counts
+    /// as nothing; `rmdir` refuses anything else).
+    private static func removeIfEmpty(_ folder: String) {
+        let manifest = (folder as NSString).appendingPathComponent(FrameManifest.fileName)
+        if let size = try? FileManager.default.attributesOfItem(atPath: manifest)[.size] as? Int, size == 0 { unlink(manifest) }
+        _ = rmdir(folder)
+    }
+
+    /// Counts, rates and latencies so far.
+    public var statistics: LiveStatistics { shutter.statistics }
+
+    /// Pictures saved so far.
+    public var picturesSaved: Int { counts.withLock { $0.pictures.saved } }
+
+    /// Ends the session: the source stops, and everything in progress completes.
+    ///
+    /// - Parameter reason: Said in the summary ("quit", "Ctrl-C"); only the first stop's reason is kept.
+    public func stop(reason: String) {
+        let first = counts.withLock { c -> Bool in
+            defer { if c.stopReason == nil { c.stopReason = reason } }
+            return c.stopReason == nil
+        }
+        if first { source.stop() }
+    }
+
+    /// Takes a picture of the held valid frame, or tells ``Event/pictureRefused(_:)`` when the shutter is disabled.
+    public func requestPicture() {
+        do {
+            let (observation, state, now) = try shutter.heldFrame(at: source.mayStall ? configuration.clock.now() : nil)
+            takePicture(observation, state: state, now: now, trigger: .request)
+        } catch {
+            counts.withLock { $0.pictures.refused += 1 }
+            continuation.yield(.pictureRefused(error))
+        }
+    }
+
+    /// Runs until the source ends, ``Configuration/stopAfter`` frames, or ``stop(reason:)``; every
+    /// picture asked for and the recording are complete when it returns.
+    public func run() async -> LiveSummary {
+        let doorbell = doorbell
+        shutter.start(onFrame: { [self] report in onFrame(report) }, afterFrame: { doorbell.continuation.yield() })
+        let stallWatch = source.mayStall ? Task { await watchStalls() } : nil
+        var failure: String?
+        var recordingFailureShown = false
+        do {
+            for try await frame in source.frames {
+                if let recorder {
+                    recorder.record(frame)
+                    if !recordingFailureShown, let failure = recorder.summary.failure {
+                        recordingFailureShown = true
+                        continuation.yield(.recordingStopped(failure))
+                    }
+                }
+                shutter.submit(frame)
+                if noteSubmitted() { break }
+            }
+        } catch let error as CaptureError {
+            failure = "\(error)"  // it names the device
+            if error.kind == .disconnected { noteStop(reason: "camera disconnected") }
+        } catch {
+            failure = "\(source.name): \(error)"
+        }
+        if failure != nil { noteStop(reason: "error") }
+        source.stop()
+        shutter.finish()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [shutter] in
+                shutter.waitUntilDone()
+                done.resume()
+            }
+        }
+        doorbell.continuation.finish()
+        stallWatch?.cancel()
+        await stallWatch?.value
+        counts.withLock { $0.closed = true }
+        writer.sync {}
+        let recording = recorder?.finish()
+        continuation.finish()
+        let c = counts.withLock { $0 }
+        if failure != nil {
+            if c.pictures.saved == 0, foldersMade.contains(configuration.pictures) { Self.removeIfEmpty(configuration.pictures) }
+            if recording?.written == 0, let record = configuration.record, foldersMade.contains(record) { Self.removeIfEmpty(record) }
+        }
+        return LiveSummary(stopReason: c.stopReason, statistics: shutter.statistics, stretches: shutter.stretches,
+                           pictures: c.pictures, recording: recording, recordFolder: configuration.record, failure: failure)
+    }
+
+    /// Keeps `reason` as the stop's reason unless there is one already.
+    private func noteStop(reason: String) {
+        counts.withLock { c in if c.stopReason == nil { c.stopReason = reason } }
+    }
+
+    /// Ends a hold by the clock when no frame comes: sleeps until the shutter's expiry (plus
+    /// ``stallGrace``) and looks again after every frame.
+    private func watchStalls() async {
+        let clock = configuration.clock
+        for await _ in doorbell.stream {
+            while let due = shutter.expiryTime.map({ $0 + Self.stallGrace }) {
+                if clock.now() < due {
+                    do { try await clock.sleep(due) } catch { return }
+                    continue  // a frame may have moved the expiry meanwhile
+                }
+                counts.withLock { c in
+                    guard let expiry = shutter.advance(to: clock.now()) else { return }
+                    c.lastPhase = expiry.state.phase
+                    continuation.yield(.shutterExpired(expiry))
+                }
+                break  // disabled now, or a newer frame decides
+            }
+        }
+    }
+
+    /// Counts a submitted frame; true when ``Configuration/stopAfter`` is reached.
+    private func noteSubmitted() -> Bool {
+        counts.withLock { c in
+            c.submitted += 1
+            guard let stopAfter = configuration.stopAfter, c.submitted >= stopAfter else { return false }
+            if c.stopReason == nil { c.stopReason = "\(stopAfter) frames" }
+            return true
+        }
+    }
+
+    private func onFrame(_ report: LiveShutter.Report) {
+        let phase = report.step.state.phase
+        // Told under the lock the stall watch takes too, so that the events keep the shutter's order.
+        let automatic = counts.withLock { c in
+            defer { c.lastPhase = phase }
+            continuation.yield(.frame(report, shutterChanged: c.lastPhase != phase))
+            return configuration.automatic && c.policy.consider(report.observation, phase: phase) != nil
+        }
+        if automatic {
+            takePicture(report.observation, state: report.step.state, now: report.observation.time, trigger: .auto)
+        }
+    }
+
+    private func takePicture(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
+                             trigger: PictureFolder.Trigger) {
+        // Queued under the lock that `run` closes, so that every picture accepted is written before
+        // the run returns and none is begun while it ends.
+        let accepted = counts.withLock { c -> Bool in
+            guard !c.closed else { return false }
+            writer.async { [self] in save(observation, state: state, now: now, trigger: trigger) }
+            return true
+        }
+        if !accepted { continuation.yield(.pictureNotTaken) }
+    }
+
+    private func save(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
+                      trigger: PictureFolder.Trigger) {
+        do throws(PictureError) {
+            let files = try pictures.withLock { folder throws(PictureError) in
+                try folder.save(observation, state: state, at: now, trigger: trigger)
+            }
+            counts.withLock { $0.pictures.saved += 1 }
+            let holdAge = state.phase == .enabled ? nil : state.holdAge(at: now) ?? .zero
+            continuation.yield(.pictureSaved(SavedPicture(files: files, frameIndex: observation.index, holdAge: holdAge,
+                                                          trigger: trigger)))
+        } catch {
+            counts.withLock { $0.pictures.failed += 1 }
+            continuation.yield(.pictureFailed(error))
+        }
+    }
+}
+
+/// Why a live session could not start.
+public enum LiveSessionError: Error, CustomStringConvertible {
+    /// The picture folder cannot be made or written to.
+    case pictures(FileWriteError)
+    /// The recording folder has files in it.
+    case recordingFolderNotEmpty(String)
+    /// The recording folder cannot be made or written to.
+    case recording(FileWriteError)
+    /// The camera cannot be opened.
+    case camera(CaptureError)
+    /// The folder cannot be replayed.
+    case replay(String)
+
+    public var description: String {
+        switch self {
+        case .pictures(let error): "cannot save pictures: \(error)"
+        case .recordingFolderNotEmpty(let path): "\(path) is not empty: record into a new or empty folder, so sessions never mix"
+        case .recording(let error): "cannot record: \(error)"
+        case .camera(let error): "cannot open camera: \(error)"
+        case .replay(let reason): "cannot replay: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// How a live session went: why it stopped, frame counts, the shutter, pictures and the recording.
+public struct LiveSummary: Sendable, CustomStringConvertible {
+    /// Pictures saved, refused (shutter disabled) and failed.
+    public struct Pictures: Sendable, Equatable {
+        /// Pictures written.
+        public var saved = 0
+        /// Requests refused because the shutter was disabled.
+        public var refused = 0
+        /// Pictures that could not be written.
+        public var failed = 0
+
+        /// Counts of pictures saved, refused and failed.
+        public init(saved: Int = 0, refused: Int = 0, failed: Int = 0) {
+            self.saved = saved
+            self.refused = refused
+            self.failed = failed
+        }
+    }
+
+    /// Why the session stopped ("quit", "Ctrl-C", "100 frames"); nil at the end of the frames.
+    public let stopReason: String?
+    /// Frame counts, rates and latencies.
+    public let statistics: LiveStatistics
+    /// The shutter's enabled stretches.
+    public let stretches: [EnabledStretch]
+    /// The pictures.
+    public let pictures: Pictures
+    /// The recording, when there was one.
+    public let recording: FrameRecorder.Summary?
+    /// The recording's folder.
+    public let recordFolder: String?
+    /// The source's error, when it ended with one ("/dev/video0: ... disconnected").
+    public let failure: String?
+
+    /// Whether a picture or the recording could not be written.
+    public var writesFailed: Bool { pictures.failed > 0 || recording?.failure != nil }
+
+    /// The summary as printed after a run, several lines.
+    public var description: String {
+        let enabled = stretches.reduce(Duration.zero) { $0 + $1.duration }
+        var lines = [
+            "stopped (\(stopReason ?? "end of frames")): \(statistics.framesReceived) frames received, "
+                + "\(statistics.framesDetected) detected, \(statistics.framesSkipped) skipped while detection was busy, "
+                + "\(statistics.framesLostByCamera) lost by the camera",
+            String(format: "  shutter enabled %.2f s in %d stretch%@", enabled.inSeconds, stretches.count,
+                   stretches.count == 1 ? "" : "es"),
+            "  pictures: \(pictures.saved) saved" + (pictures.refused > 0 ? ", \(pictures.refused) refused (shutter disabled)" : "")
+                + (pictures.failed > 0 ? ", \(pictures.failed) failed" : ""),
+        ]
+        if let median = statistics.latency(percentile: 0.5), let p99 = statistics.latency(percentile: 0.99) {
+            lines.append(String(format: "  latency from frame to shutter state: median %.1f ms, 99th percentile %.1f ms",
+                                median.inSeconds * 1000, p99.inSeconds * 1000))
+        }
+        if let recording, let recordFolder {
+            lines.append("  recording: \(recording.written) frames in \(recordFolder)"
+                + (recording.skipped > 0 ? ", \(recording.skipped) not recorded (disk too slow)" : "")
+                + (recording.failure.map { "; stopped: \($0)" } ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
