@@ -155,7 +155,11 @@ let pipelineTargets: [Target] = [
         swiftSettings: strictSwift
     ),
     // Runs the built marker-shutter; depending on the executable makes `swift test` build it.
-    .testTarget(name: "MarkerShutterCLITests", dependencies: ["MarkerShutterCLI"], swiftSettings: strictSwift),
+    .testTarget(
+        name: "MarkerShutterCLITests",
+        dependencies: ["MarkerShutterCLI", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels"],
+        swiftSettings: strictSwift
+    ),
     // `marker-shutter live` end to end against the emulated camera, on frames the tests draw.
     .testTarget(
         name: "MarkerShutterLiveTests",

@@ -11,31 +11,38 @@ struct CalibrateCommand: ParsableCommand {
         abstract: "Calibrate the camera from a folder of pictures of the target.",
         discussion: """
             Reads a picture folder written by `live` from its JSON sidecars (their stored detections, \
-            without detecting again), or detects --pattern in any folder of images. Partial views of \
-            ChArUco boards count. Solves the camera (OpenCV's calibrateCamera, or fisheye::calibrate), \
+            without detecting again), or detects --pattern in any folder of images. The target must be a \
+            board (charuco, chessboard, gridboard or aprilgrid): loose markers (aruco:, apriltag:) have \
+            no known layout and are refused. Partial views of ChArUco boards and AprilGrids count. Solves the camera (OpenCV's calibrateCamera, or fisheye::calibrate), \
             drops views whose RMS error is over 3 times the median of all views and solves again, and \
             writes into --out:
 
-              calibration.yaml   OpenCV FileStorage: image_width, image_height, camera_matrix,
-                                 distortion_coefficients, avg_reprojection_error, per_view_errors,
+              calibration.yaml   OpenCV FileStorage: image_width, image_height,
+                                 camera_matrix, distortion_coefficients,
+                                 avg_reprojection_error, per_view_errors,
                                  distortion_model
               camera_info.yaml   ROS camera_info, as camera drivers load it
-              calibration.json   everything, with standard deviations and 95% intervals of every
-                                 intrinsic, views used and rejected (with reasons), both solves, coverage
-              coverage.png       where the corners fell on an 8x6 grid; red cells have too few
-              residuals.png      each corner's reprojection error as a magnified arrow
+              calibration.json   everything, with standard deviations and 95%
+                                 intervals of every intrinsic, views used and
+                                 rejected (with reasons), both solves, coverage
+              coverage.png       where the corners fell on an 8x6 grid; red
+                                 cells have too few
+              residuals.png      each corner's reprojection error as a
+                                 magnified arrow
               undistorted/       with --undistort, every picture without distortion
 
             The files appear together or not at all; the input folder is never written into. A summary \
             with advice on what to capture next goes to standard error.
 
             Exit status: 0 calibrated; 1 nothing written (too few usable views, mixed image sizes, \
-            unreadable input) or standard output cannot be written; 64 a usage error.
+            unreadable input) or standard output cannot be written; 64 a usage mistake (an unknown \
+            --model, a --pattern of loose markers).
 
             Examples:
               marker-shutter calibrate pictures
-              marker-shutter calibrate photos --pattern chessboard:9x6 --model rational --out cam
+              marker-shutter calibrate photos --pattern chessboard:9x6 --out cam
               marker-shutter calibrate pictures --model fisheye --undistort
+              marker-shutter calibrate photos --pattern aprilgrid:6x6:tag36h11:size=0.088
             """
     )
 
@@ -64,10 +71,16 @@ struct CalibrateCommand: ParsableCommand {
             throw ValidationError("unknown --model '\(model)': expected pinhole, rational or fisheye")
         }
         if let pattern {
+            let parsed: Pattern
             do {
-                _ = try Pattern(parsing: pattern)
+                parsed = try Pattern(parsing: pattern)
             } catch {
                 throw ValidationError("\(error)\n\nPatterns:\n\(Pattern.grammar)")
+            }
+            do {
+                _ = try TargetLayout(parsed)
+            } catch {
+                throw ValidationError("--pattern: \(error)")
             }
         }
     }

@@ -95,7 +95,9 @@ struct ProcessCommand: ParsableCommand {
         let interrupt = InterruptFlag()
         let result: ProcessRun.Result
         do {
-            result = try ProcessRun(configuration).run(shouldStop: { interrupt.isSet }, onFrame: progress.advance)
+            let run = ProcessRun(configuration)
+            MarkerDetector.openCVThreadCount = run.openCVThreadCount
+            result = try run.run(shouldStop: { interrupt.isSet }, onFrame: progress.advance)
         } catch {
             progress.finish()
             throw RuntimeError("\(error)")

@@ -54,11 +54,47 @@ import Testing
         }
     }
 
+    /// The ids the detector reports on a target the board command draws land where the layout puts
+    /// them: one scale and offset per axis carries every object point onto its detected corner, to
+    /// within the drawing's rounding to whole pixels. The layout's y runs down the printed target,
+    /// except on an AprilGrid, whose points count up from the bottom as Kalibr's do (`down` false).
+    @Test(arguments: [
+        ("charuco:5x7:DICT_6X6_250", 24, true), ("gridboard:5x7:DICT_6X6_250:first=10", 140, true),
+        ("aprilgrid:4x3:tag36h11:size=0.05,spacing=0.3,first=7", 48, false),
+    ])
+    func layoutIsTheDetectedTargetToScale(pattern text: String, corners: Int, down: Bool) throws {
+        let pattern = try Pattern(parsing: text)
+        let board = try PrintableTarget.render(pattern, width: 1000, height: 800)
+        let points = try TargetLayout(pattern).correspondences(in: MarkerDetector(pattern: pattern).detect(board))
+        #expect(points.count == corners)
+        /// The least-squares line `pixel = offset + scale * object` of one axis, and its largest miss.
+        func fit(_ object: [Double], _ pixel: [Double]) -> (scale: Double, miss: Double) {
+            let n = Double(object.count)
+            let mo: Double = object.reduce(0, +) / n, mp: Double = pixel.reduce(0, +) / n
+            var covariance = 0.0, variance = 0.0
+            for (o, p) in zip(object, pixel) {
+                covariance += (o - mo) * (p - mp)
+                variance += (o - mo) * (o - mo)
+            }
+            let scale = covariance / variance
+            var miss = 0.0
+            for (o, p) in zip(object, pixel) { miss = max(miss, abs(mp + scale * (o - mo) - p)) }
+            return (scale, miss)
+        }
+        let x = fit(points.map(\.object.x), points.map(\.image.x))
+        let y = fit(points.map(\.object.y), points.map(\.image.y))
+        #expect(x.scale > 0 && (y.scale > 0) == down, "scales \(x.scale), \(y.scale)")
+        #expect(abs(abs(y.scale) / x.scale - 1) < 0.01, "the same scale both ways: \(x.scale), \(y.scale)")
+        #expect(x.miss < 1 && y.miss < 1, "largest misses \(x.miss), \(y.miss) px")
+    }
+
     @Test(arguments: ["aruco:DICT_6X6_250", "apriltag:tag36h11"])
     func looseMarkersHaveNoLayout(pattern: String) throws {
         #expect(throws: CalibrationError.patternWithoutLayout(pattern)) {
             try TargetLayout(Pattern(parsing: pattern))
         }
+        #expect(CalibrationError.patternWithoutLayout(pattern).description == "pattern \(pattern) is loose markers, "
+            + "whose places on the target are unknown; calibration needs a board: charuco, chessboard, gridboard or aprilgrid")
     }
 
     @Test func viewsWithFewOrCollinearPointsAreUnusable() throws {

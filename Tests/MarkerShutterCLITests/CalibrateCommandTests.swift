@@ -1,4 +1,7 @@
 import Foundation
+import MarkerDetection
+import MarkerDetectionTestSupport
+import Pixels
 import Testing
 
 /// `marker-shutter calibrate` end to end on the shared chessboard photos.
@@ -7,6 +10,14 @@ import Testing
 
     static func contents(_ folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+
+    /// Copies the shared chessboard photos `left0N.jpg` numbered `numbers` into a new `folder`.
+    static func copyPhotos(_ numbers: ClosedRange<Int>, into folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for n in numbers {
+            try FileManager.default.copyItem(atPath: chessboard + "/left0\(n).jpg", toPath: folder + "/left0\(n).jpg")
+        }
     }
 
     @Test func chessboardPhotosGiveEveryFileAndASummary() throws {
@@ -54,13 +65,53 @@ import Testing
         #expect(info.contains("camera_name: sample\n"))
     }
 
-    @Test func tooFewViewsWritesNothing() throws {
+    /// A folder of AprilGrid pictures (the board command's drawing seen tilted every way through a
+    /// pinhole camera whose focal length is 704 px) calibrated with `--pattern aprilgrid:...`.
+    @Test func aprilGridPicturesAreDetectedAndCalibrated() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try FileManager.default.createDirectory(atPath: scratch + "/photos", withIntermediateDirectories: true)
-        for n in 1...3 {
-            try FileManager.default.copyItem(atPath: Self.chessboard + "/left0\(n).jpg", toPath: scratch + "/photos/left0\(n).jpg")
+        let pattern = "aprilgrid:5x4:tag36h11:size=0.05"
+        let board = try PrintableTarget.render(Pattern(parsing: pattern), width: 1000, height: 820, margin: 30)
+        let tilts: [(Double, Double)] = [(0, 0), (35, 0), (-35, 0), (0, 35), (0, -35), (25, 25), (-25, 25), (25, -25), (-25, -25)]
+        for (index, (tiltX, tiltY)) in tilts.enumerated() {
+            let homography = Homography.camera(
+                sourceWidth: board.width, sourceHeight: board.height, targetWidth: 640, targetHeight: 480,
+                tiltX: tiltX, tiltY: tiltY, distance: 1.5, focal: 704)
+            let image = try SyntheticImage.blur(
+                SyntheticImage.warp(board, by: homography, width: 640, height: 480, background: 200), sigma: 0.7)
+            try Data(ImageFile.encode(image, as: .png)).write(to: URL(fileURLWithPath: scratch + "/photos/view\(index).png"))
         }
+        let result = try MarkerShutterBinary.run(["calibrate", "photos", "--pattern", pattern], in: scratch)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").count == 5)
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.first == "photos: detected \(pattern) in 9 pictures, target in 9")
+        #expect(lines.contains("views: 9 used, 0 rejected (model pinhole, image 640x480, pattern \(pattern))"), "\(lines)")
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: scratch + "/calibration/calibration.json"))) as? [String: Any]
+        let matrix = try #require(json?["camera_matrix"] as? [Double])
+        #expect(abs(matrix[0] / 704 - 1) < 0.01 && abs(matrix[4] / 704 - 1) < 0.01, "fx \(matrix[0]), fy \(matrix[4])")
+        #expect(json?["pattern"] as? String == pattern)
+        #expect(((json?["first_run"] as? [String: Any])?["views"] as? [Any])?.count == 9)
+    }
+
+    /// Loose markers have no layout to calibrate against: a usage error before anything is read.
+    @Test(arguments: ["apriltag:tag36h11", "aruco:DICT_6X6_250"])
+    func looseMarkersAreRefused(pattern: String) throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try MarkerShutterBinary.run(["calibrate", Self.chessboard, "--pattern", pattern], in: scratch)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--pattern: pattern \(pattern) is loose markers, whose places on the target "
+            + "are unknown; calibration needs a board: charuco, chessboard, gridboard or aprilgrid"), "\(result.standardError)")
+        #expect(Self.contents(scratch).isEmpty)
+    }
+
+    @Test func tooFewViewsWritesNothing() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Self.copyPhotos(1...3, into: scratch + "/photos")
         let result = try MarkerShutterBinary.run(
             ["calibrate", "photos", "--pattern", "chessboard:9x6", "--model", "rational"], in: scratch)
         #expect(result.status == 1)
@@ -68,6 +119,28 @@ import Testing
             "Error: 3 usable views, but the rational model needs at least 4. Take more pictures"), "\(result.standardError)")
         #expect(Self.contents(scratch) == ["photos"])
         #expect(Self.contents(scratch + "/photos") == ["left01.jpg", "left02.jpg", "left03.jpg"])
+    }
+
+    /// Eight photos at 640x480 and one cut to 600x480 (the board still in it): one camera at one
+    /// resolution is calibrated at a time, so the command names both sizes and writes nothing.
+    @Test func mixedImageSizesAreNamedAndNothingIsWritten() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Self.copyPhotos(2...9, into: scratch + "/photos")
+        let photo = try ImageFile.read(Self.chessboard + "/left01.jpg")
+        let width = 600 * photo.format.bytesPerPixel
+        let cut = try PixelBuffer(
+            copying: (0..<photo.height).flatMap { photo.row($0).prefix(width) }, width: 600, height: photo.height,
+            format: photo.format)
+        try Data(ImageFile.encode(cut, as: .png)).write(to: URL(fileURLWithPath: scratch + "/photos/left01.png"))
+        let result = try MarkerShutterBinary.run(["calibrate", "photos", "--pattern", "chessboard:9x6"], in: scratch)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains(
+            "Error: the pictures have different sizes (640x480 in 8 (left02.jpg, ...), 600x480 in 1 (left01.png)); "
+                + "a calibration is for one camera at one resolution"), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(Self.contents(scratch) == ["photos"])
+        #expect(Self.contents(scratch + "/photos").count == 9)
     }
 
     @Test func aCorruptedSidecarIsNamedAndNothingIsWritten() throws {
@@ -87,10 +160,7 @@ import Testing
     @Test func theResultsNeverGoIntoTheInputFolder() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        try FileManager.default.createDirectory(atPath: scratch + "/photos", withIntermediateDirectories: true)
-        for n in 1...9 {
-            try FileManager.default.copyItem(atPath: Self.chessboard + "/left0\(n).jpg", toPath: scratch + "/photos/left0\(n).jpg")
-        }
+        try Self.copyPhotos(1...9, into: scratch + "/photos")
         let result = try MarkerShutterBinary.run(
             ["calibrate", "photos", "--pattern", "chessboard:9x6", "--out", "photos/calibration"], in: scratch)
         #expect(result.status == 1)

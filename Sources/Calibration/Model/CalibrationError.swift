@@ -26,8 +26,8 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
             return "the pictures have different sizes (\(sizes.joined(separator: ", "))); "
                 + "a calibration is for one camera at one resolution: keep only pictures of one size"
         case .patternWithoutLayout(let pattern):
-            return "pattern \(pattern) has no fixed layout; calibration needs a board: "
-                + "charuco, chessboard or gridboard"
+            return "pattern \(pattern) is loose markers, whose places on the target are unknown; "
+                + "calibration needs a board: charuco, chessboard, gridboard or aprilgrid"
         case .unreadableInput(let path, let reason):
             return "cannot read \(path): \(reason)"
         case .output(let path, let reason):

@@ -18,6 +18,8 @@ public struct ProcessRun: Sendable {
         /// Hold time, jobs and pixel limit (jobs are capped at the cores and the number of frames).
         public var options = FolderProcessor.Options()
         /// OpenCV's threads inside one detection; nil: 1 with several jobs, else OpenCV's own.
+        /// OpenCV's count is process-wide, so the run never sets it: the program that owns the
+        /// process applies ``ProcessRun/openCVThreadCount`` before ``ProcessRun/run(shouldStop:onFrame:)``.
         public var openCVThreads: Int?
         /// Where the JSON Lines go (see ``OutputPolicy/destination(for:replacing:inputs:)``).
         public var output = OutputPolicy.Destination.standardOutput
@@ -94,6 +96,13 @@ public struct ProcessRun: Sendable {
         self.configuration = configuration
     }
 
+    /// The value for ``MarkerDetector/openCVThreadCount`` this run wants: the configured one, else 1
+    /// when several jobs already share the cores, else -1 (OpenCV's own).
+    public var openCVThreadCount: Int {
+        configuration.openCVThreads
+            ?? (max(1, min(configuration.options.jobs, InputLimits.cores, configuration.folder.frames.count)) > 1 ? 1 : -1)
+    }
+
     /// Processes every frame (until `shouldStop`), writing rows, annotations and selections.
     ///
     /// - Parameters:
@@ -105,8 +114,7 @@ public struct ProcessRun: Sendable {
         let configuration = configuration
         var options = configuration.options
         options.jobs = max(1, min(options.jobs, InputLimits.cores, configuration.folder.frames.count))
-        let threads = configuration.openCVThreads ?? (options.jobs > 1 ? 1 : -1)
-        MarkerDetector.openCVThreadCount = threads
+        let threads = openCVThreadCount
         for folder in [configuration.annotate, configuration.select].compactMap({ $0 }) {
             try AtomicFile.prepareFolder(folder)
         }

@@ -64,10 +64,11 @@ enum SyntheticViews {
     }
 
     /// The projected views of a board's corners (`columns` x `rows`, one board width across) under
-    /// every pose (brought `depthScale` times as near), with Gaussian noise of `noise` pixels,
-    /// keeping the corners inside the image.
+    /// every pose of `poses` (brought `depthScale` times as near), with Gaussian noise of `noise`
+    /// pixels, keeping the corners inside the image.
     static func projected(
-        camera: Camera, columns: Int, rows: Int, noise: Double, seed: UInt64, depthScale: Double = 1
+        camera: Camera, columns: Int, rows: Int, noise: Double, seed: UInt64, depthScale: Double = 1,
+        poses: [Pose] = poses
     ) throws -> [CalibrationView] {
         var random = SplitMix64(seed: seed)
         let pitch = 1 / Double(columns - 1)
@@ -95,6 +96,36 @@ enum SyntheticViews {
             views.append(CalibrationView(name: String(format: "view_%02d", index), imageSize: camera.imageSize, points: points))
         }
         return views
+    }
+
+    /// The views of `board` (an image of `pattern`) rendered through `camera` under every pose
+    /// (brought `depthScale` times as near), detected, placed by ``TargetLayout``, and given
+    /// Gaussian corner noise of `noise` pixels on each axis.
+    static func rendered(
+        _ pattern: Pattern, board: PixelBuffer, camera: Camera, noise: Double, seed: UInt64, depthScale: Double = 0.8
+    ) throws -> [CalibrationView] {
+        let detector = try MarkerDetector(pattern: pattern)
+        let layout = try TargetLayout(pattern)
+        var random = SplitMix64(seed: seed)
+        var views: [CalibrationView] = []
+        for (index, var pose) in poses.enumerated() {
+            pose.z *= depthScale
+            let image = try render(board, camera: camera, pose: pose, seed: UInt64(100 + index))
+            views.append(jittered(layout.view(named: "view_\(index).png", try detector.detect(image)), by: noise, &random))
+        }
+        return views
+    }
+
+    /// `view` with every image point moved by Gaussian noise of `sigma` pixels on each axis.
+    static func jittered(_ view: CalibrationView, by sigma: Double, _ random: inout SplitMix64) -> CalibrationView {
+        var moved = view
+        moved.points = view.points.map { point in
+            var noisy = point
+            noisy.image.x += sigma * random.nextGaussian()
+            noisy.image.y += sigma * random.nextGaussian()
+            return noisy
+        }
+        return moved
     }
 
     /// Renders `board` (an image of the target) as `camera` sees it under `pose`: every output pixel
