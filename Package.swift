@@ -171,6 +171,32 @@ let pipelineTargets: [Target] = [
     ),
 ]
 
+// MARK: - View: the live session in a browser, over Hummingbird 2
+
+let viewProducts: [Product] = [
+    .library(name: "BrowserView", targets: ["BrowserView"]),
+]
+
+let viewTargets: [Target] = [
+    // The page, the MJPEG stream, state, events and commands over HTTP; fed by the live session.
+    .target(
+        name: "BrowserView",
+        dependencies: [
+            "MarkerShutter", "MarkerDetection", "Pixels",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ],
+        swiftSettings: strictSwift
+    ),
+    .testTarget(
+        name: "BrowserViewTests",
+        dependencies: ["BrowserView", "MarkerShutter", "MarkerDetection", "Pixels", "DebounceTesting"],
+        swiftSettings: strictSwift
+    ),
+]
+
 // MARK: - Samples: the recorded sample session and the program that renders it
 
 let samplesProducts: [Product] = [
@@ -194,6 +220,7 @@ products += detectionProducts
 products += calibrationProducts
 products += captureProducts
 products += pipelineProducts
+products += viewProducts
 products += samplesProducts
 
 var targets: [Target] = debounceTargets
@@ -202,6 +229,7 @@ targets += detectionTargets
 targets += calibrationTargets
 targets += captureTargets
 targets += pipelineTargets
+targets += viewTargets
 targets += samplesTargets
 
 let package = Package(
@@ -211,6 +239,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Tests only: an independent YAML parser reads back the calibration files.
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        // The live view's HTTP server; its swift-configuration support is not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: ["FullFoundation"]),
+        // Hummingbird's own foundations, named because the view uses their types directly.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.70.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

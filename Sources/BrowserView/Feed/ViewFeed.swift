@@ -1,0 +1,134 @@
+import Synchronization
+
+/// What the live session hands the browser view, and what the view's clients read.
+///
+/// The session calls ``show(_:)`` with every frame, ``update(_:)`` with every report and
+/// ``add(_:)`` with every picture saved, from any thread; none of them waits or encodes. Each
+/// viewer reads only the newest frame and the newest report when it is ready for one, so a slow
+/// viewer skips values instead of queueing them, and frames are encoded only while someone watches.
+/// ``finish(reason:)`` ends every stream.
+public final class ViewFeed: Sendable {
+    private struct State {
+        var frame: (version: Int, frame: ViewFrame)?
+        var encoded: (version: Int, jpeg: [UInt8])?
+        var report: ViewState?
+        var recent: [ViewPicture] = []
+        var picturesTaken = 0
+        var finishReason: String?
+        var viewers = 0
+        var listeners = 0
+        var framesEncoded = 0
+    }
+
+    /// How many pictures the page lists.
+    public static let recentPictureCount = 5
+
+    private let state = Mutex(State())
+    let frames = ChangeSignal()
+    let updates = ChangeSignal()
+    let audience = ChangeSignal()
+    /// Encodes one frame at a time; a viewer asking for a frame being encoded waits for it.
+    private let encoding = Mutex(())
+
+    /// An empty feed: no frame, no report, no pictures.
+    public init() {}
+
+    /// Hands over the newest frame, replacing the previous one. Never encodes.
+    public func show(_ frame: ViewFrame) {
+        state.withLock { s in
+            guard s.finishReason == nil else { return }
+            s.frame = ((s.frame?.version ?? 0) + 1, frame)
+        }
+        frames.change()
+    }
+
+    /// Hands over the newest report.
+    public func update(_ report: ViewState) {
+        state.withLock { $0.report = report }
+        updates.change()
+    }
+
+    /// Tells of a picture saved; the page lists the last ``recentPictureCount``.
+    public func add(_ picture: ViewPicture) {
+        state.withLock { s in
+            s.picturesTaken += 1
+            s.recent.append(picture)
+            if s.recent.count > Self.recentPictureCount { s.recent.removeFirst(s.recent.count - Self.recentPictureCount) }
+        }
+        updates.change()
+    }
+
+    /// Ends the view: streams send what is newest and close, the page shows `reason`.
+    public func finish(reason: String) {
+        state.withLock { s in
+            if s.finishReason == nil { s.finishReason = reason }
+        }
+        updates.change()
+        frames.close()
+        updates.close()
+    }
+
+    /// Whether anyone watches the image stream now; a session may skip preparing frames otherwise.
+    public var isWatched: Bool { state.withLock { $0.viewers > 0 } }
+
+    /// Clients reading the image stream now.
+    public var viewerCount: Int { state.withLock { $0.viewers } }
+
+    /// Clients reading the event stream now.
+    public var listenerCount: Int { state.withLock { $0.listeners } }
+
+    /// Frames encoded for viewers so far (each at most once, however many watch).
+    public var framesEncoded: Int { state.withLock { $0.framesEncoded } }
+
+    // MARK: - For the server
+
+    struct Snapshot {
+        var report: ViewState?
+        var recent: [ViewPicture]
+        var picturesTaken: Int
+        var finishReason: String?
+    }
+
+    var snapshot: Snapshot {
+        state.withLock { Snapshot(report: $0.report, recent: $0.recent, picturesTaken: $0.picturesTaken, finishReason: $0.finishReason) }
+    }
+
+    /// The newest frame's version, 0 before the first.
+    var frameVersion: Int { state.withLock { $0.frame?.version ?? 0 } }
+
+    /// The newest frame as JPEG, encoded once per frame; `nil` before the first frame.
+    func newestJPEG(quality: Int) throws(ViewFrameError) -> (version: Int, jpeg: [UInt8])? {
+        try encoding.withLock { _ throws(ViewFrameError) -> (version: Int, jpeg: [UInt8])? in
+            let (frame, cached) = state.withLock { ($0.frame, $0.encoded) }
+            guard let frame else { return nil }
+            if let cached, cached.version == frame.version { return cached }
+            let jpeg = try frame.frame.encoded(quality: quality)
+            state.withLock { s in
+                s.encoded = (frame.version, jpeg)
+                if case .pixels = frame.frame.content { s.framesEncoded += 1 }
+            }
+            return (frame.version, jpeg)
+        }
+    }
+
+    /// Who reads a long-lived response.
+    enum Audience {
+        /// The image stream's.
+        case viewers
+        /// The event stream's.
+        case listeners
+    }
+
+    func joined(_ audience: Audience) { count(audience, by: 1) }
+    func left(_ audience: Audience) { count(audience, by: -1) }
+
+    private func count(_ who: Audience, by change: Int) {
+        state.withLock { s in
+            switch who {
+            case .viewers: s.viewers += change
+            case .listeners: s.listeners += change
+            }
+        }
+        audience.change()
+    }
+}

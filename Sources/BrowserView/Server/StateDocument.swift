@@ -1,0 +1,82 @@
+import Foundation
+import MarkerShutter
+
+/// The JSON the view serves: `GET /state`, and the `state` and `picture` events.
+///
+/// Keys are snake_case as in the timeline rows; durations are in seconds, the detection time in
+/// milliseconds (`detect_ms`, as in `process`'s rows).
+struct StateDocument: Encodable {
+    struct Picture: Encodable {
+        let number: Int
+        let file: String
+        let frame: Int
+        let trigger: String
+        let heldFor: Double?
+        let thumbnail: String?
+
+        init(_ picture: ViewPicture, withThumbnail: Bool) {
+            number = picture.number
+            file = picture.file
+            frame = picture.frameIndex
+            trigger = picture.trigger.rawValue
+            heldFor = picture.holdAge.map(\.inSeconds)
+            thumbnail = withThumbnail ? picture.thumbnailDataURL : nil
+        }
+    }
+
+    struct Pictures: Encodable {
+        let taken: Int
+        let recent: [Picture]?
+    }
+
+    struct Coverage: Encodable {
+        let x, y, size, skew: Double
+    }
+
+    let running: Bool
+    let stopReason: String?
+    let frame: Int?
+    let t: Double?
+    let shutter: String?
+    let badge: String?
+    let heldFor: Double?
+    let holdLeft: Double?
+    let hold: Double?
+    let fps: Double?
+    let detectMs: Double?
+    let markers: Int?
+    let corners: Int?
+    let coverage: Coverage?
+    let pictures: Pictures
+
+    /// The document for a feed's snapshot; the recent pictures (with thumbnails) only when asked.
+    init(_ snapshot: ViewFeed.Snapshot, withPictures: Bool) {
+        let report = snapshot.report
+        running = snapshot.finishReason == nil
+        stopReason = snapshot.finishReason
+        frame = report?.frameIndex
+        t = report?.time.seconds
+        shutter = report?.phase.description
+        badge = report?.shutterText
+        heldFor = report?.holdAge?.inSeconds
+        holdLeft = report?.holdRemaining?.inSeconds
+        hold = report?.hold.inSeconds
+        fps = report?.framesPerSecond
+        detectMs = report?.detectionTime.map { $0.inSeconds * 1000 }
+        markers = report?.markers
+        corners = report?.corners
+        coverage = report?.coverage.map { Coverage(x: $0.x, y: $0.y, size: $0.size, skew: $0.skew) }
+        pictures = Pictures(
+            taken: snapshot.picturesTaken,
+            recent: withPictures ? snapshot.recent.map { Picture($0, withThumbnail: true) } : nil)
+    }
+
+    /// One line of JSON, keys sorted; values not known are left out.
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

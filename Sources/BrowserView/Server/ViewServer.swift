@@ -1,0 +1,163 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// The browser view over HTTP: the page, the MJPEG stream, the state, its events and the commands.
+///
+/// | endpoint | answer |
+/// |---|---|
+/// | `GET /` | the page (self-contained: no file or script from elsewhere) |
+/// | `GET /stream.mjpg` | `multipart/x-mixed-replace` JPEGs of the newest frames, at most ``Configuration/viewFPS`` a second |
+/// | `GET /state` | the current report as JSON, with the recent pictures and their thumbnails |
+/// | `GET /events` | Server-Sent Events: `state` on each new report, `picture` on each picture, `end` at the end |
+/// | `POST /capture`, `POST /stop` | the command's answer as JSON: 200 when accepted, 409 with the reason when refused |
+///
+/// With a token (``ViewAccess``), every request without it gets 401.
+///
+/// ```swift
+/// let feed = ViewFeed()
+/// let server = try ViewServer(feed: feed, configuration: .init(address: ServeAddress(parsing: "8080"))) { command in
+///     command == .stop ? .accepted : .refused(reason: "shutter disabled")
+/// }
+/// try await server.run { port in print("serving on port \(port)") }   // until stop()
+/// ```
+public final class ViewServer: Sendable {
+    /// How the view serves.
+    public struct Configuration: Sendable {
+        /// Where to listen.
+        public var address: ServeAddress
+        /// The token requests must carry, if any.
+        public var access: ViewAccess
+        /// The most frames per second sent to each viewer (`--view-fps`, default 15).
+        public var viewFPS: Int
+        /// JPEG quality for frames given as pixels, 1...100.
+        public var jpegQuality: Int
+        /// The clock that paces the stream (a manual clock in tests).
+        public var clock: any Clock<Duration>
+
+        /// A configuration: no token, 15 frames per second, quality 80, the continuous clock.
+        public init(address: ServeAddress, access: ViewAccess = .open, viewFPS: Int = 15,
+                    jpegQuality: Int = 80, clock: any Clock<Duration> = ContinuousClock()) {
+            self.address = address
+            self.access = access
+            self.viewFPS = viewFPS
+            self.jpegQuality = jpegQuality
+            self.clock = clock
+        }
+    }
+
+    /// What the session answers to a command.
+    public typealias CommandHandler = @Sendable (ViewCommand) async -> ViewCommand.Answer
+
+    /// The feed the clients read.
+    public let feed: ViewFeed
+    /// The configuration.
+    public let configuration: Configuration
+    private let commands: CommandHandler
+    private let group = Mutex<(group: ServiceGroup?, stopped: Bool)>((nil, false))
+
+    /// A server for `feed`; nothing listens until ``run(onListening:)``.
+    ///
+    /// - Parameters:
+    ///   - feed: Where frames, reports and pictures come from.
+    ///   - configuration: Address, token, rate, quality, clock.
+    ///   - commands: Called for each `POST /capture` and `POST /stop`; its answer goes back to the client.
+    /// - Throws: ``ViewServerError`` for a view rate or JPEG quality out of range.
+    public init(feed: ViewFeed, configuration: Configuration, commands: @escaping CommandHandler) throws(ViewServerError) {
+        guard (1...120).contains(configuration.viewFPS) else { throw .viewFPS(configuration.viewFPS) }
+        guard (1...100).contains(configuration.jpegQuality) else { throw .jpegQuality(configuration.jpegQuality) }
+        self.feed = feed
+        self.configuration = configuration
+        self.commands = commands
+    }
+
+    /// Serves until ``stop()``.
+    ///
+    /// - Parameter onListening: Called once listening, with the port bound (the one chosen by the
+    ///   system when the address's port is 0).
+    /// - Throws: When the address cannot be bound.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var logger = Logger(label: "marker-shutter view")
+        logger.logLevel = .critical  // standard output carries the session's results
+        let app = Application(
+            router: makeRouter(),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.address.host, port: configuration.address.port),
+                                                    serverName: "marker-shutter"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        let serviceGroup = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let stopped = group.withLock { g -> Bool in
+            g.group = serviceGroup
+            return g.stopped
+        }
+        if stopped { return }
+        try await serviceGroup.run()
+    }
+
+    /// Ends every stream and stops serving; ``run(onListening:)`` returns once open requests are done.
+    public func stop() async {
+        feed.finish(reason: "stopped")
+        let serviceGroup = group.withLock { g -> ServiceGroup? in
+            g.stopped = true
+            return g.group
+        }
+        await serviceGroup?.triggerGracefulShutdown()
+    }
+
+    private func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: TokenCheck(access: configuration.access))
+        router.get("/") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(string: ViewPage.html)))
+        }
+        router.get("/state") { [feed] _, _ in
+            Self.json(.ok, StateDocument.json(StateDocument(feed.snapshot, withPictures: true)))
+        }
+        router.get("/stream.mjpg") { [self] request, _ in mjpegResponse(request) }
+        router.get("/events") { [self] request, _ in eventResponse(request) }
+        router.post("/capture") { [self] _, _ in await answer(.capture) }
+        router.post("/stop") { [self] _, _ in await answer(.stop) }
+        return router
+    }
+
+    private func answer(_ command: ViewCommand) async -> Response {
+        switch await commands(command) {
+        case .accepted:
+            return Self.json(.ok, StateDocument.json(CommandDocument(command: command.rawValue, accepted: true, reason: nil)))
+        case .refused(let reason):
+            return Self.json(.conflict, StateDocument.json(CommandDocument(command: command.rawValue, accepted: false, reason: reason)))
+        }
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
+    }
+}
+
+/// The answer to a command.
+private struct CommandDocument: Encodable {
+    let command: String
+    let accepted: Bool
+    let reason: String?
+}
+
+/// Why a view server was not made.
+public enum ViewServerError: Error, Equatable, CustomStringConvertible {
+    /// The view rate is outside 1...120.
+    case viewFPS(Int)
+    /// The JPEG quality is outside 1...100.
+    case jpegQuality(Int)
+
+    public var description: String {
+        switch self {
+        case .viewFPS(let value): "invalid view rate \(value): --view-fps must be from 1 to 120 frames per second"
+        case .jpegQuality(let value): "invalid JPEG quality \(value): it must be from 1 to 100"
+        }
+    }
+}
