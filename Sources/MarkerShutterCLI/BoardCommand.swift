@@ -42,13 +42,16 @@ struct BoardCommand: ParsableCommand {
     /// The margins `--margin` may have.
     static let margins = AllowedRange(0...PrintableTarget.maximumSide, unit: "pixels")
 
-    @Option(parsing: .unconditional, help: "Width of the image in pixels (\(sides)).")
+    @Option(parsing: .unconditional, help: "Width of the image in pixels (\(sides)).",
+            transform: sides.parse(option: "--width"))
     var width: Int = 2100
 
-    @Option(parsing: .unconditional, help: "Height of the image in pixels (default: fits the target's shape; \(sides)).")
+    @Option(parsing: .unconditional, help: "Height of the image in pixels (default: fits the target's shape; \(sides)).",
+            transform: sides.parse(option: "--height"))
     var height: Int?
 
-    @Option(parsing: .unconditional, help: "White margin around the target in pixels (default: a tenth of the shorter side; \(margins)).")
+    @Option(parsing: .unconditional, help: "White margin around the target in pixels (default: a tenth of the shorter side; \(margins)).",
+            transform: margins.parse(option: "--margin"))
     var margin: Int?
 
     @Option(help: ArgumentHelp("Where to write the PNG.", valueName: "file"))

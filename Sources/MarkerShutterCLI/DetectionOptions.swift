@@ -10,10 +10,12 @@ struct DetectionOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a lost detection is held before the shutter is disabled (\(InputLimits.holdSeconds)).", valueName: "seconds"))
     var hold: Double = 0.3
 
-    @Option(name: .customLong("min-markers"), parsing: .unconditional, help: "Markers a detection needs to be valid (default: per pattern; \(InputLimits.featureCount)).")
+    @Option(name: .customLong("min-markers"), parsing: .unconditional, help: "Markers a detection needs to be valid (default: per pattern; \(InputLimits.featureCount)).",
+            transform: InputLimits.featureCount.parse(option: "--min-markers"))
     var minimumMarkers: Int?
 
-    @Option(name: .customLong("min-corners"), parsing: .unconditional, help: "Board corners a detection needs to be valid (default: per pattern; \(InputLimits.featureCount)).")
+    @Option(name: .customLong("min-corners"), parsing: .unconditional, help: "Board corners a detection needs to be valid (default: per pattern; \(InputLimits.featureCount)).",
+            transform: InputLimits.featureCount.parse(option: "--min-corners"))
     var minimumCorners: Int?
 
     @Option(name: .customLong("min-sharpness"), parsing: .unconditional,

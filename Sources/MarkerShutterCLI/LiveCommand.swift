@@ -41,7 +41,8 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Frame size to ask the camera for.", valueName: "WxH"))
     var size: String = "1280x720"
 
-    @Option(parsing: .unconditional, help: "Frame rate to ask the camera for.")
+    @Option(parsing: .unconditional, help: "Frame rate to ask the camera for (\(InputLimits.cameraFramesPerSecond)).",
+            transform: InputLimits.cameraFramesPerSecond.parse(option: "--fps"))
     var fps: Int = 30
 
     @Option(help: ArgumentHelp("Where pictures are saved.", valueName: "dir"))
@@ -53,7 +54,8 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Record every frame and a manifest.jsonl into this (new or empty) folder, for `process`.", valueName: "dir"))
     var record: String?
 
-    @Option(name: .customLong("stop-after"), parsing: .unconditional, help: ArgumentHelp("Stop after this many frames.", valueName: "frames"))
+    @Option(name: .customLong("stop-after"), parsing: .unconditional, help: ArgumentHelp("Stop after this many frames (\(InputLimits.frameCount)).", valueName: "frames"),
+            transform: InputLimits.frameCount.parse(option: "--stop-after"))
     var stopAfter: Int?
 
     @Flag(help: "Capture grayscale frames instead of color.")

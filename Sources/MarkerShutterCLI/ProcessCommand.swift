@@ -47,7 +47,8 @@ struct ProcessCommand: ParsableCommand {
     var fps: Double = 30
 
     @Option(parsing: .unconditional,
-            help: "Frames decoded and detected at once (default and most: one per core; 1 to 1024 accepted, more than the cores runs one per core, with a note).")
+            help: "Frames decoded and detected at once (default and most: one per core; 1 to 1024 accepted, more than the cores runs one per core, with a note).",
+            transform: InputLimits.jobs.parse(option: "--jobs"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Write the JSON Lines to this file instead of standard output (`-`).", valueName: "file"))
@@ -63,7 +64,8 @@ struct ProcessCommand: ParsableCommand {
     var select: String?
 
     @Option(name: .customLong("opencv-threads"), parsing: .unconditional,
-            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own; \(InputLimits.openCVThreads)).")
+            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own; \(InputLimits.openCVThreads)).",
+            transform: InputLimits.openCVThreads.parse(option: "--opencv-threads"))
     var openCVThreads: Int?
 
     func validate() throws {

@@ -147,7 +147,7 @@ import Testing
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try FileManager.default.createDirectory(atPath: scratch + "/picks", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: scratch + "/picks/capture_0001.png", contents: Data())
+        #expect(FileManager.default.createFile(atPath: scratch + "/picks/capture_0001.png", contents: Data()))
         try "{\"image\": \"capture_0001.png\", \"pattern\": ".write(
             toFile: scratch + "/picks/capture_0001.json", atomically: true, encoding: .utf8)
         let result = try MarkerShutterBinary.run(["calibrate", "picks"], in: scratch)

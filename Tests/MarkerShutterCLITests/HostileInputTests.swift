@@ -15,6 +15,9 @@ import Testing
         (["--min-sharpness", "1e20"], "--min-sharpness must be 0 to 1000000000, got 1e+20"),
         (["--opencv-threads", "70000"], "--opencv-threads must be 1 to 256 threads, got 70000"),
         (["--jobs", "-3"], "--jobs must be 1 to 1024, got -3"),
+        (["--jobs", "99999999999999999999"], "--jobs must be 1 to 1024, got 99999999999999999999"),
+        (["--opencv-threads", "-99999999999999999999"], "--opencv-threads must be 1 to 256 threads, got -99999999999999999999"),
+        (["--min-markers", "1e3"], "--min-markers must be a whole number, 0 to 1000000, got 1e3"),
     ])
     func processNumbersOutOfRangeAreUsageErrors(option: [String], message: String) throws {
         let result = try MarkerShutterBinary.run(["process", Self.chessboard, "--pattern", "chessboard:9x6"] + option)
@@ -30,6 +33,8 @@ import Testing
         (["--size", "99999999999x480"], "--size width must be 1 to 16384 pixels, got 99999999999"),
         (["--size", "640x0"], "--size height must be 1 to 16384 pixels, got 0"),
         (["--fps", "0"], "--fps must be 1 to 1000 frames per second, got 0"),
+        (["--fps", "18446744073709551616"], "--fps must be 1 to 1000 frames per second, got 18446744073709551616"),
+        (["--stop-after", "+99999999999999999999"], "--stop-after must be 1 to 1000000000 frames, got +99999999999999999999"),
     ])
     func liveNumbersOutOfRangeAreUsageErrors(option: [String], message: String) throws {
         let live = try MarkerShutterBinary.run(["live", "--replay", Self.chessboard] + option)
@@ -41,6 +46,9 @@ import Testing
         let board = try MarkerShutterBinary.run(["board", "charuco", "5x7", "DICT_6X6_250", "--width", "9223372036854775807", "--out", "/tmp/never.png"])
         #expect(board.status == 64)
         #expect(board.standardError.contains("--width must be 100 to 16384 pixels, got 9223372036854775807"))
+        let larger = try MarkerShutterBinary.run(["board", "charuco", "5x7", "DICT_6X6_250", "--margin", "9223372036854775808", "--out", "/tmp/never.png"])
+        #expect(larger.status == 64)
+        #expect(larger.standardError.contains("--margin must be 0 to 16384 pixels, got 9223372036854775808"), "\(larger.standardError)")
     }
 
     @Test(arguments: ["1e10", "-1e10"])

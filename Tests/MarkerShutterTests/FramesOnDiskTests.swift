@@ -1,6 +1,7 @@
 import Foundation
 import MarkerDetection
 import MarkerShutter
+import Synchronization
 import Testing
 
 @Suite struct NaturalOrderTests {
@@ -93,6 +94,27 @@ import Testing
         #expect(pixels.width == 640 && pixels.height == 480)
         #expect(try frame.readBytes() == Data(contentsOf: URL(fileURLWithPath: photo)))
         #expect(throws: ImageFileError.empty(path: path + "/a.jpg")) { try folder.frames[0].readPixels() }
+    }
+
+    /// A replay reads such a frame too, as `process` does, instead of skipping it as unreadable.
+    @Test func aReplayDeliversAFrameWhoseNameIsNotUTF8() async throws {
+        let path = try makeFolder([:])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let raw = Array((path + "/b").utf8) + [0xFF, 0xFE] + Array(".jpg".utf8)
+        try FileManager.default.copyItem(atPath: TestPaths.sharedImages + "/chessboard/left01.jpg", toPath: path + "/copy")
+        let renamed = (raw + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { rename(path + "/copy", $0.baseAddress!) }
+        }
+        #expect(renamed == 0)
+        let skipped = Mutex<[String]>([])
+        let source = LiveSource.replay(try FrameFolder(path: path)) { file, reason in
+            skipped.withLock { $0.append("\(file): \(reason)") }
+        }
+        var delivered: [SourceFrame] = []
+        for try await frame in source.frames { delivered.append(frame) }
+        #expect(skipped.withLock { $0 } == [])
+        #expect(delivered.map(\.file) == ["b\\xFF\\xFE.jpg"])
+        #expect(delivered.first.map { [$0.pixels.width, $0.pixels.height] } == [640, 480])
     }
 
     @Test func aManifestGivesTheFramesAndTheirTimes() throws {

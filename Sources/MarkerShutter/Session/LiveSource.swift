@@ -65,7 +65,7 @@ public struct LiveSource: Sendable {
                 try? await clock.sleep(until: start + origin.duration(to: frame.time))
                 if Task.isCancelled { break }
                 do {
-                    let pixels = try ImageFile.read(frame.path)
+                    let pixels = try frame.readPixels()
                     continuation.yield(SourceFrame(pixels: pixels, time: frame.time, sequence: frame.sequence, file: frame.file))
                 } catch {
                     onSkip(frame.file, "\(error)")
