@@ -37,6 +37,14 @@ let debounceTargets: [Target] = [
     .testTarget(name: "DebounceTests", dependencies: ["Debounce", "DebounceTesting"], swiftSettings: strictSwift),
 ]
 
+// MARK: - System calls: EINTR retry and errno text, in one place for every target below
+
+let systemCallTargets: [Target] = [
+    // Internal to the package (`package` access): no product, no public API.
+    .target(name: "SystemCalls", swiftSettings: strictSwift),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strictSwift),
+]
+
 // MARK: - Pixels: the image type shared by capture and detection
 
 let pixelsTargets: [Target] = [
@@ -65,7 +73,7 @@ let detectionTargets: [Target] = [
         name: "CAprilTagShim",
         linkerSettings: [.linkedLibrary("apriltag"), .linkedLibrary("apriltag-utils"), .linkedLibrary("m")]
     ),
-    .target(name: "MarkerDetection", dependencies: ["Pixels", "COpenCVShim", "CAprilTagShim"], swiftSettings: strictSwift),
+    .target(name: "MarkerDetection", dependencies: ["Pixels", "SystemCalls", "COpenCVShim", "CAprilTagShim"], swiftSettings: strictSwift),
     // Warping, blur and noise for synthetic ground truth: used by tests only, never exported.
     .target(
         name: "MarkerDetectionTestSupport", dependencies: ["Pixels"],
@@ -89,7 +97,7 @@ let calibrationTargets: [Target] = [
     // A pure C header over OpenCV's calib3d (calibration, projection, undistortion) and drawing.
     .target(name: "CCalibrationShim", dependencies: ["COpenCV"]),
     .target(
-        name: "Calibration", dependencies: ["MarkerDetection", "Pixels", "CCalibrationShim"], swiftSettings: strictSwift
+        name: "Calibration", dependencies: ["MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim"], swiftSettings: strictSwift
     ),
     .testTarget(
         name: "CalibrationTests",
@@ -114,7 +122,7 @@ let captureProducts: [Product] = [
 
 let captureTargets: [Target] = [
     .target(name: "CV4L2Shim", linkerSettings: [.linkedLibrary("v4l2")]),
-    .target(name: "FrameCapture", dependencies: ["CV4L2Shim", "Pixels"], swiftSettings: strictSwift),
+    .target(name: "FrameCapture", dependencies: ["CV4L2Shim", "Pixels", "SystemCalls"], swiftSettings: strictSwift),
     .target(name: "EmulatedCamera", linkerSettings: [.linkedLibrary("jpeg")]),
     // Prints what a camera delivers as JSON lines; tests run it under Scripts/with-emulated-camera.
     .executableTarget(name: "FrameCaptureProbe", dependencies: ["FrameCapture", "Pixels"], swiftSettings: strictSwift),
@@ -137,7 +145,7 @@ let pipelineProducts: [Product] = [
 
 let pipelineTargets: [Target] = [
     .target(
-        name: "MarkerShutter", dependencies: ["Debounce", "Pixels", "MarkerDetection", "FrameCapture"],
+        name: "MarkerShutter", dependencies: ["Debounce", "Pixels", "SystemCalls", "MarkerDetection", "FrameCapture"],
         swiftSettings: strictSwift
     ),
     // The command-line tool: parses, builds a configuration, calls the library, prints.
@@ -224,6 +232,7 @@ products += viewProducts
 products += samplesProducts
 
 var targets: [Target] = debounceTargets
+targets += systemCallTargets
 targets += pixelsTargets
 targets += detectionTargets
 targets += calibrationTargets

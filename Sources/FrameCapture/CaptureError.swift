@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Why capture failed: the device, the call that failed, errno, and what it means.
 ///
@@ -54,25 +55,14 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public var description: String {
-        var text = "\(device): \(call)"
-        if errno != 0 { text += " failed: \(Self.message(errno)) (\(Self.name(errno)))" }
+        var text = errno != 0 ? SystemCallError(call: call, path: device, errno: errno).description : "\(device): \(call)"
         if !detail.isEmpty { text += errno != 0 ? ": \(detail)" : " \(detail)" }
         return text
     }
 
     /// The system's text for `errno` (`strerror`).
-    public static func message(_ errno: Int32) -> String {
-        String(cString: strerror(errno))
-    }
+    public static func message(_ errno: Int32) -> String { SystemCallError.text(of: errno) }
 
     /// The symbolic name of `errno` (`ENODEV`), or `errno N` when it is not a common one.
-    public static func name(_ errno: Int32) -> String {
-        let names: [Int32: String] = [
-            EPERM: "EPERM", ENOENT: "ENOENT", EINTR: "EINTR", EIO: "EIO", ENXIO: "ENXIO", EBADF: "EBADF",
-            EAGAIN: "EAGAIN", ENOMEM: "ENOMEM", EACCES: "EACCES", EFAULT: "EFAULT", EBUSY: "EBUSY", ENODEV: "ENODEV",
-            EINVAL: "EINVAL", ENOSPC: "ENOSPC", ENOTTY: "ENOTTY", EPIPE: "EPIPE", ERANGE: "ERANGE", ENOBUFS: "ENOBUFS",
-            ETIMEDOUT: "ETIMEDOUT", EPROTO: "EPROTO", ENOSYS: "ENOSYS",
-        ]
-        return names[errno] ?? "errno \(errno)"
-    }
+    public static func name(_ errno: Int32) -> String { SystemCallError.name(of: errno) }
 }

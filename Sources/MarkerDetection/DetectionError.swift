@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Why a detector could not be made, could not detect, or could not draw.
 public enum DetectionError: Error, Hashable, CustomStringConvertible {
     /// The image is smaller than a detector can use.
@@ -25,7 +27,7 @@ public enum DetectionError: Error, Hashable, CustomStringConvertible {
             "image of \(width)x\(height) pixels is too small to detect in (at least \(minimum)x\(minimum))"
         case .invalidImage(let reason): "invalid image: \(reason)"
         case .dictionaryUnreadable(let path, let code):
-            "cannot read dictionary file '\(path)': \(SystemErrorText.describe(code))"
+            "cannot read dictionary file '\(path)': \(SystemCallError.explanation(of: code))"
         case .invalidDictionary(_, let reason): reason
         case .invalidPattern(let reason): "invalid pattern: \(reason)"
         case .cannotRender(let reason): "cannot draw target: \(reason)"

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Why an image file could not be read, decoded or encoded.
 ///
 /// `path` is `nil` when the bytes came from memory rather than a file.
@@ -26,7 +28,7 @@ public enum ImageFileError: Error, Hashable, CustomStringConvertible {
     public var description: String {
         func source(_ path: String?) -> String { path.map { "'\($0)'" } ?? "image data" }
         switch self {
-        case .unreadable(let path, let code): return "cannot read '\(path)': \(SystemErrorText.describe(code))"
+        case .unreadable(let path, let code): return "cannot read '\(path)': \(SystemCallError.explanation(of: code))"
         case .notARegularFile(let path, let kind): return "'\(path)' is a \(kind), not a regular file"
         case .fileTooLarge(let path, let bytes, let limit):
             return "'\(path)' is \(bytes) bytes, more than the limit of \(limit) bytes for an image file"

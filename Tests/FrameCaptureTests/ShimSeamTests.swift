@@ -172,7 +172,7 @@ import Testing
         } throws: { error in
             guard let error = error as? CaptureError else { return false }
             return error.call == "pipe2" && error.errno == EMFILE && error.kind == .callFailed
-                && error.description == "/fake/video0: pipe2 failed: Too many open files (errno 24)"
+                && error.description == "/fake/video0: pipe2 failed: Too many open files (EMFILE)"
         }
         #expect(fake.counters.opens == 0)
     }

@@ -89,7 +89,7 @@ import Testing
             try ImageFile.read("/nonexistent/frame.png")
         }
         #expect(ImageFileError.unreadable(path: "/x.png", errno: ENOENT).description
-            == "cannot read '/x.png': No such file or directory (errno 2)")
+            == "cannot read '/x.png': No such file or directory (ENOENT)")
     }
 
     @Test(arguments: [PixelFormat.gray8, .bgr24])

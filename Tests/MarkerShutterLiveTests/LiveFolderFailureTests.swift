@@ -27,7 +27,7 @@ extension LiveTests {
             #expect(result.status == 1, "\(result.standardError)")
             #expect(result.standardError.contains(
                 "\(refusal): cannot write \(folder): access failed: Read-only file system "
-                    + "(the file system is read-only: choose another folder)"), "\(result.standardError)")
+                    + "(EROFS); the file system is read-only: choose another folder"), "\(result.standardError)")
             #expect(result.standardOutput.isEmpty)
             #expect(camera.log().isEmpty, "the camera was opened: \(camera.log())")
             for (path, bytes) in earlier {
@@ -73,7 +73,7 @@ extension LiveTests {
             #expect(result.status == 2, "\(result.standardError)")
             #expect(result.standardError.contains(
                 "picture not saved: cannot write \(out)/capture_0003.png: write failed: No space left on device "
-                    + "(free some space or choose another folder); pictures already taken are untouched"),
+                    + "(ENOSPC); free some space or write elsewhere; pictures already taken are untouched"),
                 "\(result.standardError)")
             #expect(result.standardError.contains("stopped (quit)"))
             #expect(result.standardError.contains("pictures: 2 saved, 1 failed"), "\(result.standardError)")
@@ -116,7 +116,7 @@ extension LiveTests {
             let shownAtOnce = stopped.flatMap { stopped in end.map { stopped < $0 } } ?? false
             #expect(shownAtOnce, "\(result.standardError)")
             let summary = try #require(result.standardError.firstMatch(
-                of: /recording: ([0-9]+) frames in (.+); stopped: cannot write (.+): write failed: No space left on device \(free some space or choose another folder\)/),
+                of: /recording: ([0-9]+) frames in (.+); stopped: cannot write (.+): write failed: No space left on device \(ENOSPC\); free some space or write elsewhere/),
                 "\(result.standardError)")
             let recorded = try #require(Int(summary.1))
             #expect(recorded > 5 && recorded < 25, "\(recorded) frames recorded")

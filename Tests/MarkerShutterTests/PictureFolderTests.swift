@@ -75,9 +75,9 @@ private func charucoObservation(index: Int = 7) throws -> FrameObservation {
             try AtomicFile.write([1, 2, 3], to: "/sys/marker-shutter-test.png")
         }
         let error = FileWriteError(path: "/media/card/capture_0003.png", call: "write", errno: ENOSPC)
-        #expect(error.description == "cannot write /media/card/capture_0003.png: write failed: No space left on device (free some space or choose another folder)")
+        #expect(error.description == "cannot write /media/card/capture_0003.png: write failed: No space left on device (ENOSPC); free some space or write elsewhere")
         #expect(FileWriteError(path: "/ro/x", call: "open", errno: EROFS).description
-            == "cannot write /ro/x: open failed: Read-only file system (the file system is read-only: choose another folder)")
+            == "cannot write /ro/x: open failed: Read-only file system (EROFS); the file system is read-only: choose another folder")
     }
 
     @Test func anExistingFileIsKeptUnlessReplacing() throws {

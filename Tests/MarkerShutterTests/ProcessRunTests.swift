@@ -108,7 +108,7 @@ import Testing
         configuration.output = .through("/dev/full")
         let result = try ProcessRun(configuration).run()
         #expect(result.exit == .outputFailed(
-            "cannot write /dev/full: write failed: No space left on device (free some space or choose another folder); "
+            "cannot write /dev/full: write failed: No space left on device (ENOSPC); free some space or write elsewhere; "
                 + "the 0 rows written before it are kept"))
         #expect(result.summary.processedFrames == 9)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,7 +43,7 @@ public final class OutputFolder {
         staging = (parent as NSString).appendingPathComponent(".\((destination as NSString).lastPathComponent).\(getpid()).tmp")
         try? FileManager.default.removeItem(atPath: staging)
         guard mkdir(staging, 0o755) == 0 else {
-            throw .output(path: path, reason: "cannot make \(staging): \(String(cString: strerror(errno)))")
+            throw .output(path: path, reason: "cannot make \(staging): \(SystemCallError(call: "mkdir", errno: errno))")
         }
     }
 
@@ -57,28 +58,15 @@ public final class OutputFolder {
         let target = (staging as NSString).appendingPathComponent(name)
         let folder = (target as NSString).deletingLastPathComponent
         if folder != staging { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure(name, "open") }
-        defer { close(descriptor) }
-        var offset = 0
-        let written: Bool = bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
+        do throws(SystemCallError) {
+            let descriptor = try SystemCall.retrying("open") { open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            defer { close(descriptor) }
+            try SystemCall.writeAll(bytes, to: descriptor)
+            try SystemCall.retrying("fsync") { fsync(descriptor) }
+        } catch {
+            throw .output(path: (path as NSString).appendingPathComponent(name), reason: error.description)
         }
-        guard written else { throw failure(name, "write") }
-        guard fsync(descriptor) == 0 else { throw failure(name, "fsync") }
         files.append(name)
-    }
-
-    private func failure(_ name: String, _ call: String) -> CalibrationError {
-        .output(path: (path as NSString).appendingPathComponent(name), reason: "\(call) failed: \(String(cString: strerror(errno)))")
     }
 
     /// Moves every file into the destination: the whole temporary folder when the destination does
@@ -89,7 +77,7 @@ public final class OutputFolder {
         var status = stat()
         if lstat(path, &status) != 0 {
             guard rename(staging, path) == 0 else {
-                throw .output(path: path, reason: "rename failed: \(String(cString: strerror(errno)))")
+                throw .output(path: path, reason: SystemCallError(call: "rename", errno: errno).description)
             }
             committed = true
             return
@@ -105,7 +93,7 @@ public final class OutputFolder {
             let folder = (target as NSString).deletingLastPathComponent
             if folder != path { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             guard rename((staging as NSString).appendingPathComponent(name), target) == 0 else {
-                throw .output(path: target, reason: "rename failed: \(String(cString: strerror(errno)))")
+                throw .output(path: target, reason: SystemCallError(call: "rename", errno: errno).description)
             }
         }
         committed = true

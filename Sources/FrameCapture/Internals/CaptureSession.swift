@@ -1,6 +1,7 @@
 import Glibc
 import Pixels
 import Synchronization
+import SystemCalls
 
 /// Owns an open device: negotiates at open, runs the capture loop on its own thread, and tears
 /// down (STREAMOFF, munmap, REQBUFS 0, close) exactly once, whatever ends it.
@@ -131,8 +132,9 @@ final class CaptureSession: Sendable {
     /// Asks the capture loop to end without waiting for it (safe from any context).
     func requestStop() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
+        // A full pipe (EAGAIN) already holds a wake-up, so a failure here needs no answer.
         var byte: UInt8 = 1
-        _ = write(wakeDescriptors.write, &byte, 1)
+        _ = try? SystemCall.retrying("write") { write(wakeDescriptors.write, &byte, 1) }
     }
 
     /// Ends streaming and tears down; returns once that is done (unless called from the capture

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// The frames of a recorded folder, in order, each with its timestamp.
 ///
@@ -106,7 +107,7 @@ extension FrameFolder {
     /// U+FFFD, and a name so changed opens no file.
     static func names(in path: String) throws(FrameFolderError) -> [(text: String, bytes: [UInt8]?)] {
         guard let directory = opendir(path) else {
-            throw .unreadable(path, reason: String(cString: strerror(errno)))
+            throw .unreadable(path, reason: SystemCallError.explanation(of: errno))
         }
         defer { closedir(directory) }
         var names: [(text: String, bytes: [UInt8]?)] = []

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,15 +17,20 @@ public enum AtomicFile {
     /// - Throws: ``FileWriteError`` naming the path, the call that failed and the system's reason.
     public static func write(_ bytes: some Collection<UInt8>, to path: String, replacing: Bool = false) throws(FileWriteError) {
         let temporary = temporaryPath(for: path)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
-        var failure: FileWriteError?
+        let descriptor: Int32
         do {
-            try writeAll(bytes, to: descriptor, path: path)
+            descriptor = try SystemCall.retrying("open") { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         } catch {
-            failure = error
+            throw FileWriteError(path: path, error)
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = FileWriteError(path: path, call: "fsync", errno: errno) }
+        var failure: FileWriteError?
+        do throws(SystemCallError) {
+            try SystemCall.writeAll(bytes, to: descriptor)
+            try SystemCall.retrying("fsync") { fsync(descriptor) }
+        } catch {
+            failure = FileWriteError(path: path, error)
+        }
+        // No retry of close: the descriptor is released whatever it reports.
         if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
         if failure == nil, !replacing, access(path, F_OK) == 0 {
             failure = FileWriteError(path: path, call: "rename", errno: EEXIST)
@@ -47,21 +53,11 @@ public enum AtomicFile {
     ///
     /// - Throws: ``FileWriteError`` for `path` when a write fails.
     public static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, path: String) throws(FileWriteError) {
-        let contiguous = Array(bytes)
-        var failure: FileWriteError?
-        contiguous.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileWriteError(path: path, call: "write", errno: errno)
-                    return
-                }
-                offset += written
-            }
+        do {
+            try SystemCall.writeAll(bytes, to: descriptor)
+        } catch {
+            throw FileWriteError(path: path, error)
         }
-        if let failure { throw failure }
     }
 
     /// Makes a folder (and its parents) and checks that files can be created in it.
@@ -100,16 +96,21 @@ public struct FileWriteError: Error, Equatable, CustomStringConvertible {
         self.errno = errno
     }
 
+    /// Wraps a failed call made while writing `path`.
+    init(path: String, _ failure: SystemCallError) {
+        self.init(path: path, call: failure.call, errno: failure.errno)
+    }
+
+    /// `cannot write PATH: CALL failed: TEXT (ENAME); ADVICE`, the advice where there is one to give.
     public var description: String {
-        let reason = String(cString: strerror(errno))
         let advice: String
         switch errno {
-        case ENOSPC, EDQUOT: advice = " (free some space or choose another folder)"
-        case EROFS: advice = " (the file system is read-only: choose another folder)"
-        case EACCES, EPERM: advice = " (no permission to write there: choose another folder)"
-        case EEXIST: advice = " (a file of that name exists and is kept)"
+        case ENOSPC, EDQUOT: advice = "; free some space or write elsewhere"
+        case EROFS: advice = "; the file system is read-only: choose another folder"
+        case EACCES, EPERM: advice = "; no permission to write there: choose another folder"
+        case EEXIST: advice = "; a file of that name exists and is kept"
         default: advice = ""
         }
-        return "cannot write \(path): \(call) failed: \(reason)\(advice)"
+        return "cannot write \(path): \(SystemCallError(call: call, errno: errno))\(advice)"
     }
 }
