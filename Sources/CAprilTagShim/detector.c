@@ -32,7 +32,8 @@ struct mat_detector {
 void mat_detector_options_init(mat_detector_options *options, mat_family family) {
     memset(options, 0, sizeof *options);
     options->family = family;
-    options->decimate = 2.0f;
+    options->decimate = 0.0f;
+    options->decimate_from_side = 720;
     options->sigma = 0.0f;
     options->refine_edges = 1;
     options->border_cells = 1;
@@ -40,8 +41,12 @@ void mat_detector_options_init(mat_detector_options *options, mat_family family)
     // Bit errors corrected: libapriltag's 2, except where its lookup table would take gigabytes
     // (52h13, 48h12: none; 41h12: 1) and for 16h5, whose codes are only 5 bits apart: correcting
     // 2 errors found 26 tags in the 12 shared photos that hold none, correcting none finds none.
+    // 25h9 and 21h7 (codes 9 and 7 bits apart) correct 1: searched at full size, as small images
+    // are, correcting 2 found 6 tags in those photos, correcting 1 finds none.
     switch (family) {
     case MAT_FAMILY_TAG16H5: options->max_hamming = 0; break;
+    case MAT_FAMILY_TAG25H9:
+    case MAT_FAMILY_TAGCIRCLE21H7: options->max_hamming = 1; break;
     case MAT_FAMILY_TAGSTANDARD41H12: options->max_hamming = 1; break;
     case MAT_FAMILY_TAGSTANDARD52H13:
     case MAT_FAMILY_TAGCUSTOM48H12: options->max_hamming = 0; break;
@@ -52,7 +57,7 @@ void mat_detector_options_init(mat_detector_options *options, mat_family family)
 static apriltag_detector_t *detector_make(const mat_detector *detector) {
     apriltag_detector_t *td = apriltag_detector_create();
     if (!td) return NULL;
-    td->quad_decimate = detector->options.decimate;
+    td->quad_decimate = detector->options.decimate > 0.0f ? detector->options.decimate : 2.0f;
     td->quad_sigma = detector->options.sigma;
     td->refine_edges = detector->options.refine_edges != 0;
     td->nthreads = 1;
@@ -71,7 +76,7 @@ static void detector_release_all(mat_detector *detector) {
 
 mat_status mat_detector_create(const mat_detector_options *options, mat_detector **out, mat_error *error) {
     *out = NULL;
-    if (!(options->decimate >= 1.0f && options->decimate <= 16.0f))
+    if (!(options->decimate == 0.0f || (options->decimate >= 1.0f && options->decimate <= 16.0f)))
         return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "decimate=%g: expected 1 to 16", options->decimate);
     if (!(options->sigma >= -10.0f && options->sigma <= 10.0f))
         return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "sigma=%g: expected -10 to 10", options->sigma);
@@ -212,6 +217,11 @@ static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32
                               size_t row_stride, int32_t threads, mat_tags **out, mat_error *error) {
     const mat_detector_options *options = &detector->options;
     int grid = options->grid_spacing > 0;
+    // Unset: libapriltag's 2 from decimate_from_side up; smaller images lose their smaller tags when halved.
+    float decimate = options->decimate > 0.0f                                          ? options->decimate
+                     : (width < height ? width : height) >= options->decimate_from_side ? 2.0f
+                                                                                         : 1.0f;
+    int full_size_blur = decimate <= 1.0f && options->sigma != 0.0f;
     // libapriltag blurs an undecimated image in place, and grids are looked at with thinned black:
     // either way it gets a copy, never the caller's pixels.
     uint8_t *copy = NULL;
@@ -219,14 +229,14 @@ static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32
     if (grid) {
         copy = mat_dilated_white(gray, width, height, row_stride, 1);
         stride = width;
-    } else if (options->decimate <= 1.0f && options->sigma != 0.0f) {
+    } else if (full_size_blur) {
         copy = malloc((size_t)width * height);
         if (copy) {
             for (int32_t y = 0; y < height; y++) memcpy(copy + (size_t)y * width, gray + y * row_stride, width);
         }
         stride = width;
     }
-    if ((grid || (options->decimate <= 1.0f && options->sigma != 0.0f)) && !copy)
+    if ((grid || full_size_blur) && !copy)
         return mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory copying a %dx%d image", (int)width, (int)height);
 
     image_u8_t image = {.width = width, .height = height, .stride = (int32_t)stride,
@@ -237,6 +247,7 @@ static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32
         return mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
     }
     td->nthreads = threads < 1 ? 1 : threads;
+    td->quad_decimate = decimate;
     errno = 0;
     zarray_t *found = apriltag_detector_detect(td, &image);
     detector_give_back(detector, td);

@@ -81,7 +81,8 @@ final class AprilTagHandle: @unchecked Sendable {
     init(family: AprilTagFamily, options: AprilTagOptions, grid: AprilGrid?) throws(DetectionError) {
         var settings = mat_detector_options()
         mat_detector_options_init(&settings, shimFamily(family))
-        settings.decimate = Float(options.decimate)
+        settings.decimate = Float(options.decimate ?? 0)
+        settings.decimate_from_side = Int32(AprilTagOptions.decimateFromSide)
         settings.sigma = Float(options.sigma)
         settings.refine_edges = options.refineEdges ? 1 : 0
         if let grid {

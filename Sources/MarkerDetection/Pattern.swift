@@ -32,7 +32,7 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
             options: square=LENGTH (0.04), marker=LENGTH (0.02), legacy
         chessboard:COLSxROWS                       chessboard, COLS x ROWS inner corners
         apriltag:FAMILY[:OPTIONS]                  loose AprilTags (libapriltag 3)
-            options: decimate=F (2), sigma=F (0), refine=0|1 (1)
+            options: decimate=F (2, or 1 below 720 px), sigma=F (0), refine=0|1 (1)
         aprilgrid:COLSxROWS:FAMILY[:OPTIONS]       Kalibr AprilGrid, COLS x ROWS tags (libapriltag 3)
             options: size=LENGTH (0.088), spacing=RATIO (0.3), first=ID (0), and
             those of apriltag
@@ -304,7 +304,7 @@ private struct PatternOptions {
     /// The libapriltag options `decimate`, `sigma` and `refine`.
     mutating func aprilTagOptions() throws(PatternSyntaxError) -> AprilTagOptions {
         AprilTagOptions(
-            decimate: try number("decimate", in: AprilTagOptions.decimateRange) ?? AprilTagOptions.defaultDecimate,
+            decimate: try number("decimate", in: AprilTagOptions.decimateRange),
             sigma: try number("sigma", in: AprilTagOptions.sigmaRange) ?? AprilTagOptions.defaultSigma,
             refineEdges: try toggle("refine", default: true))
     }

@@ -11,7 +11,7 @@ import Testing
                 == .aprilTag(.tag25h9, AprilTagOptions(decimate: 1, sigma: 0.8, refineEdges: false)))
         #expect(try Pattern(parsing: "apriltag:tag16h5:refine") == .aprilTag(.tag16h5, AprilTagOptions()))
         let defaults = AprilTagOptions()
-        #expect(defaults.decimate == 2 && defaults.sigma == 0 && defaults.refineEdges)
+        #expect(defaults.decimate == nil && defaults.sigma == 0 && defaults.refineEdges)
     }
 
     @Test func gridPatternsParseAsKalibrDescribesThem() throws {

@@ -1,6 +1,7 @@
 // Recall and time per frame of the two AprilTag paths on the same images: libapriltag 3
-// (`apriltag:tag36h11`, with its default decimate=2 and at full resolution, decimate=1) and OpenCV's
-// ArUco detector with its AprilTag dictionary (`aruco:DICT_APRILTAG_36h11`). See BENCHMARKS.md.
+// (`apriltag:tag36h11` with the decimation it chooses by image size, and with decimate=2, its
+// library's default, and decimate=1, full resolution, for every image) and OpenCV's ArUco detector
+// with its AprilTag dictionary (`aruco:DICT_APRILTAG_36h11`). See BENCHMARKS.md.
 //
 //   swift run -c release apriltag-benchmark [ROUNDS]
 //
@@ -118,7 +119,9 @@ func scenes() throws -> [Scene] {
 }
 
 MarkerDetector.openCVThreadCount = 1
-let paths = ["apriltag:tag36h11", "apriltag:tag36h11:decimate=1", "aruco:DICT_APRILTAG_36h11"]
+let paths = [
+    "apriltag:tag36h11", "apriltag:tag36h11:decimate=2", "apriltag:tag36h11:decimate=1", "aruco:DICT_APRILTAG_36h11",
+]
 let detectors = try paths.map { try MarkerDetector(pattern: Pattern(parsing: $0)) }
 let all = try scenes()
 var times = [[Double]](repeating: [], count: paths.count * all.count)
@@ -127,7 +130,7 @@ var extra = [Int](repeating: 0, count: paths.count * all.count)
 for round in 0..<rounds {
     for (s, scene) in all.enumerated() {
         for p in 0..<paths.count {
-            let path = (p + round) % paths.count  // every path goes first, second and third alike
+            let path = (p + round) % paths.count  // every path takes every place in the order alike
             let detection = try detectors[path].detect(scene.image)
             times[path * all.count + s].append(Double(detection.duration.components.attoseconds) / 1e15
                 + Double(detection.duration.components.seconds) * 1e3)

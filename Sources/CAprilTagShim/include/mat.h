@@ -55,7 +55,9 @@ mat_status mat_tag_cells_get(mat_family family, int32_t id, int32_t border_cells
 
 typedef struct mat_detector_options {
     mat_family family;
-    float decimate;        ///< libapriltag's quad_decimate (default 2)
+    float decimate;        ///< libapriltag's quad_decimate; 0 (the default): 2 for an image whose
+                           ///< shorter side is at least decimate_from_side pixels, else 1
+    int32_t decimate_from_side;  ///< see decimate (default 720)
     float sigma;           ///< libapriltag's quad_sigma (default 0)
     int32_t refine_edges;  ///< libapriltag's refine_edges (default 1)
     int32_t max_hamming;   ///< bit errors corrected; the default depends on the family's size
