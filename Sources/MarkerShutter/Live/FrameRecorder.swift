@@ -51,11 +51,9 @@ public final class FrameRecorder: Sendable {
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
         guard existing.isEmpty else { throw FileWriteError(path: folder, call: "record into a non-empty folder", errno: ENOTEMPTY) }
         let path = (folder as NSString).appendingPathComponent(FrameManifest.fileName)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
+        manifest = try AtomicFile.openInPlace(path, appending: true)
         self.folder = folder
         self.backlogLimit = backlogLimit
-        manifest = descriptor
     }
 
     deinit { close(manifest) }

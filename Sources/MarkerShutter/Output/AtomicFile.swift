@@ -16,29 +16,90 @@ public enum AtomicFile {
     ///   - replacing: Whether an existing file may be replaced.
     /// - Throws: ``FileWriteError`` naming the path, the call that failed and the system's reason.
     public static func write(_ bytes: some Collection<UInt8>, to path: String, replacing: Bool = false) throws(FileWriteError) {
-        let temporary = temporaryPath(for: path)
-        let descriptor: Int32
+        let staged = try Staged(path)
         do {
-            descriptor = try SystemCall.retrying("open") { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            try writeAll(bytes, to: staged.descriptor, path: path)
+        } catch {
+            staged.abandon()
+            throw error
+        }
+        try staged.commit(replacing: replacing)
+    }
+
+    /// A file being written under its hidden temporary name: ``commit(replacing:)`` flushes it and
+    /// renames it into place, ``abandon()`` removes it. One of them must end it.
+    struct Staged {
+        /// The final path.
+        let path: String
+        /// The temporary file, open for writing.
+        let descriptor: Int32
+        private let temporary: String
+
+        /// Creates (or empties) the temporary file for `path`.
+        ///
+        /// - Throws: ``FileWriteError`` when it cannot be opened.
+        init(_ path: String) throws(FileWriteError) {
+            let temporary = AtomicFile.temporaryPath(for: path)
+            do {
+                descriptor = try SystemCall.retrying("open") { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            } catch {
+                throw FileWriteError(path: path, error)
+            }
+            self.path = path
+            self.temporary = temporary
+        }
+
+        /// Flushes, closes and renames the file to ``path``.
+        ///
+        /// - Parameters:
+        ///   - replacing: Whether an existing file at ``path`` may be replaced.
+        ///   - keepingUnflushed: Whether the file is renamed into place even when the flush or the
+        ///     close failed (rows already written are worth more than none); else it is removed.
+        /// - Throws: ``FileWriteError`` naming the first call that failed; the file is in place
+        ///   unless that call is `rename`, or the flush or close without `keepingUnflushed`.
+        func commit(replacing: Bool = true, keepingUnflushed: Bool = false) throws(FileWriteError) {
+            var failure: FileWriteError?
+            do throws(SystemCallError) {
+                try SystemCall.retrying("fsync") { fsync(descriptor) }
+            } catch {
+                failure = FileWriteError(path: path, error)
+            }
+            // No retry of close: the descriptor is released whatever it reports.
+            if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
+            if failure != nil, !keepingUnflushed {
+                unlink(temporary)
+                throw failure!
+            }
+            if !replacing, access(path, F_OK) == 0 {
+                unlink(temporary)
+                throw FileWriteError(path: path, call: "rename", errno: EEXIST)
+            }
+            if rename(temporary, path) != 0 {
+                let renameFailure = FileWriteError(path: path, call: "rename", errno: errno)
+                unlink(temporary)
+                throw renameFailure
+            }
+            if let failure { throw failure }
+        }
+
+        /// Closes and removes the temporary file; nothing reaches ``path``.
+        func abandon() {
+            close(descriptor)
+            unlink(temporary)
+        }
+    }
+
+    /// Opens `path` to write into it where it is: a device, a FIFO or a link is written through,
+    /// never replaced. A FIFO's open waits for a reader; a signal that interrupts it is retried.
+    ///
+    /// - Parameter appending: Whether writes go after what the file holds, or replace it.
+    /// - Throws: ``FileWriteError`` (`open`).
+    static func openInPlace(_ path: String, appending: Bool = false) throws(FileWriteError) -> Int32 {
+        let flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC)
+        do {
+            return try SystemCall.retrying("open") { open(path, flags, 0o644) }
         } catch {
             throw FileWriteError(path: path, error)
-        }
-        var failure: FileWriteError?
-        do throws(SystemCallError) {
-            try SystemCall.writeAll(bytes, to: descriptor)
-            try SystemCall.retrying("fsync") { fsync(descriptor) }
-        } catch {
-            failure = FileWriteError(path: path, error)
-        }
-        // No retry of close: the descriptor is released whatever it reports.
-        if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
-        if failure == nil, !replacing, access(path, F_OK) == 0 {
-            failure = FileWriteError(path: path, call: "rename", errno: EEXIST)
-        }
-        if failure == nil, rename(temporary, path) != 0 { failure = FileWriteError(path: path, call: "rename", errno: errno) }
-        if let failure {
-            unlink(temporary)
-            throw failure
         }
     }
 

@@ -112,8 +112,7 @@ extension OutputPolicy.Destination {
         case .replacing(let path):
             try AtomicFile.write(bytes, to: path, replacing: replacing)
         case .through(let path):
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
+            let descriptor = try AtomicFile.openInPlace(path)
             var failure: FileWriteError?
             do throws(FileWriteError) {
                 try AtomicFile.writeAll(bytes, to: descriptor, path: path)

@@ -11,8 +11,8 @@ import Glibc
 /// rows written before it are kept, whole, and ``finish()`` says what failed.
 struct RowSink {
     private let name: String
-    private let path: String?
-    private let temporary: String?
+    /// The file being written under its temporary name, for a file that is renamed into place.
+    private let staged: AtomicFile.Staged?
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     /// Bytes written so far, all of them whole rows.
@@ -27,16 +27,12 @@ struct RowSink {
     init(_ destination: OutputPolicy.Destination) throws(FileWriteError) {
         switch destination {
         case .standardOutput:
-            (name, path, temporary, descriptor) = ("standard output", nil, nil, STDOUT_FILENO)
+            (name, staged, descriptor) = ("standard output", nil, STDOUT_FILENO)
         case .through(let path):
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
-            (name, self.path, temporary, self.descriptor) = (path, nil, nil, descriptor)
+            (name, staged, descriptor) = (path, nil, try AtomicFile.openInPlace(path))
         case .replacing(let path):
-            let temporary = AtomicFile.temporaryPath(for: path)
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw FileWriteError(path: path, call: "open", errno: errno) }
-            (name, self.path, self.temporary, self.descriptor) = (path, path, temporary, descriptor)
+            let staged = try AtomicFile.Staged(path)
+            (name, self.staged, descriptor) = (path, staged, staged.descriptor)
         }
     }
 
@@ -58,7 +54,7 @@ struct RowSink {
         } catch {
             failure = error
             // A part of a row may have reached the file: cut it back to the last whole row.
-            if temporary != nil { _ = ftruncate(descriptor, off_t(written)) }
+            if staged != nil { _ = ftruncate(descriptor, off_t(written)) }
         }
         buffer.removeAll(keepingCapacity: true)
         rowsBuffered = 0
@@ -71,13 +67,13 @@ struct RowSink {
     mutating func finish() -> String? {
         flush()
         var failure = self.failure
-        if let path, let temporary {
-            if failure == nil, fsync(descriptor) != 0 { failure = FileWriteError(path: path, call: "fsync", errno: errno) }
-            if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
-            if rename(temporary, path) != 0 {
-                let renameFailure = FileWriteError(path: path, call: "rename", errno: errno)
-                unlink(temporary)
-                return "\(renameFailure)"
+        if let staged {
+            do {
+                try staged.commit(keepingUnflushed: true)
+            } catch {
+                // The rows written so far are in place unless the file itself could not be.
+                if error.call == "rename" { return "\(error)" }
+                if failure == nil { failure = error }
             }
         } else if descriptor != STDOUT_FILENO {
             close(descriptor)
