@@ -115,13 +115,17 @@ let captureProducts: [Product] = [
 let captureTargets: [Target] = [
     .target(name: "CV4L2Shim", linkerSettings: [.linkedLibrary("v4l2")]),
     .target(name: "FrameCapture", dependencies: ["CV4L2Shim", "Pixels"], swiftSettings: strictSwift),
-    .target(name: "EmulatedCamera", linkerSettings: [.linkedLibrary("jpeg")]),
+    // Test machinery lives under Tests/Support, one target per folder.
+    .target(name: "EmulatedCamera", path: "Tests/Support/EmulatedCamera", linkerSettings: [.linkedLibrary("jpeg")]),
     // Prints what a camera delivers as JSON lines; tests run it under Scripts/with-emulated-camera.
-    .executableTarget(name: "FrameCaptureProbe", dependencies: ["FrameCapture", "Pixels"], swiftSettings: strictSwift),
+    .executableTarget(
+        name: "FrameCaptureProbe", dependencies: ["FrameCapture", "Pixels"], path: "Tests/Support/FrameCaptureProbe",
+        swiftSettings: strictSwift
+    ),
     // An in-memory device behind the shim's I/O table, for tests of faults no device makes on demand.
-    .target(name: "CV4L2Fake", dependencies: ["CV4L2Shim"]),
+    .target(name: "CV4L2Fake", dependencies: ["CV4L2Shim"], path: "Tests/Support/CV4L2Fake"),
     // Runs programs against emulated cameras (through Scripts/with-emulated-camera), for tests.
-    .target(name: "EmulatedCameraHarness", swiftSettings: strictSwift),
+    .target(name: "EmulatedCameraHarness", path: "Tests/Support/EmulatedCameraHarness", swiftSettings: strictSwift),
     .testTarget(
         name: "FrameCaptureTests",
         dependencies: ["FrameCapture", "Pixels", "CV4L2Fake", "EmulatedCameraHarness", "FrameCaptureProbe"],

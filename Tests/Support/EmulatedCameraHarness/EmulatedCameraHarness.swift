@@ -33,8 +33,9 @@ public final class EmulatedCameraHarness: Sendable {
         var bytes = Array(template.utf8CString)
         guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed with errno \(errno)") }
         directory = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // This file is Tests/Support/EmulatedCameraHarness/EmulatedCameraHarness.swift.
         packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
+            .deletingLastPathComponent().deletingLastPathComponent().path
         self.productsDirectory = productsDirectory
             ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
     }
