@@ -105,8 +105,6 @@ let calibrationTargets: [Target] = [
 
 let captureProducts: [Product] = [
     .library(name: "FrameCapture", targets: ["FrameCapture"]),
-    .executable(name: "frame-capture-probe", targets: ["FrameCaptureProbe"]),
-    .library(name: "EmulatedCameraHarness", targets: ["EmulatedCameraHarness"]),
 ]
 
 let captureTargets: [Target] = [

@@ -33,8 +33,11 @@ public final class EmulatedCameraHarness: Sendable {
         var bytes = Array(template.utf8CString)
         guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed with errno \(errno)") }
         directory = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // This file is Tests/Support/EmulatedCameraHarness/EmulatedCameraHarness.swift.
-        packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        // This file is Tests/Support/EmulatedCameraHarness/EmulatedCameraHarness.swift, perhaps reached
+        // through the Benchmarks package's link to its folder: the package is the one holding the file.
+        guard let file = realpath(#filePath, nil) else { throw HarnessError("cannot resolve \(#filePath)") }
+        defer { free(file) }
+        packageRoot = URL(fileURLWithPath: String(cString: file)).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().path
         self.productsDirectory = productsDirectory
             ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
@@ -48,8 +51,8 @@ public final class EmulatedCameraHarness: Sendable {
     public var script: String { packageRoot + "/Scripts/with-emulated-camera" }
     /// `Scripts/build-emulated-camera`, which builds the plugin and prints its path.
     public var pluginBuildScript: String { packageRoot + "/Scripts/build-emulated-camera" }
-    /// The built `frame-capture-probe`.
-    public var probe: String { productsDirectory + "/frame-capture-probe" }
+    /// The built probe (`FrameCaptureProbe`, an executable target, is named after itself).
+    public var probe: String { productsDirectory + "/FrameCaptureProbe" }
 
     /// Builds the plugin when it is missing or older than its sources and returns its path; throws
     /// with the compiler's messages when that fails. Callers take turns inside the script, so any
@@ -71,7 +74,7 @@ public final class EmulatedCameraHarness: Sendable {
     public func checkProducts() async throws {
         try await buildPlugin()
         guard FileManager.default.isExecutableFile(atPath: probe) else {
-            throw HarnessError("frame-capture-probe was not built at \(probe); build the package first")
+            throw HarnessError("FrameCaptureProbe was not built at \(probe); build the package first")
         }
     }
 
