@@ -113,23 +113,24 @@ let calibrationTargets: [Target] = [
 
 let captureProducts: [Product] = [
     .library(name: "FrameCapture", targets: ["FrameCapture"]),
-    // libv4l2 dlopens every *.so in its plugin folder in name order and gives each descriptor to the
-    // first plugin that claims it: "libv4l-emulated-camera.so" sorts before "libv4l-mplane.so".
-    .library(name: "v4l-emulated-camera", type: .dynamic, targets: ["EmulatedCamera"]),
-    .executable(name: "frame-capture-probe", targets: ["FrameCaptureProbe"]),
-    .library(name: "EmulatedCameraHarness", targets: ["EmulatedCameraHarness"]),
 ]
 
 let captureTargets: [Target] = [
     .target(name: "CV4L2Shim", linkerSettings: [.linkedLibrary("v4l2")]),
     .target(name: "FrameCapture", dependencies: ["CV4L2Shim", "Pixels", "SystemCalls"], swiftSettings: strictSwift),
-    .target(name: "EmulatedCamera", linkerSettings: [.linkedLibrary("jpeg")]),
+    // Test machinery lives under Tests/Support, one target per folder. The emulated camera there
+    // (Tests/Support/EmulatedCamera, a libv4l2 plugin) is no target: SwiftPM links a shared object
+    // only for a product, and a product would ship it to every user of the package, so
+    // Scripts/build-emulated-camera compiles it when a test or Scripts/with-emulated-camera needs it.
     // Prints what a camera delivers as JSON lines; tests run it under Scripts/with-emulated-camera.
-    .executableTarget(name: "FrameCaptureProbe", dependencies: ["FrameCapture", "Pixels"], swiftSettings: strictSwift),
+    .executableTarget(
+        name: "FrameCaptureProbe", dependencies: ["FrameCapture", "Pixels"], path: "Tests/Support/FrameCaptureProbe",
+        swiftSettings: strictSwift
+    ),
     // An in-memory device behind the shim's I/O table, for tests of faults no device makes on demand.
-    .target(name: "CV4L2Fake", dependencies: ["CV4L2Shim"]),
+    .target(name: "CV4L2Fake", dependencies: ["CV4L2Shim"], path: "Tests/Support/CV4L2Fake"),
     // Runs programs against emulated cameras (through Scripts/with-emulated-camera), for tests.
-    .target(name: "EmulatedCameraHarness", swiftSettings: strictSwift),
+    .target(name: "EmulatedCameraHarness", path: "Tests/Support/EmulatedCameraHarness", swiftSettings: strictSwift),
     .testTarget(
         name: "FrameCaptureTests",
         dependencies: ["FrameCapture", "Pixels", "CV4L2Fake", "EmulatedCameraHarness", "FrameCaptureProbe"],

@@ -61,12 +61,14 @@ let detectionBenchmarkTargets: [Target] = [
 
 let captureBenchmarkDependencies: [Package.Dependency] = []
 let captureBenchmarkTargets: [Target] = [
+    // The package's test harness for the emulated camera, which is no product of it: this folder is
+    // a symbolic link to ../Tests/Support/EmulatedCameraHarness (a target's path must lie inside its
+    // own package). The harness finds the package root, its scripts and the plugin, by the link's
+    // target, so both packages use the same Scripts/ and .build/emulated-camera/.
+    .target(name: "EmulatedCameraHarness", path: "Sources/EmulatedCameraHarness"),
     .executableTarget(
         name: "capture-benchmark",
-        dependencies: [
-            .product(name: "FrameCapture", package: "MarkerShutter"),
-            .product(name: "EmulatedCameraHarness", package: "MarkerShutter"),
-        ],
+        dependencies: [.product(name: "FrameCapture", package: "MarkerShutter"), "EmulatedCameraHarness"],
         path: "Sources/CaptureBenchmark"),
 ]
 
@@ -82,7 +84,7 @@ let pipelineBenchmarkTargets: [Target] = [
     // swift run -c release pipeline-benchmark offline|live|memory   (see BENCHMARKS.md)
     .executableTarget(
         name: "pipeline-benchmark",
-        dependencies: [.product(name: "EmulatedCameraHarness", package: "MarkerShutter")],
+        dependencies: ["EmulatedCameraHarness"],
         path: "Sources/PipelineBenchmark"),
 ]
 

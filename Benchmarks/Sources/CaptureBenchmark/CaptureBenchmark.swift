@@ -1,8 +1,8 @@
 // capture-benchmark: frames per second and CPU time per frame at 1280x720, from a YUYV and from an
 // MJPEG emulated camera that makes frames as fast as they are asked for, through libv4l2,
-// libv4lconvert and FrameCapture. Run from Benchmarks/ after building the plugin in release mode:
+// libv4lconvert and FrameCapture. Run from Benchmarks/ (it builds the emulated camera plugin, with
+// Scripts/build-emulated-camera, when the plugin is missing or older than its sources):
 //
-//   swift build -c release --package-path .. --product v4l-emulated-camera
 //   swift run -c release capture-benchmark
 //
 // It re-runs itself under Scripts/with-emulated-camera (a private mount namespace), so it needs
@@ -27,10 +27,11 @@ struct CaptureBenchmark {
         }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().path
-        let products = root + "/.build/release"
-        let harness = try EmulatedCameraHarness(productsDirectory: products)
-        guard FileManager.default.fileExists(atPath: harness.plugin) else {
-            print("build the plugin first: swift build -c release --package-path .. --product v4l-emulated-camera")
+        let harness = try EmulatedCameraHarness()
+        do {
+            try await harness.buildPlugin()
+        } catch {
+            print("cannot build the emulated camera plugin: \(error)")
             exit(1)
         }
         if let reason = await harness.unavailableReason() {

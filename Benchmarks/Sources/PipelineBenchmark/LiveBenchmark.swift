@@ -6,20 +6,17 @@ import Foundation
 struct LiveBenchmark {
     let folder: String
     let markerShutter: String
-    let products: String
     let scratch: String
 
     /// One run of `live` on a fresh emulated camera.
     func run(format: EmulatedCameraConfiguration.Format, paced: Bool, frames: Int) throws -> (ChildRun, String) {
-        let harness = try EmulatedCameraHarness(productsDirectory: products)
-        guard FileManager.default.fileExists(atPath: harness.plugin) else {
-            throw BenchmarkError("build the plugin first: swift build -c release --package-path .. --product v4l-emulated-camera")
-        }
+        let harness = try EmulatedCameraHarness()
         let camera = try harness.addCamera(EmulatedCameraConfiguration(
             formats: [format], sizes: [(1280, 720)], rates: [30], paced: paced, framesFolder: folder))
         let pictures = scratch + "/pictures"
         try? FileManager.default.removeItem(atPath: pictures)
-        let arguments = ["--plugin", harness.plugin, "--", markerShutter, "live", "--device", camera.path,
+        // The script builds the plugin first when it is missing or older than its sources.
+        let arguments = ["--", markerShutter, "live", "--device", camera.path,
                          "--pattern", OfflineBenchmark.pattern, "--size", "1280x720", "--fps", "30",
                          "--stop-after", "\(frames)", "--out", pictures]
         let run = try ChildProcess.run(harness.script, arguments, scratch: scratch, sampleEvery: .seconds(1))

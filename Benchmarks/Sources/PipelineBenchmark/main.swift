@@ -1,8 +1,8 @@
 // pipeline-benchmark: the pipeline's figures, each run as a separate program on the same frames.
-// Build the tool and the camera plugin in release mode first, then run from Benchmarks/:
+// Build the tool in release mode first, then run from Benchmarks/ (live and memory build the
+// emulated camera plugin themselves, through Scripts/with-emulated-camera, when it is missing):
 //
 //   swift build -c release --package-path .. --product marker-shutter
-//   swift build -c release --package-path .. --product v4l-emulated-camera      # live and memory
 //   swift run -c release pipeline-benchmark offline [--rounds 3] [--frames DIR]
 //   swift run -c release pipeline-benchmark live [--count 900] [--frames DIR]
 //   swift run -c release pipeline-benchmark memory [--count 10000] [--paced] [--frames DIR]
@@ -76,10 +76,10 @@ do {
         try OfflineBenchmark(folder: folder, markerShutter: markerShutter,
                              pythonScript: root + "/Benchmarks/Scripts/pipeline_baseline.py", rounds: rounds, scratch: scratch).run()
     case "live":
-        try LiveBenchmark(folder: folder, markerShutter: markerShutter, products: products, scratch: scratch)
+        try LiveBenchmark(folder: folder, markerShutter: markerShutter, scratch: scratch)
             .latency(frames: count ?? 900, formats: [.mjpeg, .yuyv])
     default:
-        try LiveBenchmark(folder: folder, markerShutter: markerShutter, products: products, scratch: scratch)
+        try LiveBenchmark(folder: folder, markerShutter: markerShutter, scratch: scratch)
             .memory(frames: count ?? 10_000, paced: paced)
     }
 } catch {

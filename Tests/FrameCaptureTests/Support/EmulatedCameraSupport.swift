@@ -3,10 +3,10 @@ import Foundation
 import Testing
 
 /// A harness for one test, or the test is skipped (cancelled) with the reason the emulated camera
-/// cannot run here. Missing build products fail the test instead.
+/// cannot run here. A plugin that does not build, or a missing build product, fails the test instead.
 func makeHarness() async throws -> EmulatedCameraHarness {
     let harness = try EmulatedCameraHarness()
-    try harness.checkProducts()
+    try await harness.checkProducts()
     if let reason = await namespaceRefusal.value(harness) {
         try Test.cancel("the emulated camera cannot run here: \(reason)")
     }

@@ -1,5 +1,5 @@
 /// The emulated camera's pattern, written down independently of the plugin from its documentation
-/// (Sources/EmulatedCamera/frames.c), and libv4lconvert's YUYV-to-BGR24 formula (rgbyuv.c,
+/// (Tests/Support/EmulatedCamera/frames.c), and libv4lconvert's YUYV-to-BGR24 formula (rgbyuv.c,
 /// v4lconvert_yuyv_to_bgr24): u1 = (129 (U-128)) >> 6, rg = (3 (U-128) + 6 (V-128)) >> 3,
 /// v1 = (3 (V-128)) >> 1, then B = Y + u1, G = Y - rg, R = Y + v1, each clipped to 0...255.
 enum PatternReference {

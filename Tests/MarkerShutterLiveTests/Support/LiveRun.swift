@@ -7,10 +7,10 @@ import Testing
 @Suite(.serialized) enum LiveTests {}
 
 /// A harness for one test, or the test is skipped (cancelled) with the reason the emulated camera
-/// cannot run here. Missing build products fail the test instead.
+/// cannot run here. A plugin that does not build, or a missing build product, fails the test instead.
 func makeLiveHarness() async throws -> EmulatedCameraHarness {
     let harness = try EmulatedCameraHarness()
-    try harness.checkProducts()
+    try await harness.checkProducts()
     guard FileManager.default.isExecutableFile(atPath: harness.markerShutter) else {
         throw ScriptError("marker-shutter was not built at \(harness.markerShutter); build the package first")
     }

@@ -20,7 +20,7 @@ public final class EmulatedCameraHarness: Sendable {
     public let directory: String
     /// The package's root folder.
     public let packageRoot: String
-    /// The folder of built products: the plugin `libv4l-emulated-camera.so`, the probe.
+    /// The folder of built products: the probe, `marker-shutter`.
     public let productsDirectory: String
 
     /// Makes a fresh temporary folder.
@@ -33,8 +33,12 @@ public final class EmulatedCameraHarness: Sendable {
         var bytes = Array(template.utf8CString)
         guard mkdtemp(&bytes) != nil else { throw HarnessError("mkdtemp failed with errno \(errno)") }
         directory = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
+        // This file is Tests/Support/EmulatedCameraHarness/EmulatedCameraHarness.swift, perhaps reached
+        // through the Benchmarks package's link to its folder: the package is the one holding the file.
+        guard let file = realpath(#filePath, nil) else { throw HarnessError("cannot resolve \(#filePath)") }
+        defer { free(file) }
+        packageRoot = URL(fileURLWithPath: String(cString: file)).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path
         self.productsDirectory = productsDirectory
             ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
     }
@@ -45,16 +49,32 @@ public final class EmulatedCameraHarness: Sendable {
 
     /// `Scripts/with-emulated-camera`.
     public var script: String { packageRoot + "/Scripts/with-emulated-camera" }
-    /// The built plugin.
-    public var plugin: String { productsDirectory + "/libv4l-emulated-camera.so" }
-    /// The built `frame-capture-probe`.
-    public var probe: String { productsDirectory + "/frame-capture-probe" }
+    /// `Scripts/build-emulated-camera`, which builds the plugin and prints its path.
+    public var pluginBuildScript: String { packageRoot + "/Scripts/build-emulated-camera" }
+    /// The built probe (`FrameCaptureProbe`, an executable target, is named after itself).
+    public var probe: String { productsDirectory + "/FrameCaptureProbe" }
 
-    /// Throws when the plugin or the probe has not been built (a build problem, not a reason to skip).
-    public func checkProducts() throws {
-        for (path, what) in [(plugin, "the emulated camera plugin"), (probe, "frame-capture-probe")]
-        where !FileManager.default.fileExists(atPath: path) {
-            throw HarnessError("\(what) was not built at \(path); build the package first")
+    /// Builds the plugin when it is missing or older than its sources and returns its path; throws
+    /// with the compiler's messages when that fails. Callers take turns inside the script, so any
+    /// number of tests and processes may ask at once; the waiting holds no thread.
+    @discardableResult
+    public func buildPlugin(timeout: Duration = .seconds(600)) async throws -> String {
+        let result = try await HarnessProcess(executable: pluginBuildScript, arguments: [], environment: [:])
+            .wait(timeout: timeout)
+        let path = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.status == 0, !path.isEmpty else {
+            throw HarnessError("\(pluginBuildScript) exited with \(result.status):\n\(result.standardError)")
+        }
+        return path
+    }
+
+    /// Builds the plugin, and throws when that fails or the probe has not been built (a build
+    /// problem, not a reason to skip). Call it before ``unavailableReason()``, which would report a
+    /// failed build as a reason to skip.
+    public func checkProducts() async throws {
+        try await buildPlugin()
+        guard FileManager.default.isExecutableFile(atPath: probe) else {
+            throw HarnessError("FrameCaptureProbe was not built at \(probe); build the package first")
         }
     }
 
@@ -80,7 +100,7 @@ public final class EmulatedCameraHarness: Sendable {
     /// Starts `executable` under the script; its process id is the program's own.
     public func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> HarnessProcess {
         try HarnessProcess(
-            executable: script, arguments: ["--plugin", plugin, "--", executable] + arguments, environment: environment)
+            executable: script, arguments: ["--", executable] + arguments, environment: environment)
     }
 
     /// Runs `executable` under the script to the end.

@@ -1,5 +1,5 @@
 /// What an emulated camera offers and how it misbehaves: the text of its `DEVICE.conf`
-/// (documented in `Sources/EmulatedCamera/README.md`).
+/// (documented in `Tests/Support/EmulatedCamera/README.md`).
 public struct EmulatedCameraConfiguration: Sendable, Hashable {
     /// What the camera sends.
     public enum Format: String, Sendable, Hashable {

@@ -1,14 +1,14 @@
-// frame-capture-probe: opens a camera with FrameCapture and prints what it saw as JSON lines, for
+// FrameCaptureProbe: opens a camera with FrameCapture and prints what it saw as JSON lines, for
 // tests (run against the emulated camera by Scripts/with-emulated-camera) and for looking at a
-// real camera.
+// real camera. A test tool, not a product: `swift build` puts it at .build/debug/FrameCaptureProbe.
 //
-//   frame-capture-probe stream   --device PATH [--size WxH] [--fps N] [--format bgr24|gray8]
-//                                [--frames N] [--timeout-ms N] [--buffers N] [--queue N]
-//                                [--dump DIR] [--dump-count N]
-//   frame-capture-probe list     [--dir DIR] [--by-id DIR]
-//   frame-capture-probe formats  --device PATH
-//   frame-capture-probe controls --device PATH [--manual-exposure V] [--manual-focus V] [--set ID=V]...
-//                                [--exposure auto|US] [--focus auto|V] [--control NAME=V]... [--lock]
+//   FrameCaptureProbe stream   --device PATH [--size WxH] [--fps N] [--format bgr24|gray8]
+//                              [--frames N] [--timeout-ms N] [--buffers N] [--queue N]
+//                              [--dump DIR] [--dump-count N]
+//   FrameCaptureProbe list     [--dir DIR] [--by-id DIR]
+//   FrameCaptureProbe formats  --device PATH
+//   FrameCaptureProbe controls --device PATH [--manual-exposure V] [--manual-focus V] [--set ID=V]...
+//                              [--exposure auto|US] [--focus auto|V] [--control NAME=V]... [--lock]
 //
 // `controls` prints `set` for each --manual-*/--set, then `applied` (the controls set, as
 // NAME=VALUE) or `refused` (the ControlError) for the settings by name, then each `control`.
@@ -36,16 +36,16 @@ struct FrameCaptureProbe {
             default: throw UsageError("unknown command '\(arguments.command)'; use stream, list, formats or controls")
             }
         } catch let error as UsageError {
-            FileHandle.standardError.write(Data("frame-capture-probe: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("FrameCaptureProbe: \(error.message)\n".utf8))
             exit(2)
         } catch let error as ControlError {
-            FileHandle.standardError.write(Data("frame-capture-probe: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("FrameCaptureProbe: \(error)\n".utf8))
             exit(2)
         } catch let error as CaptureError {
             emit(["event": "error"].merging(describe(error)) { $1 })
             exit(1)
         } catch {
-            FileHandle.standardError.write(Data("frame-capture-probe: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("FrameCaptureProbe: \(error)\n".utf8))
             exit(1)
         }
     }

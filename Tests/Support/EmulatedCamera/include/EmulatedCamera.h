@@ -5,7 +5,7 @@
 // which a text file `DEVICE.conf` exists, and then answers the V4L2 ioctls for it: a YUYV and/or
 // MJPEG webcam with controls, paced at the requested frame rate, with scriptable faults.
 //
-// The configuration keys are described in `Sources/EmulatedCamera/README.md`.
+// The configuration keys are described in `Tests/Support/EmulatedCamera/README.md`.
 //
 // The only exported symbol is `libv4l2_plugin` (a `struct libv4l_dev_ops`), as libv4l2 expects.
 
