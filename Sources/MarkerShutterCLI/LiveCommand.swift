@@ -17,8 +17,9 @@ struct LiveCommand: AsyncParsableCommand {
             view now seen would widen it).
 
             --auto takes a picture when the shutter is enabled on a sharp view that is not too similar to \
-            any picture so far (the four measures differ by over 0.2 in all) and that raises the coverage \
-            by at least 0.05; a view that raises nothing must differ by over 0.4. The first view is taken.
+            any picture so far (its four measures' differences from each picture sum to over 0.2) and that \
+            raises the coverage by at least 0.05 (summed over the four); a view that raises nothing must \
+            differ by over 0.4. The first view is taken.
 
             --calibrate solves the camera (pinhole, as `calibrate` does) in the background after each \
             picture once there are three, one solve at a time (pictures taken meanwhile are solved together \
@@ -37,7 +38,7 @@ struct LiveCommand: AsyncParsableCommand {
             Exit status: 0 stopped by quit, --stop-after or the end of a replay; 1 the camera or folder \
             failed (or could not be opened), --calibration-out has files and no --force, or standard output \
             could not be written; 2 a picture, the recording or (with --calibrate) the calibration could not \
-            be written (too few pictures, say); 64 a usage error (an option's value outside its range); 130 \
+            be written (too few pictures, say); 64 a usage error (an option's value outside its range, --calibrate with loose markers); 130 \
             stopped by Ctrl-C, SIGTERM or SIGHUP.
 
             Examples:
