@@ -7,6 +7,7 @@
 //   V4L2 camera -> FrameCapture (over CV4L2Shim) -> MarkerDetection (over COpenCVShim)
 //               -> Debounce (conditional debouncer) -> MarkerShutter (pipeline) -> marker-shutter
 //   pictures -> Calibration (over CCalibrationShim) -> marker-shutter calibrate
+//                           `-> MarkerShutter (`live --calibrate` solves as pictures are taken)
 //
 // Dependencies only point up that chain; `Debounce` knows nothing of cameras.
 
@@ -146,7 +147,8 @@ let pipelineProducts: [Product] = [
 
 let pipelineTargets: [Target] = [
     .target(
-        name: "MarkerShutter", dependencies: ["Debounce", "Pixels", "SystemCalls", "MarkerDetection", "FrameCapture"],
+        name: "MarkerShutter",
+        dependencies: ["Debounce", "Pixels", "SystemCalls", "MarkerDetection", "FrameCapture", "Calibration"],
         swiftSettings: strictSwift
     ),
     // The command-line tool: parses, builds a configuration, calls the library, prints.
@@ -160,7 +162,7 @@ let pipelineTargets: [Target] = [
     ),
     .testTarget(
         name: "MarkerShutterTests",
-        dependencies: ["MarkerShutter", "Debounce", "DebounceTesting", "MarkerDetection", "Pixels", "FrameCapture"],
+        dependencies: ["MarkerShutter", "Debounce", "DebounceTesting", "MarkerDetection", "Pixels", "FrameCapture", "Calibration"],
         swiftSettings: strictSwift
     ),
     // Runs the built marker-shutter; depending on the executable makes `swift test` build it.

@@ -95,12 +95,8 @@ struct CalibrateCommand: ParsableCommand {
             let result = try pictures.calibrate(model)
             let report = CalibrationReport(result: result, pattern: pictures.pattern.description, cameraName: cameraName)
             let output = try OutputFolder(path: out, input: folder)
-            try output.write(Array(report.openCVYAML.utf8), to: "calibration.yaml")
-            try output.write(Array(report.cameraInfoYAML.utf8), to: "camera_info.yaml")
-            try output.write(Array(report.json.utf8), to: "calibration.json")
-            try output.write(try png(CalibrationPictures.coverage(report)), to: "coverage.png")
-            try output.write(try png(CalibrationPictures.residuals(report)), to: "residuals.png")
-            var written = ["calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png"]
+            try report.write(into: output)
+            var written = CalibrationReport.fileNames
             if undistort {
                 for view in pictures.views {
                     let name = "undistorted/" + ((view.name as NSString).deletingPathExtension) + ".png"
@@ -110,7 +106,7 @@ struct CalibrateCommand: ParsableCommand {
                     } catch {
                         throw CalibrationError.unreadableInput(path: pictures.path(of: view.name), reason: "\(error)")
                     }
-                    try output.write(try png(report.result.camera.undistort(image)), to: name)
+                    try output.write(try CalibrationReport.png(report.result.camera.undistort(image), output: output), to: name)
                 }
                 written.append("undistorted/")
             }
@@ -119,14 +115,6 @@ struct CalibrateCommand: ParsableCommand {
             for name in written { StandardOutput.line((out as NSString).appendingPathComponent(name)) }
         } catch let error as CalibrationError {
             throw RuntimeError("\(error)")
-        }
-    }
-
-    private func png(_ image: PixelBuffer) throws -> [UInt8] {
-        do {
-            return try ImageFile.encode(image, as: .png)
-        } catch {
-            throw CalibrationError.output(path: out, reason: "a picture could not be encoded: \(error)")
         }
     }
 }

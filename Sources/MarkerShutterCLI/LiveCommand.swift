@@ -1,4 +1,6 @@
 import ArgumentParser
+import Calibration
+import Foundation
 import FrameCapture
 import MarkerShutter
 
@@ -8,8 +10,24 @@ struct LiveCommand: AsyncParsableCommand {
         commandName: "live",
         abstract: "Watch a camera and take pictures only while the calibration target is in view.",
         discussion: """
-            Shows frames per second, detection time, markers and corners found, the shutter (ENABLED, \
-            HELD 0.12s while a lost detection is held, or disabled) and pictures taken, on one line.
+            Shows on one line: frames per second, detection time, markers/corners found, the shutter \
+            (ENABLED, HELD 0.12s while a lost detection is held, or disabled), pictures taken, and how far \
+            the pictures cover what calibration wants, as ROS camera_calibration's X, Y, size and skew bars \
+            (X▮▮▯▯ is half the spread across the image that is wanted; a + after a bar: a picture of the \
+            view now seen would widen it).
+
+            --auto takes a picture when the shutter is enabled on a sharp view that is not too similar to \
+            any picture so far (its four measures' differences from each picture sum to over 0.2) and that \
+            raises the coverage by at least 0.05 (summed over the four); a view that raises nothing must \
+            differ by over 0.4. The first view is taken.
+
+            --calibrate solves the camera (pinhole, as `calibrate` does) in the background after each \
+            picture once there are three, one solve at a time (pictures taken meanwhile are solved together \
+            next), and prints each result: views, RMS error, focal lengths with their 95% intervals, and \
+            "good" once the RMS is under --good-rms and both intervals under --good-focal-interval. At the \
+            end, the last solve's files (calibration.yaml, camera_info.yaml, calibration.json, coverage.png, \
+            residuals.png, as `calibrate` writes them) go into --calibration-out, their paths to standard \
+            output. Only this session's pictures are solved.
 
             Space or Enter takes a picture: the held valid frame is saved to --out as a PNG with a JSON \
             sidecar of its detection and timestamp. While the shutter is disabled the request is refused. \
@@ -18,8 +36,9 @@ struct LiveCommand: AsyncParsableCommand {
             disables the shutter when the hold runs out, without waiting for a frame.
 
             Exit status: 0 stopped by quit, --stop-after or the end of a replay; 1 the camera or folder \
-            failed (or could not be opened), or standard output could not be written; 2 a picture or the \
-            recording could not be written; 64 a usage error (an option's value outside its range); 130 \
+            failed (or could not be opened), --calibration-out has files and no --force, or standard output \
+            could not be written; 2 a picture, the recording or (with --calibrate) the calibration could not \
+            be written (too few pictures, say); 64 a usage error (an option's value outside its range, --calibrate with loose markers); 130 \
             stopped by Ctrl-C, SIGTERM or SIGHUP.
 
             Examples:
@@ -27,6 +46,7 @@ struct LiveCommand: AsyncParsableCommand {
               marker-shutter live --device /dev/video2 --size 1920x1080 --out shots
               marker-shutter live --auto --out calibration --record session1
               marker-shutter live --replay Samples/charuco-session --auto --out picks
+              marker-shutter live --auto --calibrate --out pictures
             """
     )
 
@@ -48,8 +68,29 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where pictures are saved.", valueName: "dir"))
     var out: String = "pictures"
 
-    @Flag(help: "Take pictures automatically when the shutter is enabled on a sharp view that differs from every picture so far.")
+    @Flag(help: "Take pictures automatically when the shutter is enabled on a sharp view that raises the coverage or differs enough from every picture so far.")
     var auto = false
+
+    @Flag(help: "Calibrate in the background as pictures are taken, and write the calibration files at the end.")
+    var calibrate = false
+
+    @Option(name: .customLong("calibration-out"),
+            help: ArgumentHelp("Where --calibrate writes its files (default: calibration/ inside --out).", valueName: "dir"))
+    var calibrationOut: String?
+
+    @Flag(help: "Replace the calibration files in an existing --calibration-out.")
+    var force = false
+
+    @Option(name: .customLong("good-rms"), parsing: .unconditional,
+            help: ArgumentHelp("With --calibrate, the RMS reprojection error a good result stays under (\(InputLimits.goodRMS)).",
+                               valueName: "pixels"))
+    var goodRMS = 0.5
+
+    @Option(name: .customLong("good-focal-interval"), parsing: .unconditional,
+            help: ArgumentHelp(
+                "With --calibrate, the share of each focal length its 95% interval stays under in a good result (\(InputLimits.goodFocalInterval)).",
+                valueName: "percent"))
+    var goodFocalInterval = 1.0
 
     @Option(help: ArgumentHelp("Record every frame and a manifest.jsonl into this (new or empty) folder, for `process`.", valueName: "dir"))
     var record: String?
@@ -74,7 +115,21 @@ struct LiveCommand: AsyncParsableCommand {
         try InputLimits.cameraSide.validate(frameSize.height, option: "--size height")
         try InputLimits.cameraFramesPerSecond.validate(fps, option: "--fps")
         try InputLimits.frameCount.validate(stopAfter, option: "--stop-after")
+        try InputLimits.goodRMS.validate(goodRMS, option: "--good-rms")
+        try InputLimits.goodFocalInterval.validate(goodFocalInterval, option: "--good-focal-interval")
+        if calibrationOut != nil, !calibrate { throw ValidationError("--calibration-out needs --calibrate") }
+        if calibrate {
+            let pattern = try detection.parsedPattern()
+            do {
+                _ = try TargetLayout(pattern)
+            } catch {
+                throw ValidationError("--calibrate needs a board: \(error)")
+            }
+        }
     }
+
+    /// Where --calibrate writes.
+    var calibrationFolder: String { calibrationOut ?? (out as NSString).appendingPathComponent("calibration") }
 
     func run() async throws {
         // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
@@ -85,6 +140,14 @@ struct LiveCommand: AsyncParsableCommand {
         configuration.automatic = auto
         configuration.record = record
         configuration.stopAfter = stopAfter
+        if calibrate {
+            var calibration = LiveCalibration.Configuration(folder: calibrationFolder)
+            calibration.replacing = force
+            calibration.goodRMS = goodRMS
+            calibration.goodFocalInterval = goodFocalInterval / 100
+            calibration.input = replay
+            configuration.calibration = calibration
+        }
         if let replay {
             do { try OutputPolicy.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
         }
@@ -107,7 +170,8 @@ struct LiveCommand: AsyncParsableCommand {
         interruption.onInterrupt { name in session.stop(reason: name) }
 
         console.message(session.source.banner + "; pattern \(detector.pattern), hold \(detection.hold) s, pictures to \(out)"
-            + (record.map { ", recording to \($0)" } ?? ""))
+            + (record.map { ", recording to \($0)" } ?? "")
+            + (configuration.calibration.map { ", calibration to \($0.folder) (good: \($0.goodText))" } ?? ""))
         console.message(KeyboardInput().isTerminal
             ? "Space or Enter: take a picture   q or Ctrl-C: quit"
             : "commands on standard input: capture, quit (or Ctrl-C)")

@@ -3,8 +3,8 @@ import Foundation
 import MarkerShutter
 
 /// How `live` shows a session on the terminal: the status line (at most ten times a second),
-/// shutter changes as lines when standard error is not a terminal, pictures on standard output,
-/// and messages.
+/// shutter changes as lines when standard error is not a terminal, pictures (and calibration
+/// files) on standard output, and messages (each background calibration among them).
 struct LiveView: Sendable {
     let console: Console
     let session: LiveSession
@@ -18,8 +18,8 @@ struct LiveView: Sendable {
 
     func show(_ event: LiveSession.Event) {
         switch event {
-        case .frame(let report, let shutterChanged):
-            statusUpdates.send(statusLine(report.step.state, at: report.observation.time))
+        case .frame(let report, let shutterChanged, let guidance):
+            statusUpdates.send(statusLine(report.step.state, at: report.observation.time) + "  " + Self.coverageText(guidance))
             if shutterChanged, !console.isTerminal {
                 console.message(String(format: "t=%.3fs frame %d: shutter %@", report.observation.time.seconds,
                                        report.observation.index, report.step.state.phase.description))
@@ -38,6 +38,12 @@ struct LiveView: Sendable {
         case .pictureNotTaken: console.message("picture not taken: the session is ending")
         case .recordingStopped(let error): console.message("recording stopped: \(error); the frames recorded so far are kept")
         case .frameSkipped(let file, let reason): console.message(FileNameText.escaped("skipping \(file): \(reason)"))
+        case .calibrated(let update):
+            let good = session.configuration.calibration.map { " (\($0.goodText))" } ?? ""
+            console.message(update.description + (update.isGood ? good : ""))
+        case .calibrationFailed(let error): console.message("calibration: \(error)")
+        case .calibrationWritten(let files): for file in files { console.result(file) }
+        case .calibrationNotWritten(let error): console.message("calibration not written: \(error)")
         }
     }
 
@@ -47,7 +53,21 @@ struct LiveView: Sendable {
         console.clearStatus()
     }
 
-    /// The status line for the shutter's `state` at `time`.
+    /// The coverage as four bars of four cells, ROS `camera_calibration`'s X, Y, size and skew:
+    /// `X▮▮▮▯ Y▮▮▯▯+ size▮▯▯▯ skew▯▯▯▯`, a `+` after each measure a picture of this view would widen.
+    static func coverageText(_ guidance: LiveSession.Guidance) -> String {
+        let progress = guidance.coverage, gains = guidance.gains
+        let measures = [("X", progress.x, gains?.x), ("Y", progress.y, gains?.y), ("size", progress.size, gains?.size),
+                        ("skew", progress.skew, gains?.skew)]
+        return measures.map { name, value, gain in
+            let filled = min(4, max(0, Int((value * 4).rounded(.down))))
+            return name + String(repeating: "▮", count: filled) + String(repeating: "▯", count: 4 - filled)
+                + ((gain ?? 0) >= 0.01 ? "+" : "")
+        }.joined(separator: " ")
+    }
+
+    /// The status line for the shutter's `state` at `time`: `30.0 fps 5.1 ms  12/24  ENABLED  6 pics`
+    /// (rate, detection time, markers/corners found, shutter, pictures).
     private func statusLine(_ state: ShutterState<FrameObservation>, at time: FrameTime) -> String {
         let statistics = session.statistics
         let shutterText: String
@@ -57,9 +77,9 @@ struct LiveView: Sendable {
         case .disabled: shutterText = "disabled"
         }
         let fps = statistics.framesPerSecond.map { String(format: "%.1f fps", $0) } ?? "-- fps"
-        let detect = statistics.lastDetectionTime.map { String(format: "detect %.1f ms", $0.inSeconds * 1000) } ?? "detect --"
+        let detect = statistics.lastDetectionTime.map { String(format: "%.1f ms", $0.inSeconds * 1000) } ?? "-- ms"
         let saved = session.picturesSaved
-        return "\(fps) | \(detect) | \(statistics.lastCounts.markers) markers \(statistics.lastCounts.corners) corners | "
-            + "\(shutterText) | \(saved) picture\(saved == 1 ? "" : "s")"
+        return "\(fps) \(detect)  \(statistics.lastCounts.markers)/\(statistics.lastCounts.corners)  \(shutterText)  "
+            + "\(saved) pic\(saved == 1 ? "" : "s")"
     }
 }

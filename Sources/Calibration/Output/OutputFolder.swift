@@ -8,7 +8,7 @@ import Glibc
 /// temporary folder beside it, flushed, and only moved into place by ``commit()`` once every one of
 /// them is written. An error before then leaves the destination as it was.
 ///
-/// The destination may not be, or lie inside, the input folder.
+/// The destination may not be, or lie inside, the input folder (when there is one).
 public final class OutputFolder {
     /// The destination folder.
     public let path: String
@@ -21,18 +21,13 @@ public final class OutputFolder {
     ///
     /// - Parameters:
     ///   - path: The destination folder; made if missing, its files of the same names replaced.
-    ///   - input: The folder the results are made from, which is never written into.
+    ///   - input: The folder the results are made from, which is never written into; `nil` when
+    ///     they are made from no folder (detections held in memory).
     /// - Throws: ``CalibrationError/output(path:reason:)`` when `path` is the input folder or inside
     ///   it, is not a folder, or its parent cannot be written.
-    public init(path: String, input: String) throws(CalibrationError) {
-        let destination = Self.resolved(path), source = Self.resolved(input)
-        if destination == source || destination.hasPrefix(source + "/") {
-            throw .output(path: path, reason: "it is inside the input folder \(input), which is never written into")
-        }
-        var status = stat()
-        if lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR {
-            throw .output(path: path, reason: "it exists and is not a folder")
-        }
+    public init(path: String, input: String?) throws(CalibrationError) {
+        try Self.check(path: path, input: input)
+        let destination = Self.resolved(path)
         let parent = (destination as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
@@ -44,6 +39,21 @@ public final class OutputFolder {
         try? FileManager.default.removeItem(atPath: staging)
         guard mkdir(staging, 0o755) == 0 else {
             throw .output(path: path, reason: "cannot make \(staging): \(SystemCallError(call: "mkdir", errno: errno))")
+        }
+    }
+
+    /// Checks, before any work, that `path` may receive results: not inside `input`, and a folder
+    /// when it exists.
+    ///
+    /// - Throws: ``CalibrationError/output(path:reason:)`` saying why not.
+    public static func check(path: String, input: String?) throws(CalibrationError) {
+        let destination = resolved(path)
+        if let input, case let source = resolved(input), destination == source || destination.hasPrefix(source + "/") {
+            throw .output(path: path, reason: "it is inside the input folder \(input), which is never written into")
+        }
+        var status = stat()
+        if lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR {
+            throw .output(path: path, reason: "it exists and is not a folder")
         }
     }
 

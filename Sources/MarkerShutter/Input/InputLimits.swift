@@ -24,6 +24,10 @@ public enum InputLimits {
     public static let openCVThreads = AllowedRange(1...256, unit: "threads")
     /// `--jobs` as given; the jobs that run are also capped by ``cores``.
     public static let jobs = AllowedRange(1...1024)
+    /// `live --good-rms`: the RMS reprojection error under which a calibration is good.
+    public static let goodRMS = AllowedRange(0.01...100, unit: "pixels")
+    /// `live --good-focal-interval`: the share of each focal length its 95% interval must stay under.
+    public static let goodFocalInterval = AllowedRange(0.01...100, unit: "percent")
     /// The cores of this machine, the most jobs that run at once.
     public static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

@@ -63,6 +63,12 @@ public struct ViewCoverage: Sendable, Hashable, CustomStringConvertible {
         Self.progress(of: views + [view], goals: goals).total - progress.total
     }
 
+    /// How much `view` would raise each measure's progress (0 where it adds nothing).
+    public func gains(from view: BoardView) -> Measures {
+        let now = progress, then = Self.progress(of: views + [view], goals: goals)
+        return Measures(x: then.x - now.x, y: then.y - now.y, size: then.size - now.size, skew: then.skew - now.skew)
+    }
+
     /// The status-line form, each measure as a percentage: `cover x 64% y 40% size 25% skew 10%`.
     public var statusText: String {
         let p = progress

@@ -1,3 +1,4 @@
+public import Calibration
 import Dispatch
 import Foundation
 public import FrameCapture
@@ -37,8 +38,13 @@ public final class LiveSession: Sendable {
         public var hold: Duration
         /// The folder pictures are saved to.
         public var pictures: String
-        /// Whether pictures are taken automatically of views that differ from every earlier one.
+        /// Whether pictures are taken automatically, of the views `autoCapture` chooses.
         public var automatic = false
+        /// Which views `automatic` takes (those that raise the coverage first); it also keeps the
+        /// coverage of every picture taken, shown in each frame's ``Guidance``.
+        public var autoCapture = AutoCapturePolicy()
+        /// Solve the pictures as they are taken and write the calibration at the end (`--calibrate`).
+        public var calibration: LiveCalibration.Configuration?
         /// A new or empty folder every frame is recorded to, with a `manifest.jsonl`.
         public var record: String?
         /// Stop after this many frames.
@@ -58,7 +64,7 @@ public final class LiveSession: Sendable {
     /// Something that happened during the run, in the order it happened.
     public enum Event: Sendable {
         /// A frame was detected; `shutterChanged` when the shutter's phase differs from the frame before.
-        case frame(LiveShutter.Report, shutterChanged: Bool)
+        case frame(LiveShutter.Report, shutterChanged: Bool, guidance: Guidance)
         /// No frame came before the hold ran out (a camera that stalled): the shutter is disabled.
         case shutterExpired(LiveShutter.Expiry)
         /// A picture was saved.
@@ -73,6 +79,28 @@ public final class LiveSession: Sendable {
         case recordingStopped(FileWriteError)
         /// A replayed frame could not be read and was skipped.
         case frameSkipped(file: String, reason: String)
+        /// A background solve of the pictures so far ended (``Configuration/calibration``).
+        case calibrated(LiveCalibration.Update)
+        /// A background solve failed (OpenCV could not solve, too few usable views).
+        case calibrationFailed(CalibrationError)
+        /// The calibration files were written at the end: their paths.
+        case calibrationWritten([String])
+        /// The calibration files could not be written at the end (too few views, a folder that
+        /// cannot be written): nothing was.
+        case calibrationNotWritten(CalibrationError)
+    }
+
+    /// What a frame shows for calibration, as ROS `camera_calibration` shows it: where and how the
+    /// target is seen, and how far the pictures taken so far (this frame's included) cover each measure.
+    public struct Guidance: Sendable {
+        /// The target's view in this frame; `nil` without one (fewer than four points found).
+        public let view: BoardView?
+        /// How far the pictures taken so far span each measure, 0...1 each.
+        public let coverage: ViewCoverage.Progress
+        /// How much a picture of this view would raise each measure's coverage now (`nil` without a view).
+        public let gains: ViewCoverage.Measures?
+        /// The pictures the coverage is made of.
+        public let pictures: Int
     }
 
     /// A picture saved, with the frame it shows.
@@ -94,7 +122,7 @@ public final class LiveSession: Sendable {
         /// No more pictures are taken: the last ones are being finished.
         var closed = false
         var lastPhase: ShutterState<FrameObservation>.Phase?
-        var policy = AutoCapturePolicy()
+        var policy: AutoCapturePolicy
     }
 
     /// The source frames come from.
@@ -107,7 +135,9 @@ public final class LiveSession: Sendable {
     private let shutter: LiveShutter
     private let pictures: Mutex<PictureFolder>
     private let recorder: FrameRecorder?
-    private let counts = Mutex(Counts())
+    private let counts: Mutex<Counts>
+    /// Solves the pictures in the background (`--calibrate`).
+    private let calibration: LiveCalibration.Solver?
     /// Rung after each frame, so that the stall watch looks at the new expiry.
     private let doorbell: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
     /// A stall ends a hold this long after its deadline, so that a frame that comes on time decides first.
@@ -122,7 +152,9 @@ public final class LiveSession: Sendable {
     /// - Throws: ``LiveSessionError`` naming what could not be prepared.
     public init(source request: SourceRequest, configuration: Configuration) throws(LiveSessionError) {
         self.configuration = configuration
+        counts = Mutex(Counts(policy: configuration.autoCapture))
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        calibration = try Self.prepareCalibration(configuration, continuation: continuation)
         doorbell = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let made = [configuration.pictures, configuration.record].compactMap { $0 }.filter { !FileManager.default.fileExists(atPath: $0) }
         foldersMade = made
@@ -163,6 +195,32 @@ public final class LiveSession: Sendable {
         shutter = LiveShutter(detector: configuration.detector, rule: configuration.rule, hold: configuration.hold,
                               clock: configuration.clock)
         started = true
+    }
+
+    /// The background solver for ``Configuration/calibration``, after checking that the pattern is
+    /// a board and that the folder may receive the files (checked before any folder is made).
+    private static func prepareCalibration(_ configuration: Configuration, continuation: AsyncStream<Event>.Continuation)
+        throws(LiveSessionError) -> LiveCalibration.Solver?
+    {
+        guard let settings = configuration.calibration else { return nil }
+        do {
+            try OutputFolder.check(path: settings.folder, input: settings.input)
+            if !settings.replacing, let names = try? FileManager.default.contentsOfDirectory(atPath: settings.folder), !names.isEmpty {
+                throw LiveSessionError.calibrationFolderNotEmpty(settings.folder)
+            }
+            return try LiveCalibration.Solver(configuration: settings, pattern: configuration.detector.pattern) { outcome in
+                switch outcome {
+                case .success(let update): continuation.yield(.calibrated(update))
+                case .failure(let error): continuation.yield(.calibrationFailed(error))
+                }
+            }
+        } catch let error as LiveSessionError {
+            throw error
+        } catch let error as CalibrationError {
+            throw .calibration(error)
+        } catch {
+            throw .calibration(.output(path: settings.folder, reason: "\(error)"))
+        }
     }
 
     /// Removes a folder this session made when it holds nothing (an empty recording manifest counts
@@ -242,6 +300,7 @@ public final class LiveSession: Sendable {
         counts.withLock { $0.closed = true }
         writer.sync {}
         let recording = recorder?.finish()
+        let calibrated = await finishCalibration()
         continuation.finish()
         let c = counts.withLock { $0 }
         if failure != nil {
@@ -249,7 +308,31 @@ public final class LiveSession: Sendable {
             if recording?.written == 0, let record = configuration.record, foldersMade.contains(record) { Self.removeIfEmpty(record) }
         }
         return LiveSummary(stopReason: c.stopReason, statistics: shutter.statistics, stretches: shutter.stretches,
-                           pictures: c.pictures, recording: recording, recordFolder: configuration.record, failure: failure)
+                           pictures: c.pictures, recording: recording, recordFolder: configuration.record, failure: failure,
+                           coverage: c.policy.coverage, calibration: calibrated)
+    }
+
+    /// Waits for the background solve, solves the pictures it did not include, and writes the files
+    /// (off the cooperative threads: a solve takes seconds).
+    private func finishCalibration() async -> LiveSummary.Calibration? {
+        guard let calibration else { return nil }
+        let continuation = continuation
+        return await withCheckedContinuation { (done: CheckedContinuation<LiveSummary.Calibration?, Never>) in
+            DispatchQueue.global().async {
+                let outcome = calibration.finish()
+                do throws(CalibrationError) {
+                    let update = try outcome.get()
+                    let files = try calibration.write(update)
+                    continuation.yield(.calibrationWritten(files))
+                    done.resume(returning: LiveSummary.Calibration(update: update, folder: calibration.configuration.folder,
+                                                                   failure: nil))
+                } catch {
+                    continuation.yield(.calibrationNotWritten(error))
+                    done.resume(returning: LiveSummary.Calibration(update: try? outcome.get(),
+                                                                   folder: calibration.configuration.folder, failure: error))
+                }
+            }
+        }
     }
 
     /// Keeps `reason` as the stop's reason unless there is one already.
@@ -292,8 +375,13 @@ public final class LiveSession: Sendable {
         // Told under the lock the stall watch takes too, so that the events keep the shutter's order.
         let automatic = counts.withLock { c in
             defer { c.lastPhase = phase }
-            continuation.yield(.frame(report, shutterChanged: c.lastPhase != phase))
-            return configuration.automatic && c.policy.consider(report.observation, phase: phase) != nil
+            let taken = configuration.automatic ? c.policy.consider(report.observation, phase: phase) : nil
+            let view = taken ?? BoardView(report.observation.detection)
+            let coverage = c.policy.coverage
+            let guidance = Guidance(view: view, coverage: coverage.progress, gains: view.map(coverage.gains(from:)),
+                                    pictures: coverage.views.count)
+            continuation.yield(.frame(report, shutterChanged: c.lastPhase != phase, guidance: guidance))
+            return taken != nil
         }
         if automatic {
             takePicture(report.observation, state: report.step.state, now: report.observation.time, trigger: .auto)
@@ -306,6 +394,8 @@ public final class LiveSession: Sendable {
         // the run returns and none is begun while it ends.
         let accepted = counts.withLock { c -> Bool in
             guard !c.closed else { return false }
+            // An automatic picture's view was recorded when the policy chose it.
+            if trigger == .request, let view = BoardView(observation.detection) { c.policy.record(view) }
             writer.async { [self] in save(observation, state: state, now: now, trigger: trigger) }
             return true
         }
@@ -319,6 +409,7 @@ public final class LiveSession: Sendable {
                 try folder.save(observation, state: state, at: now, trigger: trigger)
             }
             counts.withLock { $0.pictures.saved += 1 }
+            calibration?.add(picture: (files.image as NSString).lastPathComponent, observation.detection)
             let holdAge = state.phase == .enabled ? nil : state.holdAge(at: now) ?? .zero
             continuation.yield(.pictureSaved(SavedPicture(files: files, frameIndex: observation.index, holdAge: holdAge,
                                                           trigger: trigger)))
@@ -341,6 +432,10 @@ public enum LiveSessionError: Error, CustomStringConvertible {
     case camera(CaptureError)
     /// The folder cannot be replayed.
     case replay(String)
+    /// `--calibrate` cannot work: a pattern of loose markers, or a folder the files cannot go to.
+    case calibration(CalibrationError)
+    /// The calibration folder has files in it, and replacing them was not asked for.
+    case calibrationFolderNotEmpty(String)
 
     public var description: String {
         switch self {
@@ -349,6 +444,9 @@ public enum LiveSessionError: Error, CustomStringConvertible {
         case .recording(let error): "cannot record: \(error)"
         case .camera(let error): "cannot open camera: \(error)"
         case .replay(let reason): "cannot replay: \(reason)"
+        case .calibration(let error): "cannot calibrate: \(error)"
+        case .calibrationFolderNotEmpty(let path):
+            "\(path) is not empty: give a new or empty --calibration-out, or --force to replace its calibration files"
         }
     }
 }

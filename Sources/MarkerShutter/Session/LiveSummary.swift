@@ -1,3 +1,4 @@
+public import Calibration
 import Foundation
 
 /// How a live session went: why it stopped, frame counts, the shutter, pictures and the recording.
@@ -33,9 +34,38 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
     public let recordFolder: String?
     /// The source's error, when it ended with one ("/dev/video0: ... disconnected").
     public let failure: String?
+    /// How far the pictures taken span the image, size and skew.
+    public let coverage: ViewCoverage
+    /// The calibration, with `--calibrate`.
+    public let calibration: Calibration?
 
-    /// Whether a picture or the recording could not be written.
-    public var writesFailed: Bool { pictures.failed > 0 || recording?.failure != nil }
+    /// How `--calibrate` ended.
+    public struct Calibration: Sendable {
+        /// The last solve, covering every picture (nil when there was none).
+        public let update: LiveCalibration.Update?
+        /// The folder the files go to.
+        public let folder: String
+        /// Why the files were not written, when they were not.
+        public let failure: CalibrationError?
+    }
+
+    /// The summary of a run.
+    public init(stopReason: String?, statistics: LiveStatistics, stretches: [EnabledStretch], pictures: Pictures,
+                recording: FrameRecorder.Summary?, recordFolder: String?, failure: String?, coverage: ViewCoverage = ViewCoverage(),
+                calibration: Calibration? = nil) {
+        self.stopReason = stopReason
+        self.statistics = statistics
+        self.stretches = stretches
+        self.pictures = pictures
+        self.recording = recording
+        self.recordFolder = recordFolder
+        self.failure = failure
+        self.coverage = coverage
+        self.calibration = calibration
+    }
+
+    /// Whether a picture, the recording or the calibration could not be written.
+    public var writesFailed: Bool { pictures.failed > 0 || recording?.failure != nil || calibration?.failure != nil }
 
     /// The summary as printed after a run, several lines.
     public var description: String {
@@ -49,6 +79,9 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
             "  pictures: \(pictures.saved) saved" + (pictures.refused > 0 ? ", \(pictures.refused) refused (shutter disabled)" : "")
                 + (pictures.failed > 0 ? ", \(pictures.failed) failed" : ""),
         ]
+        if !coverage.views.isEmpty {
+            lines.append("  pictures \(coverage.statusText)")
+        }
         if let median = statistics.latency(percentile: 0.5), let p99 = statistics.latency(percentile: 0.99) {
             lines.append(String(format: "  latency from frame to shutter state: median %.1f ms, 99th percentile %.1f ms",
                                 median.inSeconds * 1000, p99.inSeconds * 1000))
@@ -57,6 +90,11 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
             lines.append("  recording: \(recording.written) frames in \(recordFolder)"
                 + (recording.skipped > 0 ? ", \(recording.skipped) not recorded (disk too slow)" : "")
                 + (recording.failure.map { "; stopped: \($0)" } ?? ""))
+        }
+        if let calibration {
+            if let update = calibration.update { lines.append("  " + update.description) }
+            lines.append(calibration.failure.map { "  calibration not written: \($0)" }
+                ?? "  calibration written to \(calibration.folder)")
         }
         return lines.joined(separator: "\n")
     }

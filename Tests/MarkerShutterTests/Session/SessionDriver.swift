@@ -40,7 +40,7 @@ final class SessionDriver {
         continuation.yield(SourceFrame(pixels: pixels, time: frame.time, sequence: frame.sequence, file: frame.file))
         while let event = await iterator.next() {
             events.append(event)
-            if case .frame(let report, _) = event, report.observation.index >= 0 { return true }
+            if case .frame(let report, _, _) = event, report.observation.index >= 0 { return true }
         }
         return false
     }
@@ -99,7 +99,7 @@ final class SessionDriver {
     /// The shutter's changes: frame index and phase.
     var changes: [(frame: Int, phase: String)] {
         events.compactMap { event in
-            guard case .frame(let report, true) = event else { return nil }
+            guard case .frame(let report, true, _) = event else { return nil }
             return (report.observation.index, report.step.state.phase.description)
         }
     }
@@ -109,6 +109,22 @@ final class SessionDriver {
         events.compactMap { event in
             guard case .pictureSaved(let picture) = event else { return nil }
             return picture
+        }
+    }
+
+    /// Each frame's guidance, with the frame's index.
+    var guidance: [(frame: Int, guidance: LiveSession.Guidance)] {
+        events.compactMap { event in
+            guard case .frame(let report, _, let guidance) = event else { return nil }
+            return (report.observation.index, guidance)
+        }
+    }
+
+    /// The background solves' results.
+    var calibrations: [LiveCalibration.Update] {
+        events.compactMap { event in
+            guard case .calibrated(let update) = event else { return nil }
+            return update
         }
     }
 

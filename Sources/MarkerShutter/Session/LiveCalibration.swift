@@ -1,0 +1,167 @@
+import Dispatch
+import Foundation
+public import Calibration
+public import MarkerDetection
+import Synchronization
+
+/// `live --calibrate`: the pictures of a session solved in the background as they are taken, and
+/// the calibration files written at the end.
+///
+/// After each picture, once there are as many as the model needs, the session's pictures are solved
+/// with ``CameraCalibration`` (as `calibrate` solves them) on a queue of their own, so that frames and
+/// detection never wait. At most one solve runs; pictures taken meanwhile are solved together when
+/// it ends (the latest pictures win, solves in between are skipped).
+public enum LiveCalibration {
+    /// What to solve and where the files go.
+    public struct Configuration: Sendable {
+        /// The lens model.
+        public var model: CameraModel = .pinhole
+        /// The folder the files go to (`calibrate`'s five files).
+        public var folder: String
+        /// Whether files already in `folder` may be replaced (`--force`); otherwise a folder with
+        /// files in it is refused before the session starts.
+        public var replacing = false
+        /// A result is good when its RMS reprojection error is under this many pixels.
+        public var goodRMS = 0.5
+        /// ... and the 95% interval of each focal length is under this share of its value.
+        public var goodFocalInterval = 0.01
+        /// The camera's name in camera_info.yaml.
+        public var cameraName = "camera"
+        /// A folder the files must never go into (the replayed one).
+        public var input: String?
+
+        /// A configuration writing into `folder`, with the default model and thresholds.
+        public init(folder: String) {
+            self.folder = folder
+        }
+
+        /// Whether `run` is good by these thresholds.
+        public func isGood(_ run: CalibrationRun) -> Bool {
+            run.rms < goodRMS && Update.focalLengths(of: run).allSatisfy { $0.interval95 < goodFocalInterval * abs($0.value) }
+        }
+
+        /// The thresholds in words: `RMS under 0.5 px and focal lengths within 1%`.
+        public var goodText: String {
+            "RMS under " + String(format: "%g", goodRMS) + " px and focal lengths within "
+                + String(format: "%g", goodFocalInterval * 100) + "%"
+        }
+    }
+
+    /// One solve's result.
+    public struct Update: Sendable, CustomStringConvertible {
+        /// The calibration.
+        public let result: CalibrationResult
+        /// The pictures given to the solve (some may have been set aside or dropped).
+        public let pictures: Int
+        /// Whether it is good by the configuration's thresholds.
+        public let isGood: Bool
+
+        /// The views in the final solve.
+        public var views: Int { result.run.views.count }
+        /// The RMS reprojection error, in pixels.
+        public var rms: Double { result.run.rms }
+        /// fx and fy, with their 95% intervals.
+        public var focalLengths: [CalibrationRun.Parameter] { Self.focalLengths(of: result.run) }
+
+        static func focalLengths(of run: CalibrationRun) -> [CalibrationRun.Parameter] { ["fx", "fy"].compactMap(run.parameter) }
+
+        /// One line: `calibration: 8 views, RMS 0.214 px, fx 601.3 ± 0.42%, fy 600.8 ± 0.40%: good`.
+        public var description: String {
+            let focal = focalLengths.map {
+                "\($0.name) " + String(format: "%.1f ± %.2f%%", $0.value, 100 * $0.interval95 / max(abs($0.value), .leastNonzeroMagnitude))
+            }
+            return "calibration: \(views) view\(views == 1 ? "" : "s"), RMS " + String(format: "%.3f px", rms) + ", "
+                + focal.joined(separator: ", ") + (isGood ? ": good" : "")
+        }
+    }
+
+    /// Solves in the background, one solve at a time, the latest pictures winning.
+    final class Solver: Sendable {
+        private struct State {
+            var views: [CalibrationView] = []
+            /// Whether a solve is queued or running.
+            var solving = false
+            /// The views of the newest finished solve, and its outcome.
+            var latest: (views: Int, outcome: Result<Update, CalibrationError>)?
+        }
+
+        let configuration: Configuration
+        let pattern: Pattern
+        private let layout: TargetLayout
+        private let state = Mutex(State())
+        private let queue = DispatchQueue(label: "marker-shutter calibration")
+        private let onOutcome: @Sendable (Result<Update, CalibrationError>) -> Void
+
+        /// A solver for views of `pattern`; `onOutcome` is told every solve's outcome, on the solver's queue.
+        ///
+        /// - Throws: ``CalibrationError/patternWithoutLayout(_:)`` for loose markers.
+        init(configuration: Configuration, pattern: Pattern,
+             onOutcome: @escaping @Sendable (Result<Update, CalibrationError>) -> Void) throws(CalibrationError) {
+            self.configuration = configuration
+            self.pattern = pattern
+            layout = try TargetLayout(pattern)
+            self.onOutcome = onOutcome
+        }
+
+        /// Adds a picture's detection; starts a solve when there are enough views and none is running.
+        func add(picture name: String, _ detection: Detection) {
+            let view = layout.view(named: name, detection)
+            state.withLock { s in
+                s.views.append(view)
+                guard s.views.count >= configuration.model.minimumViews, !s.solving else { return }
+                s.solving = true
+                queue.async { [self] in solveWhileNewer() }
+            }
+        }
+
+        /// Solves the views there are, and again while pictures came during the solve.
+        private func solveWhileNewer() {
+            var views = state.withLock { $0.views }
+            while true {
+                let outcome = solve(views)
+                onOutcome(outcome)
+                let newer = state.withLock { s -> [CalibrationView]? in
+                    s.latest = (views.count, outcome)
+                    guard s.views.count > views.count else {
+                        s.solving = false
+                        return nil
+                    }
+                    return s.views
+                }
+                guard let newer else { return }
+                views = newer
+            }
+        }
+
+        private func solve(_ views: [CalibrationView]) -> Result<Update, CalibrationError> {
+            Result { () throws(CalibrationError) -> Update in
+                let result = try CameraCalibration.calibrate(views, model: configuration.model)
+                return Update(result: result, pictures: views.count, isGood: configuration.isGood(result.run))
+            }
+        }
+
+        /// Waits for the solve in progress, and returns the outcome for every picture added (solving
+        /// them once more, here, when the last solve had fewer; with fewer pictures than the model
+        /// needs, the outcome is ``CalibrationError/tooFewViews(usable:needed:model:rejected:)``).
+        /// Call it once no more pictures come.
+        func finish() -> Result<Update, CalibrationError> {
+            queue.sync {}
+            let (views, latest) = state.withLock { ($0.views, $0.latest) }
+            if let latest, latest.views == views.count { return latest.outcome }
+            let outcome = solve(views)
+            if views.count >= configuration.model.minimumViews { onOutcome(outcome) }
+            return outcome
+        }
+
+        /// Writes the files of `update` into the configured folder, all together or none.
+        ///
+        /// - Returns: The paths written.
+        func write(_ update: Update) throws(CalibrationError) -> [String] {
+            let report = CalibrationReport(result: update.result, pattern: pattern.description, cameraName: configuration.cameraName)
+            let output = try OutputFolder(path: configuration.folder, input: configuration.input)
+            try report.write(into: output)
+            try output.commit()
+            return CalibrationReport.fileNames.map { (configuration.folder as NSString).appendingPathComponent($0) }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// `marker-shutter live --calibrate` end to end on the sample session: the pictures `--auto` takes,
+/// solved as they come, and `calibrate`'s files at the end.
+@Suite struct LiveCalibrateCommandTests {
+    static let session = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"
+    static let files = ["calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png"]
+
+    @Test func theSampleSessionIsCalibratedIntoThePictureFolder() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let arguments = ["live", "--replay", Self.session, "--auto", "--calibrate", "--out", "picks"]
+        let result = try MarkerShutterBinary.run(arguments, in: scratch)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 11, "\(lines)")
+        #expect(lines.prefix(6).allSatisfy { $0.hasPrefix("picks/capture_000") && $0.hasSuffix(", auto)") })
+        #expect(Array(lines.suffix(5)) == Self.files.map { "picks/calibration/" + $0 })
+        #expect(CalibrateCommandTests.contents(scratch + "/picks/calibration") == Self.files.sorted())
+        let errors = result.standardError
+        #expect(errors.contains("calibration to picks/calibration (good: RMS under 0.5 px and focal lengths within 1%)"))
+        #expect(errors.contains("\ncalibration: 6 views, RMS "), "\(errors)")
+        #expect(errors.contains("\n  calibration written to picks/calibration\n"))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: scratch + "/picks/calibration/calibration.json"))) as? [String: Any]
+        #expect(json?["pattern"] as? String == "charuco:5x7:DICT_6X6_250")
+        #expect(((json?["first_run"] as? [String: Any])?["views"] as? [Any])?.count == 6)
+
+        // A second session would mix its calibration with the first's: refused before anything starts.
+        let again = try MarkerShutterBinary.run(arguments, in: scratch)
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("picks/calibration is not empty"), "\(again.standardError)")
+        #expect(CalibrateCommandTests.contents(scratch + "/picks").count == 13)
+        // With --force it replaces the files; looser thresholds call the result good.
+        let forced = try MarkerShutterBinary.run(arguments + ["--force", "--good-focal-interval", "5"], in: scratch)
+        #expect(forced.status == 0, "\(forced.standardError)")
+        #expect(forced.standardError.contains(": good (RMS under 0.5 px and focal lengths within 5%)\n"), "\(forced.standardError)")
+        #expect(CalibrateCommandTests.contents(scratch + "/picks/calibration") == Self.files.sorted())
+    }
+
+    @Test(arguments: [
+        (["--calibrate", "--good-rms", "0"], "--good-rms must be 0.01 to 100 pixels, got 0"),
+        (["--calibrate", "--good-focal-interval", "200"], "--good-focal-interval must be 0.01 to 100 percent, got 200"),
+        (["--calibration-out", "cal"], "--calibration-out needs --calibrate"),
+        (["--calibrate", "--pattern", "aruco:DICT_6X6_250"], "--calibrate needs a board"),
+    ])
+    func usageErrorsComeBeforeAnything(extra: [String], message: String) throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try MarkerShutterBinary.run(["live", "--replay", Self.session, "--out", "picks"] + extra, in: scratch)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(CalibrateCommandTests.contents(scratch).isEmpty)
+    }
+
+    @Test func helpNamesTheGuidanceAndTheThresholds() throws {
+        let help = try MarkerShutterBinary.run(["live", "--help"])
+        #expect(help.status == 0)
+        let text = help.flowingOutput
+        for phrase in ["--calibrate", "--calibration-out <dir>", "--good-rms <pixels>", "(0.01 to 100 pixels)",
+                       "--good-focal-interval <percent>", "(0.01 to 100 percent)", "(default: 0.5)", "(default: 1.0)",
+                       "X, Y, size and skew", "raises the coverage"] {
+            #expect(text.contains(phrase), "\(phrase)")
+        }
+    }
+}
