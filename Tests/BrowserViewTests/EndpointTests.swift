@@ -192,6 +192,9 @@ import Testing
             #expect(head.headers["content-type"] == "text/event-stream")
 
             feed.update(ViewState(frameIndex: 3, time: FrameTime(seconds: 0.1), phase: .enabled, hold: .milliseconds(300)))
+            let change = try await onThread { try connection.readEvent() }
+            #expect(change.name == "shutter")
+            #expect(change.data == #"{"frame":3,"shutter":"enabled","t":0.1}"#)
             let first = try await onThread { try connection.readEvent() }
             #expect(first.name == "state")
             let state = try #require(try JSONSerialization.jsonObject(with: Data(first.data.utf8)) as? [String: Any])
@@ -218,6 +221,29 @@ import Testing
             #expect(last.map(\.name) == ["state", "end"])
             #expect(last[0].data.contains("\"running\":false"))
             #expect(last[1].data == #"{"reason":"quit"}"#)
+        }
+    }
+
+    /// Reports between two changes of the shutter may be skipped by a slow client; the changes are
+    /// not, and a client that joins late gets those before it, oldest first.
+    @Test func everyShutterChangeReachesEveryClientInOrder() async throws {
+        let feed = ViewFeed()
+        let phases: [(frame: Int, phase: ShutterState<FrameObservation>.Phase)] = [
+            (0, .enabled), (1, .enabled), (2, .held(since: FrameTime(seconds: 2))), (3, .held(since: FrameTime(seconds: 2))),
+            (4, .disabled), (5, .disabled), (6, .enabled),
+        ]
+        for (frame, phase) in phases {
+            feed.update(ViewState(frameIndex: frame, time: FrameTime(seconds: Double(frame)), phase: phase, hold: .milliseconds(300)))
+        }
+        try await withServer(feed: feed) { _, port async throws in
+            let (connection, _) = try await openStream("/events", port: port)
+            let events = try await onThread { try (0..<5).map { _ in try connection.readEvent() } }
+            #expect(events.map(\.name) == ["shutter", "shutter", "shutter", "shutter", "state"])
+            #expect(events.prefix(4).map(\.data) == [
+                #"{"frame":0,"shutter":"enabled","t":0}"#, #"{"frame":2,"shutter":"held","t":2}"#,
+                #"{"frame":4,"shutter":"disabled","t":4}"#, #"{"frame":6,"shutter":"enabled","t":6}"#,
+            ])
+            #expect(events[4].data.contains(#""frame":6"#))
         }
     }
 
@@ -273,12 +299,12 @@ import Testing
                             let pixels = try decodeJPEG(part.jpeg)
                             return "frame \(pixels.width)x\(pixels.height) \(abs(middleValue(pixels) - 77) <= 2)"
                         case 1:
-                            let event = try await onThread { () -> (name: String, data: String) in
+                            let (change, event) = try await onThread { () -> ((name: String, data: String), (name: String, data: String)) in
                                 try connection.send("GET", "/events")
                                 guard try connection.readHead().status == 200 else { throw Failure(description: "events refused") }
-                                return try connection.readEvent()
+                                return (try connection.readEvent(), try connection.readEvent())
                             }
-                            return "\(event.name) \(event.data.contains("\"badge\":\"HELD 0.10s\""))"
+                            return "\(change.name) \(event.name) \(event.data.contains("\"badge\":\"HELD 0.10s\""))"
                         default:
                             let state = try await request("/state", port: port)
                             return "state \(state.status) \(state.text.contains("\"frame\":9"))"
@@ -287,7 +313,7 @@ import Testing
                 }
                 return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
             }
-            #expect(outcomes == ["frame 320x240 true": 17, "state true": 17, "state 200 true": 16])
+            #expect(outcomes == ["frame 320x240 true": 17, "shutter state true": 17, "state 200 true": 16])
             #expect(feed.viewerCount == 17)
             #expect(feed.framesEncoded == 1)
             for connection in connections { connection.hangUp() }

@@ -12,6 +12,9 @@ public final class ViewFeed: Sendable {
         var frame: (version: Int, frame: ViewFrame)?
         var encoded: (version: Int, jpeg: [UInt8])?
         var report: ViewState?
+        /// Every change of the shutter's phase, oldest first (the last ``phaseChangeLimit``).
+        var phaseChanges: [ViewState] = []
+        var phaseChangeCount = 0
         var recent: [ViewPicture] = []
         var picturesTaken = 0
         var finishReason: String?
@@ -22,6 +25,8 @@ public final class ViewFeed: Sendable {
 
     /// How many pictures the page lists.
     public static let recentPictureCount = 5
+    /// How many of the shutter's phase changes are kept for clients that join late.
+    public static let phaseChangeLimit = 4096
 
     private let state = Mutex(State())
     let frames = ChangeSignal()
@@ -43,8 +48,19 @@ public final class ViewFeed: Sendable {
     }
 
     /// Hands over the newest report.
+    ///
+    /// A report whose shutter phase differs from the one before is also kept as a phase change,
+    /// which every event client receives, however slow: reports between changes may be skipped,
+    /// changes never are.
     public func update(_ report: ViewState) {
-        state.withLock { $0.report = report }
+        state.withLock { s in
+            if s.report?.phase != report.phase {
+                s.phaseChanges.append(report)
+                s.phaseChangeCount += 1
+                if s.phaseChanges.count > Self.phaseChangeLimit { s.phaseChanges.removeFirst() }
+            }
+            s.report = report
+        }
         updates.change()
     }
 
@@ -84,13 +100,18 @@ public final class ViewFeed: Sendable {
 
     struct Snapshot {
         var report: ViewState?
+        var phaseChanges: [ViewState]
+        var phaseChangeCount: Int
         var recent: [ViewPicture]
         var picturesTaken: Int
         var finishReason: String?
     }
 
     var snapshot: Snapshot {
-        state.withLock { Snapshot(report: $0.report, recent: $0.recent, picturesTaken: $0.picturesTaken, finishReason: $0.finishReason) }
+        state.withLock {
+            Snapshot(report: $0.report, phaseChanges: $0.phaseChanges, phaseChangeCount: $0.phaseChangeCount,
+                     recent: $0.recent, picturesTaken: $0.picturesTaken, finishReason: $0.finishReason)
+        }
     }
 
     /// The newest frame's version, 0 before the first.

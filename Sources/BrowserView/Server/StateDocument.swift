@@ -1,7 +1,7 @@
 import Foundation
 import MarkerShutter
 
-/// The JSON the view serves: `GET /state`, and the `state` and `picture` events.
+/// The JSON the view serves: `GET /state`, and the `state`, `shutter` and `picture` events.
 ///
 /// Keys are snake_case as in the timeline rows; durations are in seconds, the detection time in
 /// milliseconds (`detect_ms`, as in `process`'s rows).
@@ -21,6 +21,19 @@ struct StateDocument: Encodable {
             trigger = picture.trigger.rawValue
             heldFor = picture.holdAge.map(\.inSeconds)
             thumbnail = withThumbnail ? picture.thumbnailDataURL : nil
+        }
+    }
+
+    /// A change of the shutter's phase: the `shutter` event.
+    struct PhaseChange: Encodable {
+        let frame: Int
+        let t: Double
+        let shutter: String
+
+        init(_ state: ViewState) {
+            frame = state.frameIndex
+            t = state.time.seconds
+            shutter = state.phase.description
         }
     }
 

@@ -29,6 +29,7 @@ enum ViewPage {
       button:disabled { opacity: 0.4; cursor: default; }
       #message { min-height: 1.4em; color: #fdd663; }
       #thumbs { display: flex; flex-wrap: wrap; gap: 6px; }
+      #changes { margin: 4px 0 8px; padding-left: 22px; font-size: 13px; color: #9aa0a6; }
       #thumbs figure { margin: 0; font-size: 12px; color: #9aa0a6; }
       #thumbs img { display: block; width: 120px; border: 1px solid #333; }
       .bar { background: #333; height: 8px; width: 120px; display: inline-block; vertical-align: middle; }
@@ -55,6 +56,8 @@ enum ViewPage {
         <button id="capture">Take picture</button><button id="stop">Stop</button>
         <div><kbd>space</kbd> take picture &nbsp; <kbd>q</kbd> stop</div>
         <div id="message"></div>
+        <div>shutter changes</div>
+        <ol id="changes" reversed></ol>
         <div id="thumbs"></div>
       </aside>
     </main>
@@ -97,6 +100,16 @@ enum ViewPage {
       while ($("thumbs").children.length > 5) { $("thumbs").lastChild.remove(); }
     }
 
+    // Every change of the shutter, oldest first, as the server sends them (none is skipped).
+    window.shutterChanges = [];
+    function addChange(c) {
+      window.shutterChanges.push(c);
+      const item = document.createElement("li");
+      item.textContent = "frame " + c.frame + ": " + c.shutter;
+      $("changes").prepend(item);
+      while ($("changes").children.length > 6) { $("changes").lastChild.remove(); }
+    }
+
     function ended(reason) {
       $("badge").textContent = "stopped"; $("badge").className = ""; $("countdown").style.width = "0";
       $("message").textContent = "session ended" + (reason ? ": " + reason : "");
@@ -119,6 +132,7 @@ enum ViewPage {
     const events = new EventSource(withToken("events"));
     events.addEventListener("state", (e) => showState(JSON.parse(e.data)));
     events.addEventListener("picture", (e) => addPicture(JSON.parse(e.data)));
+    events.addEventListener("shutter", (e) => addChange(JSON.parse(e.data)));
     events.addEventListener("end", (e) => { ended(JSON.parse(e.data).reason); events.close(); });
     $("capture").onclick = () => send("capture");
     $("stop").onclick = () => send("stop");

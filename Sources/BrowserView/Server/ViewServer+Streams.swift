@@ -77,8 +77,14 @@ extension ViewServer {
         var seen = feed.updates.version
         var snapshot = feed.snapshot
         var picturesSent = snapshot.picturesTaken
+        var changesSent = 0  // a client that joins late gets every phase change kept
         while true {
             var text = ""
+            let newChanges = snapshot.phaseChangeCount - changesSent
+            for change in snapshot.phaseChanges.suffix(min(newChanges, snapshot.phaseChanges.count)) {
+                text += Self.event("shutter", StateDocument.json(StateDocument.PhaseChange(change)))
+            }
+            changesSent = snapshot.phaseChangeCount
             let newPictures = snapshot.picturesTaken - picturesSent
             for picture in snapshot.recent.suffix(min(newPictures, snapshot.recent.count)) {
                 text += Self.event("picture", StateDocument.json(StateDocument.Picture(picture, withThumbnail: true)))

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 public import FrameCapture
 public import MarkerDetection
+public import Pixels
 import Synchronization
 
 /// One live run: frames from a camera or a replayed folder go through detection and the shutter;
@@ -113,6 +114,18 @@ public final class LiveSession: Sendable {
         public let holdAge: Duration?
         /// Who asked.
         public let trigger: PictureFolder.Trigger
+        /// The frame saved, when its pixels were kept (for a thumbnail).
+        public let pixels: PixelBuffer?
+    }
+
+    /// What became of ``requestPicture()``: the same answer its events tell, given at once.
+    public enum PictureRequest: Sendable {
+        /// The held frame is being saved; ``Event/pictureSaved(_:)`` or ``Event/pictureFailed(_:)`` follows.
+        case accepted(frameIndex: Int)
+        /// The shutter is disabled, and why (as ``Event/pictureRefused(_:)`` tells it).
+        case refused(PictureError)
+        /// The session is ending and takes no more pictures.
+        case notTaken
     }
 
     private struct Counts {
@@ -249,13 +262,18 @@ public final class LiveSession: Sendable {
     }
 
     /// Takes a picture of the held valid frame, or tells ``Event/pictureRefused(_:)`` when the shutter is disabled.
-    public func requestPicture() {
+    ///
+    /// - Returns: Whether the picture is being taken; the events tell the same.
+    @discardableResult
+    public func requestPicture() -> PictureRequest {
         do {
             let (observation, state, now) = try shutter.heldFrame(at: source.mayStall ? configuration.clock.now() : nil)
-            takePicture(observation, state: state, now: now, trigger: .request)
+            return takePicture(observation, state: state, now: now, trigger: .request)
+                ? .accepted(frameIndex: observation.index) : .notTaken
         } catch {
             counts.withLock { $0.pictures.refused += 1 }
             continuation.yield(.pictureRefused(error))
+            return .refused(error)
         }
     }
 
@@ -388,8 +406,10 @@ public final class LiveSession: Sendable {
         }
     }
 
+    /// Queues the picture; false (and ``Event/pictureNotTaken``) when the session is ending.
+    @discardableResult
     private func takePicture(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
-                             trigger: PictureFolder.Trigger) {
+                             trigger: PictureFolder.Trigger) -> Bool {
         // Queued under the lock that `run` closes, so that every picture accepted is written before
         // the run returns and none is begun while it ends.
         let accepted = counts.withLock { c -> Bool in
@@ -400,6 +420,7 @@ public final class LiveSession: Sendable {
             return true
         }
         if !accepted { continuation.yield(.pictureNotTaken) }
+        return accepted
     }
 
     private func save(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
@@ -412,7 +433,7 @@ public final class LiveSession: Sendable {
             calibration?.add(picture: (files.image as NSString).lastPathComponent, observation.detection)
             let holdAge = state.phase == .enabled ? nil : state.holdAge(at: now) ?? .zero
             continuation.yield(.pictureSaved(SavedPicture(files: files, frameIndex: observation.index, holdAge: holdAge,
-                                                          trigger: trigger)))
+                                                          trigger: trigger, pixels: observation.pixels)))
         } catch {
             counts.withLock { $0.pictures.failed += 1 }
             continuation.yield(.pictureFailed(error))
