@@ -155,7 +155,7 @@ let pipelineTargets: [Target] = [
     .executableTarget(
         name: "MarkerShutterCLI",
         dependencies: [
-            "MarkerShutter", "MarkerDetection", "Calibration", "FrameCapture", "Pixels", "Debounce",
+            "MarkerShutter", "MarkerDetection", "Calibration", "FrameCapture", "Pixels", "Debounce", "BrowserView",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift

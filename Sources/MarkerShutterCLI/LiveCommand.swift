@@ -71,26 +71,9 @@ struct LiveCommand: AsyncParsableCommand {
     @Flag(help: "Take pictures automatically when the shutter is enabled on a sharp view that raises the coverage or differs enough from every picture so far.")
     var auto = false
 
-    @Flag(help: "Calibrate in the background as pictures are taken, and write the calibration files at the end.")
-    var calibrate = false
+    @OptionGroup var calibration: LiveCalibrationOptions
 
-    @Option(name: .customLong("calibration-out"),
-            help: ArgumentHelp("Where --calibrate writes its files (default: calibration/ inside --out).", valueName: "dir"))
-    var calibrationOut: String?
-
-    @Flag(help: "Replace the calibration files in an existing --calibration-out.")
-    var force = false
-
-    @Option(name: .customLong("good-rms"), parsing: .unconditional,
-            help: ArgumentHelp("With --calibrate, the RMS reprojection error a good result stays under (\(InputLimits.goodRMS)).",
-                               valueName: "pixels"))
-    var goodRMS = 0.5
-
-    @Option(name: .customLong("good-focal-interval"), parsing: .unconditional,
-            help: ArgumentHelp(
-                "With --calibrate, the share of each focal length its 95% interval stays under in a good result (\(InputLimits.goodFocalInterval)).",
-                valueName: "percent"))
-    var goodFocalInterval = 1.0
+    @OptionGroup var view: ServeOptions
 
     @Option(help: ArgumentHelp("Record every frame and a manifest.jsonl into this (new or empty) folder, for `process`.", valueName: "dir"))
     var record: String?
@@ -115,21 +98,8 @@ struct LiveCommand: AsyncParsableCommand {
         try InputLimits.cameraSide.validate(frameSize.height, option: "--size height")
         try InputLimits.cameraFramesPerSecond.validate(fps, option: "--fps")
         try InputLimits.frameCount.validate(stopAfter, option: "--stop-after")
-        try InputLimits.goodRMS.validate(goodRMS, option: "--good-rms")
-        try InputLimits.goodFocalInterval.validate(goodFocalInterval, option: "--good-focal-interval")
-        if calibrationOut != nil, !calibrate { throw ValidationError("--calibration-out needs --calibrate") }
-        if calibrate {
-            let pattern = try detection.parsedPattern()
-            do {
-                _ = try TargetLayout(pattern)
-            } catch {
-                throw ValidationError("--calibrate needs a board: \(error)")
-            }
-        }
+        if calibration.calibrate { try calibration.validate(pattern: detection.parsedPattern()) }
     }
-
-    /// Where --calibrate writes.
-    var calibrationFolder: String { calibrationOut ?? (out as NSString).appendingPathComponent("calibration") }
 
     func run() async throws {
         // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
@@ -140,17 +110,12 @@ struct LiveCommand: AsyncParsableCommand {
         configuration.automatic = auto
         configuration.record = record
         configuration.stopAfter = stopAfter
-        if calibrate {
-            var calibration = LiveCalibration.Configuration(folder: calibrationFolder)
-            calibration.replacing = force
-            calibration.goodRMS = goodRMS
-            calibration.goodFocalInterval = goodFocalInterval / 100
-            calibration.input = replay
-            configuration.calibration = calibration
-        }
+        configuration.calibration = calibration.configuration(pictures: out, replay: replay)
         if let replay {
             do { try OutputPolicy.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
         }
+        let console = Console()
+        let browser = try await startBrowserView(console: console, interruption: interruption)
         let session: LiveSession
         do {
             session = try LiveSession(source: sourceRequest, configuration: configuration)
@@ -158,7 +123,7 @@ struct LiveCommand: AsyncParsableCommand {
             if case .camera = error { throw RuntimeError("\(error)\n(list cameras with `marker-shutter devices`)") }
             throw RuntimeError("\(error)")
         }
-        let console = Console()
+        browser?.attach(session)
         let view = LiveView(console: console, session: session)
         KeyboardInput().start { command in
             switch command {
@@ -176,9 +141,15 @@ struct LiveCommand: AsyncParsableCommand {
             ? "Space or Enter: take a picture   q or Ctrl-C: quit"
             : "commands on standard input: capture, quit (or Ctrl-C)")
 
-        let rendering = Task { for await event in session.events { view.show(event) } }
+        let rendering = Task {
+            for await event in session.events {
+                view.show(event)
+                browser?.show(event, session: session)
+            }
+        }
         let summary = await session.run()
         await rendering.value
+        await browser?.finish(reason: summary.stopReason ?? "ended")
         view.finish()
         TerminalMode.restore()
         interruption.cancel()
@@ -186,6 +157,24 @@ struct LiveCommand: AsyncParsableCommand {
         if let failure = summary.failure { throw RuntimeError(failure) }
         if interruption.isSet { throw ExitCode(130) }
         if summary.writesFailed { throw ExitCode(2) }
+    }
+
+    /// With `--serve`: listens, says where, and with `--wait-for-viewer` waits for the page.
+    private func startBrowserView(console: Console, interruption: InterruptFlag) async throws -> BrowserServing? {
+        guard let address = try view.address else { return nil }
+        if let warning = address.exposureWarning(token: view.token) { console.message(warning) }
+        let browser = try await BrowserServing(view, address: address)
+        console.message("browser view: \(browser.pageURL)")
+        if view.waitForViewer {
+            console.message("waiting for a browser to open the page (Ctrl-C to quit)")
+            interruption.onInterrupt { name in Task { await browser.finish(reason: name) } }
+            await browser.waitForViewer()
+            if interruption.isSet {
+                await browser.finish(reason: "interrupted")
+                throw ExitCode(130)
+            }
+        }
+        return browser
     }
 
     private var sourceRequest: LiveSession.SourceRequest {

@@ -80,8 +80,18 @@ public final class ViewFeed: Sendable {
             if s.finishReason == nil { s.finishReason = reason }
         }
         updates.change()
+        audience.change()  // ends a wait for the first client
         frames.close()
         updates.close()
+    }
+
+    /// Returns once a client reads the image or the event stream, or the feed has ended.
+    public func waitForAudience() async {
+        while true {
+            let seen = audience.version
+            if state.withLock({ $0.viewers + $0.listeners > 0 || $0.finishReason != nil }) { return }
+            if await audience.wait(after: seen) == nil { return }
+        }
     }
 
     /// Whether anyone watches the image stream now; a session may skip preparing frames otherwise.

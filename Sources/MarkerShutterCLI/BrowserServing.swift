@@ -1,0 +1,72 @@
+import BrowserView
+import MarkerShutter
+import Synchronization
+
+/// `live --serve`: the browser view beside the terminal. Listens before the session starts (so a
+/// port that cannot be bound fails before anything opens), feeds the session's events to the page
+/// and answers its commands as the keyboard would.
+final class BrowserServing: Sendable {
+    private let feed = ViewFeed()
+    private let server: ViewServer
+    /// The session, once it exists (the page may ask before it does).
+    private final class SessionSlot: Sendable {
+        let session = Mutex<LiveSession?>(nil)
+    }
+
+    private let slot = SessionSlot()
+    private let serving: Task<Void, any Error>
+    /// The page's address, with the port actually bound and the token.
+    let pageURL: String
+
+    /// Starts listening as `options` say.
+    ///
+    /// - Throws: `RuntimeError` when the address cannot be bound.
+    init(_ options: ServeOptions, address: ServeAddress) async throws {
+        let access = try ViewAccess(token: options.token)
+        let slot = slot
+        server = try ViewServer(feed: feed, configuration: .init(address: address, access: access, viewFPS: options.viewFPS)) { command in
+            guard let session = slot.session.withLock({ $0 }) else { return .refused(reason: "the session has not started yet") }
+            return session.answer(command)
+        }
+        let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
+        let server = server
+        serving = Task {
+            defer { boundContinuation.finish() }
+            try await server.run { port in boundContinuation.yield(port) }
+        }
+        var port: Int?
+        for await value in bound {
+            port = value
+            break
+        }
+        guard let port else {
+            let reason: String
+            do {
+                try await serving.value
+                reason = "the server stopped"
+            } catch {
+                reason = "\(error)"
+            }
+            throw RuntimeError("cannot serve the browser view on \(address): \(reason)")
+        }
+        pageURL = ServeAddress(host: address.host, port: port).pageURL(token: options.token)
+    }
+
+    /// Returns once a browser reads the page's streams.
+    func waitForViewer() async { await feed.waitForAudience() }
+
+    /// The session whose commands the page sends.
+    func attach(_ session: LiveSession) { slot.session.withLock { $0 = session } }
+
+    /// Hands one of the session's events to the page.
+    func show(_ event: LiveSession.Event, session: LiveSession) {
+        feed.show(event, statistics: session.statistics, hold: session.configuration.hold)
+    }
+
+    /// Ends the page's streams with `reason` and stops serving.
+    func finish(reason: String) async {
+        feed.finish(reason: reason)
+        await server.stop()
+        _ = try? await serving.value
+    }
+}
