@@ -168,7 +168,7 @@ let pipelineTargets: [Target] = [
     // Runs the built marker-shutter; depending on the executable makes `swift test` build it.
     .testTarget(
         name: "MarkerShutterCLITests",
-        dependencies: ["MarkerShutterCLI", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels"],
+        dependencies: ["MarkerShutterCLI", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels", "HTTPTestSupport"],
         swiftSettings: strictSwift
     ),
     // `marker-shutter live` end to end against the emulated camera, on frames the tests draw.
@@ -203,9 +203,11 @@ let viewTargets: [Target] = [
     ),
     .testTarget(
         name: "BrowserViewTests",
-        dependencies: ["BrowserView", "MarkerShutter", "MarkerDetection", "Pixels", "DebounceTesting"],
+        dependencies: ["BrowserView", "MarkerShutter", "MarkerDetection", "Pixels", "DebounceTesting", "HTTPTestSupport"],
         swiftSettings: strictSwift
     ),
+    // A blocking HTTP/1.1 client for tests of servers: the view's endpoints, chromedriver's.
+    .target(name: "HTTPTestSupport", path: "Tests/Support/HTTPTestSupport", swiftSettings: strictSwift),
 ]
 
 // MARK: - Samples: the recorded sample session and the program that renders it

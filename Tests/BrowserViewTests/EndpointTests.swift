@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import DebounceTesting
 import Foundation
 import MarkerDetection

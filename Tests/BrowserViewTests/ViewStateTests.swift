@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import MarkerDetection
 @testable import MarkerShutter
 import Testing

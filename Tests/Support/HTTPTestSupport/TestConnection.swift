@@ -1,25 +1,28 @@
 import Foundation
 import Synchronization
 
-/// A blocking HTTP/1.1 client over one TCP connection to 127.0.0.1, for the endpoint tests: it
+/// A blocking HTTP/1.1 client over one TCP connection to 127.0.0.1, for tests of servers (the
+/// browser view's endpoints, chromedriver's, whose headers Foundation's client cannot read): it
 /// reads exactly what the server sends (chunked bodies de-chunked), so tests can read one part of
 /// an endless stream and then hang up. Each call runs on a thread of its own (``onThread(_:)``),
 /// never on the tasks the server runs on.
 ///
 /// A read waits at most ``readLimit`` for bytes: only so that a broken server fails the test
 /// instead of hanging it; no outcome depends on how fast anything is.
-final class TestConnection: Sendable {
-    struct Head: Sendable {
-        let status: Int
+public final class TestConnection: Sendable {
+    public struct Head: Sendable {
+        public let status: Int
         /// Header names in lower case.
-        let headers: [String: String]
+        public let headers: [String: String]
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) { self.description = description }
     }
 
-    static let readLimit = 120
+    public static let readLimit = 120
 
     private struct Buffers {
         var raw: [UInt8] = []
@@ -33,7 +36,7 @@ final class TestConnection: Sendable {
     private let buffers = Mutex(Buffers())
 
     /// Connects to `127.0.0.1:port`.
-    init(port: Int) throws {
+    public init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
         var limit = timeval(tv_sec: Self.readLimit, tv_usec: 0)
@@ -54,17 +57,17 @@ final class TestConnection: Sendable {
     deinit { close(fd) }
 
     /// Hangs up now, in the middle of whatever the server sends.
-    func hangUp() {
+    public func hangUp() {
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
-    /// Sends a request with no body.
-    func send(_ method: String, _ path: String, headers: [String: String] = [:]) throws {
+    /// Sends a request, with `body` when given.
+    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []) throws {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        if method == "POST" { text += "Content-Length: 0\r\n" }
+        if method == "POST" || !body.isEmpty { text += "Content-Length: \(body.count)\r\n" }
         text += "\r\n"
-        let bytes = Array(text.utf8)
+        let bytes = Array(text.utf8) + body
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -74,7 +77,7 @@ final class TestConnection: Sendable {
     }
 
     /// Reads the status line and headers, and prepares to read the body.
-    func readHead() throws -> Head {
+    public func readHead() throws -> Head {
         let text = String(decoding: try readRaw(until: Array("\r\n\r\n".utf8)), as: UTF8.self)
         var lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         let statusLine = lines.removeFirst().split(separator: " ")
@@ -92,14 +95,14 @@ final class TestConnection: Sendable {
     }
 
     /// Reads body bytes up to and including `delimiter`, and returns them without it.
-    func readBody(until delimiter: [UInt8]) throws -> [UInt8] {
+    public func readBody(until delimiter: [UInt8]) throws -> [UInt8] {
         try take(from: \.body, until: delimiter) {
             guard try fillBody() else { throw Failure(description: "the body ended before \(String(decoding: delimiter, as: UTF8.self).debugDescription)") }
         }
     }
 
     /// Reads exactly `count` body bytes.
-    func readBody(count: Int) throws -> [UInt8] {
+    public func readBody(count: Int) throws -> [UInt8] {
         try take(from: \.body, count: count) {
             guard try fillBody() else { throw Failure(description: "the body ended before \(count) bytes") }
         }
@@ -133,7 +136,7 @@ final class TestConnection: Sendable {
     }
 
     /// Reads the rest of the body, until the server ends it.
-    func readBodyToEnd() throws -> [UInt8] {
+    public func readBodyToEnd() throws -> [UInt8] {
         while try fillBody() {}
         return buffers.withLock { b in
             defer { b.body = [] }
@@ -211,7 +214,7 @@ final class TestConnection: Sendable {
 
 /// Runs blocking work on a thread of its own, so that it never holds one of the few threads the
 /// server's tasks run on.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             do {

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// `live --serve` as a person uses it: the page in a real headless Chromium, against the sample
+/// session replayed at a third of its pace (and with three times its hold, so that the shutter
+/// changes at the same frames), so that the steps below have time on a busy machine.
+/// Every step waits for what it needs on the page; the time limits only turn a page that never
+/// gets there into a failure.
+@Suite(.timeLimit(.minutes(5))) struct BrowserPageTests {
+    /// The sample's shutter, frame by frame: valid 0-29, 33-54, 57-71 and 102-119, held 0.3 s.
+    static func expectedPhase(_ frame: Int) -> String {
+        switch frame {
+        case 0...29, 33...54, 57...71, 102...119: "enabled"
+        case 30...32, 55...56, 72...80: "held"
+        default: "disabled"
+        }
+    }
+
+    /// The sample session with its recorded times stretched `factor` times.
+    static func slowedSample(factor: Double) throws -> String {
+        let folder = try MarkerShutterBinary.temporaryFolder("slowed-sample")
+        let sample = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"
+        var manifest = ""
+        for line in try String(contentsOfFile: sample + "/manifest.jsonl", encoding: .utf8).split(separator: "\n") {
+            var row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let file = try #require(row["file"] as? String)
+            try FileManager.default.copyItem(atPath: sample + "/" + file, toPath: folder + "/" + file)
+            row["t"] = try #require(row["t"] as? Double) * factor
+            manifest += String(decoding: try JSONSerialization.data(withJSONObject: row, options: .sortedKeys), as: UTF8.self) + "\n"
+        }
+        try manifest.write(toFile: folder + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test(.enabled(if: WebDriver.unavailableReason == nil, Comment(rawValue: WebDriver.unavailableReason ?? "")))
+    func thePageShowsTheSessionTakesAPictureAndStopsIt() async throws {
+        let replay = try Self.slowedSample(factor: 3)
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: replay)
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
+        let out = scratch + "/picks"
+        let run = try MarkerShutterBinary.start(
+            ["live", "--replay", replay, "--hold", "0.9", "--serve", "127.0.0.1:0", "--wait-for-viewer", "--out", out],
+            scratch: scratch)
+        // SIGKILL: children of the test runner inherit its blocked signals.
+        defer { if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) } }
+
+        // The address is printed before the session starts; it waits for the page.
+        let deadline = ContinuousClock.now + .seconds(60)
+        var url: String?
+        while url == nil {
+            let text = try String(contentsOfFile: run.standardErrorPath, encoding: .utf8)
+            url = text.firstMatch(of: /browser view: (http:\/\/127\.0\.0\.1:[0-9]+\/)/).map { String($0.1) }
+            guard url == nil else { break }
+            #expect(run.process.isRunning, "live ended before serving: \(text)")
+            guard run.process.isRunning, ContinuousClock.now < deadline else { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+
+        let browser = try await WebDriver()
+        do {
+            try await browser.open(try #require(url))
+            try await browser.waitUntil("the badge shows ENABLED", #"return document.getElementById("badge").className === "enabled";"#)
+            try await browser.waitUntil("the image shows", #"return document.getElementById("view").naturalWidth > 0;"#)
+            #expect(try await browser.evaluate(#"return document.getElementById("badge").textContent;"#) as? String == "ENABLED")
+
+            // "Take picture" while enabled; a click that lands in the disabled stretch is refused
+            // with the reason, and is tried again once the shutter is enabled.
+            for _ in 0..<3 {
+                try await browser.click(id: "capture")
+                try await browser.waitUntil("the click is answered", """
+                    const m = document.getElementById("message").textContent;
+                    return document.querySelectorAll("#thumbs figure").length > 0 || m.includes("disabled");
+                    """)
+                if try await browser.evaluate(##"return document.querySelectorAll("#thumbs figure").length;"##) as? Int ?? 0 > 0 { break }
+                try await browser.waitUntil("the shutter is enabled again", #"return document.getElementById("badge").className === "enabled";"#)
+            }
+            #expect(try await browser.evaluate(##"return document.querySelectorAll("#thumbs figure").length;"##) as? Int == 1)
+
+            try await browser.waitUntil("the shutter is enabled after the disabled stretch", """
+                return window.shutterChanges.some((c) => c.frame >= 102 && c.shutter === "enabled");
+                """)
+            let changes = try #require(try await browser.evaluate("return window.shutterChanges;") as? [[String: Any]])
+            let seen = changes.compactMap { c in (c["frame"] as? Int).flatMap { f in (c["shutter"] as? String).map { (f, $0) } } }
+            #expect(seen.count == changes.count)
+            for (frame, phase) in seen {
+                #expect(phase == Self.expectedPhase(frame), "frame \(frame) shown \(phase)")
+            }
+            #expect(seen.first?.1 == "enabled")
+            // Held and disabled in their stretches, in order (the 9 held frames 72-80 before the
+            // 21 disabled ones 81-101), whichever frames a busy machine skipped.
+            let held = seen.firstIndex { (72...80).contains($0.0) && $0.1 == "held" }
+            let disabled = seen.firstIndex { (81...101).contains($0.0) && $0.1 == "disabled" }
+            #expect(held != nil && disabled != nil && held! < disabled!, "\(seen)")
+
+            let png = try await browser.screenshot()
+            let artifacts = MarkerShutterBinary.packageRoot + "/.build/test-artifacts"
+            try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+            try png.write(to: URL(fileURLWithPath: artifacts + "/browser-view.png"))
+
+            try await browser.click(id: "stop")
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+        let result = try run.wait()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("stopped (stopped from the browser view)"), "\(result.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(files == ["capture_0001.json", "capture_0001.png"])
+    }
+}
