@@ -3,34 +3,23 @@ import Testing
 
 /// `live`'s camera controls as options: refused before anything with a replay, and described in `--help`.
 @Suite struct LiveControlsCommandTests {
-    @Test(arguments: [
-        (["--exposure", "20000"], "--exposure, --focus, --control and --lock set a camera's controls: not with --replay"),
-        (["--control", "gain=10"], "--exposure, --focus, --control and --lock set a camera's controls: not with --replay"),
-        (["--lock"], "--exposure, --focus, --control and --lock set a camera's controls: not with --replay"),
-    ])
-    func controlsWithAReplayAreAUsageError(extra: [String], message: String) throws {
-        let scratch = try MarkerShutterBinary.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let result = try MarkerShutterBinary.run(["live", "--replay", LiveCalibrateCommandTests.session, "--out", "picks"] + extra,
-                                                 in: scratch)
-        #expect(result.status == 64)
-        #expect(result.standardError.contains(message), "\(result.standardError)")
-        #expect(CalibrateCommandTests.contents(scratch).isEmpty)
-    }
+    static let replay = ["live", "--replay", LiveCalibrateCommandTests.session, "--out", "picks"]
+    /// A camera that does not exist: the usage error is found before it would be opened.
+    static let camera = ["live", "--device", "/nonexistent/video9", "--out", "picks"]
+    static let notWithReplay = "--exposure, --focus, --control and --lock set a camera's controls: not with --replay"
 
+    /// Controls with a replay, `--settle` without `--lock` or out of range, malformed values: exit 64, nothing written.
     @Test(arguments: [
-        (["--settle", "2"], "--settle needs --lock"),
-        (["--lock", "--settle", "61"], "--settle must be 0 to 60 seconds, got 61"),
-        (["--control", "gain"], "'gain' is not understood: expected NAME=VALUE with a whole number"),
-        (["--exposure", "bright"], "'bright' is not understood: --exposure takes auto or a whole number"),
+        (replay + ["--exposure", "20000"], notWithReplay),
+        (replay + ["--control", "gain=10"], notWithReplay),
+        (replay + ["--lock"], notWithReplay),
+        (camera + ["--settle", "2"], "--settle needs --lock"),
+        (camera + ["--lock", "--settle", "61"], "--settle must be 0 to 60 seconds, got 61"),
+        (camera + ["--control", "gain"], "'gain' is not understood: expected NAME=VALUE with a whole number"),
+        (camera + ["--exposure", "bright"], "'bright' is not understood: --exposure takes auto or a whole number"),
     ])
-    func malformedControlsAreUsageErrorsBeforeTheCameraOpens(extra: [String], message: String) throws {
-        let scratch = try MarkerShutterBinary.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let result = try MarkerShutterBinary.run(["live", "--device", scratch + "/no-camera", "--out", "picks"] + extra, in: scratch)
-        #expect(result.status == 64)
-        #expect(result.standardError.contains(message), "\(result.standardError)")
-        #expect(CalibrateCommandTests.contents(scratch).isEmpty)
+    func usageErrors(arguments: [String], message: String) throws {
+        try MarkerShutterBinary.expectUsageError(arguments, message: message)
     }
 
     @Test func helpNamesTheControlOptionsAndWhereTheyAreRecorded() throws {
