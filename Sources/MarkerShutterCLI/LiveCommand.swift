@@ -114,7 +114,7 @@ struct LiveCommand: AsyncParsableCommand {
     var cameraControls: CameraControlOptions
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("With --lock, how long automatic modes settle before they are fixed (\(InputLimits.settleSeconds)).",
+            help: ArgumentHelp("With --lock, how long automatic modes settle before they are fixed; 1 unless given (\(InputLimits.settleSeconds)).",
                                valueName: "seconds"))
     var settle: Double?
 
