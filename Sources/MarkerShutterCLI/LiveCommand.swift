@@ -54,7 +54,7 @@ struct LiveCommand: AsyncParsableCommand {
               marker-shutter live --auto --out calibration --record session1
               marker-shutter live --replay Samples/charuco-session --auto --out picks
               marker-shutter live --auto --calibrate --out pictures
-              marker-shutter live --device /dev/video2 --exposure 20000 --control gain=80 --lock --record session2
+              marker-shutter live --exposure 20000 --control gain=80 --lock --record take2
             """
     )
 
