@@ -65,6 +65,21 @@ extension Camera {
         return applied
     }
 
+    /// The values the named controls hold now, as the device reads them back: what a setting or
+    /// the lock actually left, to record with the pictures. Names are kept once each, in order;
+    /// names the camera lacks, or controls without a value, are left out.
+    ///
+    /// - Throws: ``ControlError/Kind/device`` when the controls cannot be listed.
+    public func currentValues(of names: [String]) throws(ControlError) -> [ControlAssignment] {
+        let controls = try listControls()
+        var seen = Set<String>()
+        return names.compactMap { name in
+            guard seen.insert(name).inserted, let control = controls.first(where: { $0.v4l2Name == name }),
+                  let value = control.value else { return nil }
+            return ControlAssignment(name: name, value: value)
+        }
+    }
+
     /// Automatic exposure (`exposure_auto` to its automatic entry), or a fixed time: `exposure_auto`
     /// to manual and `exposure_absolute` (100 µs units) to `microseconds` rounded to the nearest unit.
     ///

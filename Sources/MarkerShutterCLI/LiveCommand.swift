@@ -35,8 +35,15 @@ struct LiveCommand: AsyncParsableCommand {
             read as lines on standard input: capture, quit. A camera that stops sending frames \
             disables the shutter when the hold runs out, without waiting for a frame.
 
+            --exposure, --focus, --control and --lock set the camera's controls (as `devices --device` \
+            does) once it is open, before any frame is used; --lock waits --settle seconds of frames (1 by \
+            default; those frames are not shown, recorded or taken) for the automatic modes to settle, then \
+            fixes exposure, gain, white balance and focus at their values. A value the camera refuses ends \
+            the run before streaming, with the values the control takes. The controls set, as read back \
+            from the camera, go into each picture's sidecar ("controls") and the recording's manifest.jsonl.
+
             Exit status: 0 stopped by quit, --stop-after or the end of a replay; 1 the camera or folder \
-            failed (or could not be opened), --calibration-out has files and no --force, or standard output \
+            failed (or could not be opened), a camera control was refused, --calibration-out has files and no --force, or standard output \
             could not be written; 2 a picture, the recording or (with --calibrate) the calibration could not \
             be written (too few pictures, say); 64 a usage error (an option's value outside its range, --calibrate with loose markers); 130 \
             stopped by Ctrl-C, SIGTERM or SIGHUP.
@@ -47,6 +54,7 @@ struct LiveCommand: AsyncParsableCommand {
               marker-shutter live --auto --out calibration --record session1
               marker-shutter live --replay Samples/charuco-session --auto --out picks
               marker-shutter live --auto --calibrate --out pictures
+              marker-shutter live --exposure 20000 --control gain=80 --lock --record take2
             """
     )
 
@@ -85,6 +93,14 @@ struct LiveCommand: AsyncParsableCommand {
     @Flag(help: "Capture grayscale frames instead of color.")
     var gray = false
 
+    @OptionGroup(title: "Camera controls (with a camera, not --replay)")
+    var cameraControls: CameraControlOptions
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("With --lock, how long automatic modes settle before they are fixed; 1 unless given (\(InputLimits.settleSeconds)).",
+                               valueName: "seconds"))
+    var settle: Double?
+
     var frameSize: (width: Int, height: Int)? {
         let parts = size.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
@@ -98,6 +114,7 @@ struct LiveCommand: AsyncParsableCommand {
         try InputLimits.cameraSide.validate(frameSize.height, option: "--size height")
         try InputLimits.cameraFramesPerSecond.validate(fps, option: "--fps")
         try InputLimits.frameCount.validate(stopAfter, option: "--stop-after")
+        try validateCameraControls()
         if calibration.calibrate { try calibration.validate(pattern: detection.parsedPattern()) }
     }
 
@@ -110,6 +127,7 @@ struct LiveCommand: AsyncParsableCommand {
         configuration.automatic = auto
         configuration.record = record
         configuration.stopAfter = stopAfter
+        try setCameraControls(in: &configuration)
         configuration.calibration = calibration.configuration(pictures: out, replay: replay)
         if let replay {
             do { try OutputPolicy.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }

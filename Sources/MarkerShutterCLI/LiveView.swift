@@ -44,6 +44,9 @@ struct LiveView: Sendable {
         case .calibrationFailed(let error): console.message("calibration: \(error)")
         case .calibrationWritten(let files): for file in files { console.result(file) }
         case .calibrationNotWritten(let error): console.message("calibration not written: \(error)")
+        case .cameraControls(let values, let locked):
+            let list = values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+            console.message((locked ? "camera controls locked: " : "camera controls set: ") + list)
         }
     }
 

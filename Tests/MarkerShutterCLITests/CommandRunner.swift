@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `marker-shutter` and collects what it printed.
 struct CommandResult {
@@ -84,5 +85,19 @@ extension MarkerShutterBinary {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return Started(process: process, standardOutputPath: outputPath, standardErrorPath: errorPath)
+    }
+}
+
+extension MarkerShutterBinary {
+    /// Runs marker-shutter with `arguments` in a new empty folder and expects a usage error (exit
+    /// 64) saying `message`, before anything is written there.
+    static func expectUsageError(_ arguments: [String], message: String,
+                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let scratch = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try run(arguments, in: scratch)
+        #expect(result.status == 64, sourceLocation: sourceLocation)
+        #expect(result.standardError.contains(message), "\(result.standardError)", sourceLocation: sourceLocation)
+        #expect(CalibrateCommandTests.contents(scratch).isEmpty, sourceLocation: sourceLocation)
     }
 }

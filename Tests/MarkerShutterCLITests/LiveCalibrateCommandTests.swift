@@ -46,12 +46,7 @@ import Testing
         (["--calibrate", "--pattern", "aruco:DICT_6X6_250"], "--calibrate needs a board"),
     ])
     func usageErrorsComeBeforeAnything(extra: [String], message: String) throws {
-        let scratch = try MarkerShutterBinary.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let result = try MarkerShutterBinary.run(["live", "--replay", Self.session, "--out", "picks"] + extra, in: scratch)
-        #expect(result.status == 64)
-        #expect(result.standardError.contains(message), "\(result.standardError)")
-        #expect(CalibrateCommandTests.contents(scratch).isEmpty)
+        try MarkerShutterBinary.expectUsageError(["live", "--replay", Self.session, "--out", "picks"] + extra, message: message)
     }
 
     @Test func helpNamesTheGuidanceAndTheThresholds() throws {

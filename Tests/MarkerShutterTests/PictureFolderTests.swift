@@ -34,6 +34,7 @@ private func charucoObservation(index: Int = 7) throws -> FrameObservation {
         #expect(sidecar["sequence"] as? Int == 42)
         #expect((sidecar["corners"] as? [Any])?.count == 24)
         #expect(sidecar["pattern"] as? String == "charuco:5x7:DICT_6X6_250")
+        #expect(sidecar["controls"] == nil, "no camera controls were set")
         let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
         #expect(names == ["capture_0001.json", "capture_0001.png"], "no temporary file is left")
     }

@@ -21,6 +21,8 @@ public struct FrameObservation: Sendable {
     /// The frame's pixels, kept for valid frames only (an invalid frame is never saved, and keeping
     /// it would hold camera memory for nothing).
     public let pixels: PixelBuffer?
+    /// The camera controls set for the frame, by their `v4l2-ctl` names (see ``SourceFrame/controls``).
+    public var controls: [String: Int64] = [:]
 
     /// Creates an observation; `pixels` are dropped when the frame is not valid.
     public init(index: Int, time: FrameTime, sequence: UInt64?, file: String?, detection: Detection,

@@ -22,6 +22,9 @@ public struct FrameFolder: Sendable {
         public var time: FrameTime
         /// The camera's sequence number, when the manifest has it.
         public var sequence: UInt64?
+        /// The camera controls set for the frame, as the manifest last gave them (see
+        /// ``FrameManifest/Entry/controls``); empty without.
+        public var controls: [String: Int64] = [:]
     }
 
     /// Where the timestamps come from.
@@ -79,9 +82,11 @@ public struct FrameFolder: Sendable {
                 throw .manifest(manifestPath, error)
             }
             guard !manifest.entries.isEmpty else { throw .empty(path) }
+            var controls: [String: Int64] = [:]
             frames = manifest.entries.enumerated().map { index, entry in
-                Frame(index: index, file: entry.file, path: (path as NSString).appendingPathComponent(entry.file),
-                      time: FrameTime(seconds: entry.t), sequence: entry.sequence)
+                controls = entry.controls ?? controls  // given on the line where they change, kept after
+                return Frame(index: index, file: entry.file, path: (path as NSString).appendingPathComponent(entry.file),
+                             time: FrameTime(seconds: entry.t), sequence: entry.sequence, controls: controls)
             }
             timing = .manifest
         } else {

@@ -1,12 +1,16 @@
 import Foundation
 
 /// The `manifest.jsonl` of a recorded frame folder: one line per frame, in capture order, with the
-/// frame's file name, its timestamp in seconds and the camera's sequence number.
+/// frame's file name, its timestamp in seconds and the camera's sequence number; the line of the
+/// first frame taken with camera controls set (and of any frame after which they change) also has
+/// them, by their `v4l2-ctl` names, as the camera read them back.
 ///
 /// ```
-/// {"file":"frame_000000.jpg","t":0,"sequence":812}
+/// {"file":"frame_000000.jpg","t":0,"sequence":812,"controls":{"exposure_absolute":400,"exposure_auto":1,"gain":10}}
 /// {"file":"frame_000001.jpg","t":0.033367,"sequence":813}
 /// ```
+///
+/// Readers that know nothing of `controls` pass over it.
 ///
 /// `marker-shutter live --record` writes it; `marker-shutter process` replays the frames with these
 /// timestamps, so the replay sees the timeline the live tool saw.
@@ -19,12 +23,16 @@ public struct FrameManifest: Sendable, Equatable {
         public var t: Double
         /// The camera's sequence number, when known.
         public var sequence: UInt64?
+        /// The camera controls set from this frame on, by their `v4l2-ctl` names; `nil` when
+        /// they are those of the frame before (none, for the first).
+        public var controls: [String: Int64]?
 
         /// Creates an entry.
-        public init(file: String, t: Double, sequence: UInt64? = nil) {
+        public init(file: String, t: Double, sequence: UInt64? = nil, controls: [String: Int64]? = nil) {
             self.file = file
             self.t = t
             self.sequence = sequence
+            self.controls = controls
         }
     }
 
@@ -91,6 +99,7 @@ public struct FrameManifest: Sendable, Equatable {
     public static func line(for entry: Entry) -> String {
         var fields = ["\"file\":\(jsonString(entry.file))", "\"t\":\(secondsText(entry.t))"]
         if let sequence = entry.sequence { fields.append("\"sequence\":\(sequence)") }
+        if let controls = entry.controls { fields.append("\"controls\":\(JSONObject.controls(controls))") }
         return "{" + fields.joined(separator: ",") + "}\n"
     }
 

@@ -28,6 +28,8 @@ public enum InputLimits {
     public static let goodRMS = AllowedRange(0.01...100, unit: "pixels")
     /// `live --good-focal-interval`: the share of each focal length its 95% interval must stay under.
     public static let goodFocalInterval = AllowedRange(0.01...100, unit: "percent")
+    /// `live --settle`: how long automatic modes settle before `--lock` fixes them.
+    public static let settleSeconds = AllowedRange(0.0...60, unit: "seconds")
     /// The cores of this machine, the most jobs that run at once.
     public static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

@@ -8,7 +8,9 @@ import Glibc
 
 /// Records every frame of a live session into a folder: `frame_000000.jpg`, ... and a
 /// `manifest.jsonl` line for each (file, seconds since the first frame, sequence), so that
-/// `marker-shutter process` can replay the session with its own timing.
+/// `marker-shutter process` can replay the session with its own timing. The camera controls set
+/// (``SourceFrame/controls``) go on the line of the first frame taken with them, and again only
+/// where they change.
 ///
 /// Frames are encoded and written on a queue of their own, so recording never slows capture. A
 /// frame's manifest line is added only once its file is complete, so the manifest never names a
@@ -30,6 +32,8 @@ public final class FrameRecorder: Sendable {
         var backlog = 0
         var origin: FrameTime?
         var nextNumber = 0
+        /// The controls of the last frame queued: a frame's line names its own only when they differ.
+        var controls: [String: Int64] = [:]
     }
 
     /// The folder.
@@ -60,7 +64,7 @@ public final class FrameRecorder: Sendable {
 
     /// Queues a frame for recording. Never blocks.
     public func record(_ frame: SourceFrame) {
-        let number = state.withLock { s -> Int? in
+        let queued = state.withLock { s -> (number: Int, controls: [String: Int64]?)? in
             guard s.summary.failure == nil else { return nil }
             guard s.backlog < backlogLimit else {
                 s.summary.skipped += 1
@@ -69,12 +73,14 @@ public final class FrameRecorder: Sendable {
             s.backlog += 1
             if s.origin == nil { s.origin = frame.time }
             defer { s.nextNumber += 1 }
-            return s.nextNumber
+            // Frames are written in the order queued (one serial queue), so a change is written where it happens.
+            defer { s.controls = frame.controls }
+            return (s.nextNumber, frame.controls == s.controls ? nil : frame.controls)
         }
-        guard let number else { return }
+        guard let queued else { return }
         let origin = state.withLock { $0.origin! }
         queue.async { [self] in
-            write(frame, number: number, seconds: origin.duration(to: frame.time))
+            write(frame, number: queued.number, seconds: origin.duration(to: frame.time), controls: queued.controls)
             state.withLock { $0.backlog -= 1 }
         }
     }
@@ -90,13 +96,14 @@ public final class FrameRecorder: Sendable {
     /// What has been recorded so far.
     public var summary: Summary { state.withLock { $0.summary } }
 
-    private func write(_ frame: SourceFrame, number: Int, seconds: Duration) {
+    private func write(_ frame: SourceFrame, number: Int, seconds: Duration, controls: [String: Int64]?) {
         guard state.withLock({ $0.summary.failure == nil }) else { return }
         let name = String(format: "frame_%06d.jpg", number)
         do {
             let bytes = try ImageFile.encode(frame.pixels, as: .jpeg(quality: 95))
             try AtomicFile.write(bytes, to: (folder as NSString).appendingPathComponent(name))
-            let line = Array(FrameManifest.line(for: .init(file: name, t: seconds.inSeconds, sequence: frame.sequence)).utf8)
+            let entry = FrameManifest.Entry(file: name, t: seconds.inSeconds, sequence: frame.sequence, controls: controls)
+            let line = Array(FrameManifest.line(for: entry).utf8)
             try appendToManifest(line)
             state.withLock { $0.summary.written += 1 }
             if number % 30 == 29 { _ = fdatasync(manifest) }

@@ -236,8 +236,9 @@ public final class LiveShutter: Sendable {
             state.withLock { $0.statistics.detectionFailures += 1 }
             return nil
         }
-        let observation = FrameObservation(index: submitted.index, time: frame.time, sequence: frame.sequence,
+        var observation = FrameObservation(index: submitted.index, time: frame.time, sequence: frame.sequence,
                                            file: frame.file, detection: detection, rule: rule, pixels: frame.pixels)
+        observation.controls = frame.controls
         return state.withLock { s -> Report? in
             if let latest = s.latestTime, frame.time < latest {
                 s.statistics.framesOutOfOrder += 1  // a timestamp going back cannot be replayed: drop it

@@ -15,6 +15,9 @@ public struct SourceFrame: Sendable {
     public let file: String?
     /// When the pipeline received it (for latency figures).
     public let receivedAt: ContinuousClock.Instant
+    /// The camera controls set for it, by their `v4l2-ctl` names (`--exposure`, `--control`,
+    /// `--lock`, read back from the camera; for a replay, as recorded); empty when none were set.
+    public var controls: [String: Int64] = [:]
 
     /// Creates a frame; `receivedAt` is now.
     public init(pixels: PixelBuffer, time: FrameTime, sequence: UInt64? = nil, droppedBefore: Int = 0, file: String? = nil) {
@@ -24,5 +27,12 @@ public struct SourceFrame: Sendable {
         self.droppedBefore = droppedBefore
         self.file = file
         self.receivedAt = ContinuousClock.now
+    }
+
+    /// The frame with `controls` recorded as the ones set for it.
+    public func with(controls: [String: Int64]) -> SourceFrame {
+        var frame = self
+        frame.controls = controls
+        return frame
     }
 }

@@ -34,6 +34,12 @@ struct JSONObject {
         return text == "-0" ? "0" : text
     }
 
+    /// Camera controls as an object of their values, keys in name order:
+    /// `{"exposure_absolute":400,"gain":10}`.
+    static func controls(_ controls: [String: Int64]) -> String {
+        "{" + controls.sorted { $0.key < $1.key }.map { "\(string($0.key)):\($0.value)" }.joined(separator: ",") + "}"
+    }
+
     static func point(_ point: ImagePoint) -> String {
         "[\(number(point.x, decimals: 3)),\(number(point.y, decimals: 3))]"
     }

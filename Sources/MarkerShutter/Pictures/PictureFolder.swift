@@ -2,7 +2,8 @@ import Foundation
 public import MarkerDetection
 
 /// Where pictures go: each capture is a lossless PNG of the held frame, `capture_0001.png`, with a
-/// JSON sidecar `capture_0001.json` holding its detection and timestamp.
+/// JSON sidecar `capture_0001.json` holding its detection and timestamp (and, when camera controls
+/// were set, their values as `"controls": {"exposure_absolute": 400, "gain": 10}`).
 ///
 /// Numbers continue after the highest already in the folder, so a new session never overwrites an
 /// earlier one's pictures. Both files are written atomically (temporary name, flush, rename): an
@@ -86,6 +87,7 @@ public struct PictureFolder: Sendable {
         sidecar.add("markers", raw: observation.detection.markersJSON)
         sidecar.add("corners", raw: observation.detection.boardCornersJSON)
         sidecar.add("sharpness", observation.detection.sharpness, decimals: 2)
+        if !observation.controls.isEmpty { sidecar.add("controls", raw: JSONObject.controls(observation.controls)) }
         do {
             try AtomicFile.write(Array((sidecar.text + "\n").utf8), to: base + ".json")
         } catch {

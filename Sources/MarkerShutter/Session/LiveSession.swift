@@ -52,6 +52,10 @@ public final class LiveSession: Sendable {
         public var stopAfter: Int?
         /// Tells the time between frames, to end a hold when a camera stalls.
         public var clock = SessionClock.continuous
+        /// Camera controls to set once the camera is open, before frames flow (a camera source only).
+        public var controls = ControlSettings()
+        /// With ``ControlSettings/lock``: how long (in frame time) the automatic modes settle before they are fixed.
+        public var controlSettling: Duration = .seconds(1)
 
         /// A configuration with pictures going to `pictures`, nothing automatic and no recording.
         public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, pictures: String) {
@@ -89,6 +93,9 @@ public final class LiveSession: Sendable {
         /// The calibration files could not be written at the end (too few views, a folder that
         /// cannot be written): nothing was.
         case calibrationNotWritten(CalibrationError)
+        /// The camera controls set, by their `v4l2-ctl` names, as read back: before the first
+        /// frame, and again once `locked` (``Configuration/controls``).
+        case cameraControls([String: Int64], locked: Bool)
     }
 
     /// What a frame shows for calibration, as ROS `camera_calibration` shows it: where and how the
@@ -188,11 +195,7 @@ public final class LiveSession: Sendable {
         }
         switch request {
         case .camera(let path, let settings):
-            do {
-                source = .camera(try Camera(path: path, settings: settings))
-            } catch {
-                throw .camera(error)
-            }
+            source = try Self.openCamera(path: path, settings: settings, configuration: configuration, continuation: continuation)
         case .replay(let path, let framesPerSecond):
             let continuation = continuation
             do {
@@ -451,6 +454,8 @@ public enum LiveSessionError: Error, CustomStringConvertible {
     case recording(FileWriteError)
     /// The camera cannot be opened.
     case camera(CaptureError)
+    /// A camera control was refused (out of range, unknown, read-only): the error gives what it takes.
+    case controls(ControlError)
     /// The folder cannot be replayed.
     case replay(String)
     /// `--calibrate` cannot work: a pattern of loose markers, or a folder the files cannot go to.
@@ -464,6 +469,7 @@ public enum LiveSessionError: Error, CustomStringConvertible {
         case .recordingFolderNotEmpty(let path): "\(path) is not empty: record into a new or empty folder, so sessions never mix"
         case .recording(let error): "cannot record: \(error)"
         case .camera(let error): "cannot open camera: \(error)"
+        case .controls(let error): "cannot set camera controls: \(error)"
         case .replay(let reason): "cannot replay: \(reason)"
         case .calibration(let error): "cannot calibrate: \(error)"
         case .calibrationFolderNotEmpty(let path):

@@ -20,15 +20,29 @@ public struct LiveSource: Sendable {
 
     /// Frames from an open camera. Streaming starts here, so that a ``stop()`` before the first
     /// frame ends the stream instead of finding it not yet started.
-    public static func camera(_ camera: Camera) -> LiveSource {
+    ///
+    /// - Parameters:
+    ///   - camera: The open camera.
+    ///   - controls: The controls set on it, given with every frame (``SourceFrame/controls``).
+    ///   - lock: Controls to set once frames have come for a while (``CameraControlLock``): the
+    ///     frames before are dropped, and the ones after carry what it returns. When it throws, the
+    ///     stream ends with its error.
+    public static func camera(_ camera: Camera, controls: [String: Int64] = [:], lock: CameraControlLock? = nil) -> LiveSource {
         let format = camera.format
         let frames = camera.frames()
         let stream = AsyncThrowingStream<SourceFrame, any Error> { continuation in
             let task = Task {
                 do {
-                    for try await frame in frames {
+                    var iterator = frames.makeAsyncIterator()
+                    var controls = controls
+                    if let lock {
+                        guard try await lock.settle(&iterator) else { return continuation.finish() }
+                        controls = try lock.apply(to: camera)
+                    }
+                    while let frame = try await iterator.next() {
                         continuation.yield(SourceFrame(pixels: frame.pixels, time: FrameTime(frame.timestamp),
-                                                       sequence: UInt64(frame.sequence), droppedBefore: frame.droppedBefore))
+                                                       sequence: UInt64(frame.sequence), droppedBefore: frame.droppedBefore)
+                            .with(controls: controls))
                     }
                     continuation.finish()
                 } catch {
@@ -66,7 +80,8 @@ public struct LiveSource: Sendable {
                 if Task.isCancelled { break }
                 do {
                     let pixels = try frame.readPixels()
-                    continuation.yield(SourceFrame(pixels: pixels, time: frame.time, sequence: frame.sequence, file: frame.file))
+                    continuation.yield(SourceFrame(pixels: pixels, time: frame.time, sequence: frame.sequence, file: frame.file)
+                        .with(controls: frame.controls))
                 } catch {
                     onSkip(frame.file, "\(error)")
                 }

@@ -26,17 +26,18 @@ extension EmulatedCameraHarness {
 
     /// A 640x480 MJPEG camera at 30 frames per second showing `session`'s frames, unchanged.
     func addCamera(
-        showing session: ScriptedSession, faults: [EmulatedCameraConfiguration.Fault] = [], named name: String = "video0"
+        showing session: ScriptedSession, faults: [EmulatedCameraConfiguration.Fault] = [], named name: String = "video0",
+        configure: (inout EmulatedCameraConfiguration) -> Void = { _ in }
     ) throws -> EmulatedCamera {
         let frames = directory + "/" + name + "-frames"
         try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
         try session.writeFrames(to: frames)
         let size = ScriptedSession.size
-        return try addCamera(
-            EmulatedCameraConfiguration(
-                formats: [.mjpeg], sizes: [(size.width, size.height)], rates: [ScriptedSession.framesPerSecond],
-                framesFolder: frames, faults: faults),
-            named: name)
+        var configuration = EmulatedCameraConfiguration(
+            formats: [.mjpeg], sizes: [(size.width, size.height)], rates: [ScriptedSession.framesPerSecond],
+            framesFolder: frames, faults: faults)
+        configure(&configuration)
+        return try addCamera(configuration, named: name)
     }
 
     /// The arguments that point `marker-shutter live` at `camera` with the session's size, rate and pattern.

@@ -19,6 +19,7 @@ enum {
     EC_MAX_BUFFERS = 8,
     EC_MAX_IMAGES = 1000,
     EC_PATTERN_PHASES = 16,
+    EC_MAX_SETTLES = 8,
 };
 
 // MARK: - Configuration (config.c)
@@ -42,6 +43,15 @@ typedef struct {
     uint32_t width, height;
 } ec_size;
 
+// An automatic mode settling: when frame SEQUENCE is made, control ID takes VALUE if its automatic
+// mode governs it then.
+typedef struct {
+    uint32_t id;
+    int32_t value;
+    uint32_t sequence;
+    int fired;
+} ec_settle;
+
 typedef struct {
     char name[32];
     char bus[32];
@@ -57,6 +67,9 @@ typedef struct {
     char log_path[PATH_MAX];
     ec_fault faults[EC_MAX_FAULTS];
     int fault_count;
+    char controls_path[PATH_MAX]; // control values shared by every program that opens the device, or ""
+    ec_settle settles[EC_MAX_SETTLES];
+    int settle_count;
 } ec_config;
 
 /// Reads `path`; returns 0, or -1 with a message in `error`.
@@ -104,6 +117,15 @@ enum { EC_CONTROL_COUNT = 10 };
 EC_HIDDEN void ec_controls_init(ec_control controls[EC_CONTROL_COUNT]);
 /// Answers the control ioctls; returns 0, or -1 with errno set, or -2 when `request` is not one.
 EC_HIDDEN int ec_controls_ioctl(ec_control controls[EC_CONTROL_COUNT], unsigned long request, void *arg);
+/// Reads the values `ec_controls_save` wrote to `path` (a missing file changes nothing).
+EC_HIDDEN void ec_controls_load(ec_control controls[EC_CONTROL_COUNT], const char *path);
+/// Writes every value to `path` (through a temporary file and a rename, so a reader sees all or nothing).
+EC_HIDDEN void ec_controls_save(const ec_control controls[EC_CONTROL_COUNT], const char *path);
+/// Sets control `id` to `value` as its automatic mode would: only while that mode governs it.
+/// Returns 1 when the value was taken.
+EC_HIDDEN int ec_controls_settle(ec_control controls[EC_CONTROL_COUNT], uint32_t id, int32_t value);
+/// The id of the control `v4l2-ctl` names `name`, or 0.
+EC_HIDDEN uint32_t ec_controls_id(const char *name);
 
 // MARK: - The device (plugin.c)
 

@@ -107,6 +107,21 @@ static int parse_fault(char *value, ec_config *config) {
     return 0;
 }
 
+// `settle = NAME VALUE SEQ`: control NAME (as v4l2-ctl names it) takes VALUE at frame SEQ while its
+// automatic mode is on.
+static int parse_settle(char *value, ec_config *config) {
+    if (config->settle_count == EC_MAX_SETTLES) return -1;
+    char name[64];
+    int target;
+    unsigned sequence;
+    char extra;
+    if (sscanf(value, "%63s %d %u %c", name, &target, &sequence, &extra) != 3) return -1;
+    uint32_t id = ec_controls_id(name);
+    if (!id) return -1;
+    config->settles[config->settle_count++] = (ec_settle){.id = id, .value = target, .sequence = sequence};
+    return 0;
+}
+
 static int copy_text(char *target, size_t size, const char *value) {
     if (strlen(value) >= size) return -1;
     snprintf(target, size, "%s", value);
@@ -122,6 +137,8 @@ static int apply(ec_config *config, const char *key, char *value) {
     if (strcmp(key, "frames") == 0) return copy_text(config->frames_dir, sizeof config->frames_dir, value);
     if (strcmp(key, "log") == 0) return copy_text(config->log_path, sizeof config->log_path, value);
     if (strcmp(key, "fault") == 0) return parse_fault(value, config);
+    if (strcmp(key, "settle") == 0) return parse_settle(value, config);
+    if (strcmp(key, "controls") == 0) return copy_text(config->controls_path, sizeof config->controls_path, value);
     if (strcmp(key, "quality") == 0) {
         uint32_t quality;
         if (parse_number(value, &quality) || quality < 1 || quality > 100) return -1;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "camera.h"
 
@@ -169,4 +170,47 @@ int ec_controls_ioctl(ec_control controls[EC_CONTROL_COUNT], unsigned long reque
     default:
         return -2;
     }
+}
+
+void ec_controls_load(ec_control controls[EC_CONTROL_COUNT], const char *path) {
+    FILE *file = fopen(path, "re");
+    if (!file) return;
+    unsigned id;
+    int value;
+    while (fscanf(file, "%x %d", &id, &value) == 2) {
+        ec_control *control = find(controls, id);
+        if (control) control->value = value;
+    }
+    fclose(file);
+}
+
+void ec_controls_save(const ec_control controls[EC_CONTROL_COUNT], const char *path) {
+    char temporary[PATH_MAX + 32];
+    snprintf(temporary, sizeof temporary, "%s.%d.tmp", path, (int)getpid());
+    FILE *file = fopen(temporary, "we");
+    if (!file) return;
+    for (int i = 0; i < EC_CONTROL_COUNT; i++) fprintf(file, "0x%08x %d\n", controls[i].id, controls[i].value);
+    if (fclose(file) == 0) rename(temporary, path);
+    else unlink(temporary);
+}
+
+int ec_controls_settle(ec_control controls[EC_CONTROL_COUNT], uint32_t id, int32_t value) {
+    ec_control *control = find(controls, id);
+    if (!control || !is_inactive(controls, control)) return 0;
+    control->value = value;
+    return 1;
+}
+
+uint32_t ec_controls_id(const char *name) {
+    static const struct {
+        const char *name;
+        uint32_t id;
+    } names[] = {
+        {"brightness", V4L2_CID_BRIGHTNESS}, {"contrast", V4L2_CID_CONTRAST}, {"gain", V4L2_CID_GAIN},
+        {"white_balance_temperature", V4L2_CID_WHITE_BALANCE_TEMPERATURE},
+        {"exposure_absolute", V4L2_CID_EXPOSURE_ABSOLUTE}, {"focus_absolute", V4L2_CID_FOCUS_ABSOLUTE},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i].name, name) == 0) return names[i].id;
+    return 0;
 }

@@ -211,6 +211,19 @@ static ec_fault *fault_at(ec_camera *camera, uint32_t sequence) {
     return NULL;
 }
 
+/// Lets the automatic modes settle as scripted, by the time frame `sequence` is made.
+static void settle(ec_camera *camera, uint32_t sequence) {
+    for (int i = 0; i < camera->config.settle_count; i++) {
+        ec_settle *entry = &camera->config.settles[i];
+        if (entry->fired || entry->sequence > sequence) continue;
+        entry->fired = 1;
+        if (camera->config.controls_path[0]) ec_controls_load(camera->controls, camera->config.controls_path);
+        if (!ec_controls_settle(camera->controls, entry->id, entry->value)) continue;
+        log_event(camera, "settle id=0x%x value=%d sequence=%u", entry->id, entry->value, sequence);
+        if (camera->config.controls_path[0]) ec_controls_save(camera->controls, camera->config.controls_path);
+    }
+}
+
 /// Makes every frame that is due by `now`: into the oldest queued buffer, or lost when none is queued,
 /// as a driver does. Applies the scripted faults on the way.
 static void advance(ec_camera *camera, int64_t now) {
@@ -219,6 +232,7 @@ static void advance(ec_camera *camera, int64_t now) {
         if (!paced && (oldest(camera, EC_BUF_DONE) || !oldest(camera, EC_BUF_QUEUED))) break;
         uint32_t sequence = camera->next_sequence;
         uint32_t flags = 0;
+        settle(camera, sequence);
         ec_fault *fault = fault_at(camera, sequence);
         if (fault) {
             fault->fired = 1;
@@ -446,9 +460,14 @@ static int camera_ioctl(ec_camera *camera, unsigned long request, void *arg) {
         stream_off(camera);
         return 0;
     default: {
+        // Shared values: read what another program may have set, keep what this one sets.
+        const char *shared = camera->config.controls_path[0] ? camera->config.controls_path : NULL;
+        if (shared) ec_controls_load(camera->controls, shared);
         int result = ec_controls_ioctl(camera->controls, request, arg);
-        if (result == 0 && (request == VIDIOC_S_CTRL || request == VIDIOC_S_EXT_CTRLS))
+        if (result == 0 && (request == VIDIOC_S_CTRL || request == VIDIOC_S_EXT_CTRLS)) {
             log_event(camera, "set_control");
+            if (shared) ec_controls_save(camera->controls, shared);
+        }
         return result == -2 ? fail(ENOTTY) : result;
     }
     }
@@ -489,6 +508,7 @@ static void *plugin_init(int fd) {
     camera->app_fd = fd;
     snprintf(camera->path, sizeof camera->path, "%s", path);
     ec_controls_init(camera->controls);
+    if (camera->config.controls_path[0]) ec_controls_load(camera->controls, camera->config.controls_path);
     camera->format.pixelformat = camera->config.formats[0];
     camera->format.width = camera->config.sizes[0].width;
     camera->format.height = camera->config.sizes[0].height;

@@ -46,12 +46,18 @@ public struct EmulatedCameraConfiguration: Sendable, Hashable {
     public var quality: Int
     /// Scripted faults.
     public var faults: [Fault]
+    /// A file the control values are kept in, shared by every program that opens the device (as a
+    /// driver keeps them between opens); `nil`: each program starts from the defaults.
+    public var controlsFile: String?
+    /// Automatic modes settling: when frame `at` is made, `control` (`exposure_absolute`,
+    /// `white_balance_temperature`, `focus_absolute`) takes `value` if its automatic mode is on.
+    public var settling: [(control: String, value: Int, at: Int)] = []
 
     /// A YUYV camera at 640x480 and 1280x720, 30 and 15 fps, paced, showing the pattern.
     public init(
         name: String = "Emulated Camera", formats: [Format] = [.yuyv],
         sizes: [(width: Int, height: Int)] = [(640, 480), (1280, 720)], rates: [Int] = [30, 15], paced: Bool = true,
-        framesFolder: String? = nil, quality: Int = 90, faults: [Fault] = []
+        framesFolder: String? = nil, quality: Int = 90, faults: [Fault] = [], controlsFile: String? = nil
     ) {
         self.name = name
         self.formats = formats
@@ -61,6 +67,7 @@ public struct EmulatedCameraConfiguration: Sendable, Hashable {
         self.framesFolder = framesFolder
         self.quality = quality
         self.faults = faults
+        self.controlsFile = controlsFile
     }
 
     /// The configuration file's text, logging to `logPath` when given.
@@ -76,6 +83,8 @@ public struct EmulatedCameraConfiguration: Sendable, Hashable {
         if let framesFolder { lines.append("frames = \(framesFolder)") }
         if let logPath { lines.append("log = \(logPath)") }
         lines += faults.map { "fault = \($0.line)" }
+        if let controlsFile { lines.append("controls = \(controlsFile)") }
+        lines += settling.map { "settle = \($0.control) \($0.value) \($0.at)" }
         return lines.joined(separator: "\n") + "\n"
     }
 
