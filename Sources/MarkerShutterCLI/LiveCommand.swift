@@ -102,6 +102,9 @@ struct LiveCommand: AsyncParsableCommand {
     @Flag(help: "Capture grayscale frames instead of color.")
     var gray = false
 
+    @Flag(help: "Also show the frames, annotated with the detection and the shutter, in a window (X11); Space, Enter and q work there too, closing it quits. Without a display: exit status 1 before anything is opened.")
+    var preview = false
+
     var frameSize: (width: Int, height: Int)? {
         let parts = size.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
@@ -134,6 +137,8 @@ struct LiveCommand: AsyncParsableCommand {
     func run() async throws {
         // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
         let interruption = InterruptFlag()
+        let window = preview ? try LivePreview.open() : nil  // without a display, before anything is opened
+        defer { window?.close() }
         let detector = try detection.makeDetector()
         var configuration = LiveSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern),
                                                       hold: detection.holdDuration, pictures: out)
@@ -168,6 +173,7 @@ struct LiveCommand: AsyncParsableCommand {
             }
         }
         interruption.onInterrupt { name in session.stop(reason: name) }
+        window?.control(session, console: console)
 
         console.message(session.source.banner + "; pattern \(detector.pattern), hold \(detection.hold) s, pictures to \(out)"
             + (record.map { ", recording to \($0)" } ?? "")
@@ -176,7 +182,7 @@ struct LiveCommand: AsyncParsableCommand {
             ? "Space or Enter: take a picture   q or Ctrl-C: quit"
             : "commands on standard input: capture, quit (or Ctrl-C)")
 
-        let rendering = Task { for await event in session.events { view.show(event) } }
+        let rendering = Task { for await event in session.events { view.show(event); window?.show(event) } }
         let summary = await session.run()
         await rendering.value
         view.finish()
