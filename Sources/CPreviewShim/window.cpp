@@ -116,6 +116,8 @@ extern "C" mpw_status mpw_window_open(const char *title, mpw_window **window, mp
         made->title = title;
         // GUI_NORMAL: no toolbar or status bar, the frame alone; KEEPRATIO: resizing keeps its shape.
         cv::namedWindow(made->title, cv::WINDOW_NORMAL | cv::WINDOW_KEEPRATIO | cv::WINDOW_GUI_NORMAL);
+        // Qt shows the window at once; noted here so that a close in the very first poll counts.
+        made->seen_open = cv::getWindowProperty(made->title, cv::WND_PROP_VISIBLE) > 0;
         *window = made.release();
     });
 }
