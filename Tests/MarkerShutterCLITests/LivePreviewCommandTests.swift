@@ -54,10 +54,7 @@ import Testing
         defer { if started.process.isRunning { started.process.terminate() } }
 
         // The window, once mapped: no window manager, so its position is where its pixels are.
-        let window = try Self.poll("the window to appear", while: started) {
-            let found = try? display.run("xdotool", ["search", "--onlyvisible", "--name", "marker-shutter live"])
-            return found.flatMap { String(decoding: $0, as: UTF8.self).split(separator: "\n").first.map(String.init) }
-        }
+        let window = try Self.window(on: display, of: started)
         // Frames 0-79 of the sample all show the board, one a second: wait until one is on screen.
         let (screenshot, detection) = try Self.poll("the board in a screenshot", while: started) {
             () throws -> (PixelBuffer, Detection)? in
@@ -95,6 +92,34 @@ import Testing
         #expect(result.standardOutput.contains(", request)"), "\(result.standardOutput)")
         #expect(result.standardError.contains("stopped (quit)"), "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch + "/picks").contains { $0.hasSuffix(".png") })
+    }
+
+    /// Closing the window, as a window manager's close button would, ends the session like `q`.
+    @Test(.enabled(if: VirtualDisplay.missing == nil, "\(VirtualDisplay.missing ?? "")"),
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 (sends the close message) is missing"),
+          .timeLimit(.minutes(5)))
+    func closingTheWindowStopsTheSession() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let frames = try Self.slowReplay(in: scratch)
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let started = try MarkerShutterBinary.start(["live", "--replay", frames, "--fps", "1", "--preview", "--out", "picks"],
+                                                    in: scratch, scratch: scratch, environment: display.environment)
+        defer { if started.process.isRunning { started.process.terminate() } }
+        let window = try Self.window(on: display, of: started)
+        try display.close(window: window)
+        let result = try started.wait()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("stopped (preview window closed)"), "\(result.standardError)")
+    }
+
+    /// The id of `started`'s window once it is mapped.
+    static func window(on display: VirtualDisplay, of started: MarkerShutterBinary.Started) throws -> String {
+        try poll("the window to appear", while: started) {
+            let found = try? display.run("xdotool", ["search", "--onlyvisible", "--name", "marker-shutter live"])
+            return found.flatMap { String(decoding: $0, as: UTF8.self).split(separator: "\n").first.map(String.init) }
+        }
     }
 
     /// A replay folder without a manifest (so `--fps` sets its pace) holding the sample's frames

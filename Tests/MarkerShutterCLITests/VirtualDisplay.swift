@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Pixels
 
 /// An X server of its own for a test (Xvfb, on a display number it picks itself), with what the
@@ -14,29 +15,52 @@ final class VirtualDisplay {
             : "\(absent.joined(separator: ", ")) not installed (Scripts/install-dependencies installs xvfb, x11-apps, xdotool)"
     }
 
-    let server: Process
+    /// Xvfb's process id.
+    private let server: pid_t
+    private var running = true
     /// `:N`, as DISPLAY takes it.
     let name: String
 
     /// Starts Xvfb with one 1280x1024 24-bit screen and returns once it accepts connections (it
-    /// writes its display number when ready, `-displayfd`).
+    /// writes its display number when ready, `-displayfd`). `-noreset`: by default the server
+    /// resets when its last client leaves, which refuses connections for a moment, and the program's
+    /// own display check is such a client. It is spawned with no signal blocked
+    /// (the test runner blocks some, and a child inherits them), so that SIGTERM ends it and it
+    /// removes its own socket and lock file.
     init() throws {
-        server = Process()
-        server.executableURL = URL(fileURLWithPath: Self.tools["Xvfb"]!)
-        server.arguments = ["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"]
-        let ready = Pipe()
-        server.standardOutput = ready
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        var ready: [Int32] = [0, 0]
+        guard pipe(&ready) == 0 else { throw VirtualDisplayError(reason: "pipe: errno \(errno)") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ready[1], 1)
+        posix_spawn_file_actions_addclose(&actions, ready[0])
+        posix_spawn_file_actions_addclose(&actions, ready[1])
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let arguments = [Self.tools["Xvfb"]!, "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-noreset"]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        Glibc.close(ready[1])
+        defer { Glibc.close(ready[0]) }
+        guard spawned == 0 else { throw VirtualDisplayError(reason: "Xvfb could not be started: error \(spawned)") }
+        server = pid
         var text = ""
-        while !text.contains("\n") {
-            let data = ready.fileHandleForReading.availableData
-            if data.isEmpty { break }  // Xvfb ended without a display
-            text += String(decoding: data, as: UTF8.self)
-        }
+        var byte: UInt8 = 0
+        while !text.hasSuffix("\n"), read(ready[0], &byte, 1) == 1 { text.append(Character(UnicodeScalar(byte))) }
         guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            server.terminate()
-            server.waitUntilExit()
+            kill(pid, SIGKILL)
+            waitpid(pid, nil, 0)
             throw VirtualDisplayError(reason: "Xvfb did not start (it wrote \"\(text)\")")
         }
         name = ":\(number)"
@@ -44,14 +68,13 @@ final class VirtualDisplay {
 
     deinit { stop() }
 
-    /// Ends the server. SIGKILL, because a process the test runner starts inherits its blocked
-    /// signals, SIGTERM among them; the socket and lock Xvfb would have removed are removed here.
+    /// Ends the server and waits for it.
     func stop() {
-        guard server.isRunning else { return }
-        kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
-        let number = name.dropFirst()
-        for leftover in ["/tmp/.X11-unix/X\(number)", "/tmp/.X\(number)-lock"] { unlink(leftover) }
+        guard running else { return }
+        running = false
+        kill(server, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(server, &status, 0) == -1, errno == EINTR {}
     }
 
     /// The environment for a program on this display: the test's own, DISPLAY replaced.
@@ -79,6 +102,38 @@ final class VirtualDisplay {
             throw VirtualDisplayError(reason: "\(tool) \(arguments.joined(separator: " ")): status \(process.terminationStatus) \(errorText)")
         }
         return data
+    }
+
+    /// Asks `window` to close as a window manager's close button does: a WM_DELETE_WINDOW client
+    /// message, sent through Xlib from Debian's python3 (xdotool 3.2016 has no such command).
+    func close(window: String) throws {
+        let script = """
+            import ctypes, sys
+            x = ctypes.CDLL("libX11.so.6")
+            x.XOpenDisplay.restype = ctypes.c_void_p
+            x.XOpenDisplay.argtypes = [ctypes.c_char_p]
+            x.XInternAtom.restype = ctypes.c_ulong
+            x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+            class Message(ctypes.Structure):
+                _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                            ("display", ctypes.c_void_p), ("window", ctypes.c_ulong), ("message_type", ctypes.c_ulong),
+                            ("format", ctypes.c_int), ("data", ctypes.c_long * 5)]
+            class Event(ctypes.Union):
+                _fields_ = [("message", Message), ("pad", ctypes.c_long * 24)]
+            x.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.POINTER(Event)]
+            x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+            display = x.XOpenDisplay(None)
+            if not display: sys.exit("no display")
+            event = Event()
+            event.message.type = 33  # ClientMessage
+            event.message.window = int(sys.argv[1])
+            event.message.message_type = x.XInternAtom(display, b"WM_PROTOCOLS", 0)
+            event.message.format = 32
+            event.message.data[0] = x.XInternAtom(display, b"WM_DELETE_WINDOW", 0)
+            if not x.XSendEvent(display, event.message.window, 0, 0, ctypes.byref(event)): sys.exit("XSendEvent failed")
+            x.XSync(display, 0)
+            """
+        try run("/usr/bin/python3", ["-c", script, window])
     }
 
     /// The whole screen as BGR24 pixels, read from `xwd -root`.
