@@ -44,54 +44,47 @@ import Testing
     @Test(.enabled(if: VirtualDisplay.missing == nil, "\(VirtualDisplay.missing ?? "")"),
           .timeLimit(.minutes(5)))
     func theWindowShowsTheBoardAndTheBadgeAndTakesKeys() throws {
-        let scratch = try MarkerShutterBinary.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let frames = try Self.slowReplay(in: scratch)
-        let display = try VirtualDisplay()
-        defer { display.stop() }
-        let started = try MarkerShutterBinary.start(["live", "--replay", frames, "--fps", "1", "--preview", "--out", "picks"],
-                                                    in: scratch, scratch: scratch, environment: display.environment)
-        defer { if started.process.isRunning { started.process.terminate() } }
+        try Self.withPreview { scratch, display, started in
+            // The window, once mapped: no window manager, so its position is where its pixels are.
+            let window = try Self.window(on: display, of: started)
+            // Frames 0-79 of the sample all show the board, one a second: wait until one is on screen.
+            let (screenshot, detection) = try Self.poll("the board in a screenshot", while: started) {
+                () throws -> (PixelBuffer, Detection)? in
+                let screenshot = try display.screenshot()
+                let detection = try MarkerDetector(pattern: Pattern(parsing: "charuco:5x7:DICT_6X6_250")).detect(screenshot)
+                return detection.markers.count >= 10 ? (screenshot, detection) : nil
+            }
+            try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
+            try Data(ImageFile.encode(screenshot, as: .png)).write(to: URL(fileURLWithPath: Self.artifacts + "/live-preview-window.png"))
 
-        // The window, once mapped: no window manager, so its position is where its pixels are.
-        let window = try Self.window(on: display, of: started)
-        // Frames 0-79 of the sample all show the board, one a second: wait until one is on screen.
-        let (screenshot, detection) = try Self.poll("the board in a screenshot", while: started) {
-            () throws -> (PixelBuffer, Detection)? in
-            let screenshot = try display.screenshot()
-            let detection = try MarkerDetector(pattern: Pattern(parsing: "charuco:5x7:DICT_6X6_250")).detect(screenshot)
-            return detection.markers.count >= 10 ? (screenshot, detection) : nil
-        }
-        try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
-        try Data(ImageFile.encode(screenshot, as: .png)).write(to: URL(fileURLWithPath: Self.artifacts + "/live-preview-window.png"))
+            let geometry = String(decoding: try display.run("xdotool", ["getwindowgeometry", "--shell", window]), as: UTF8.self)
+            let value = { (key: String) in
+                geometry.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) }
+            }
+            let (x, y, width, height) = try #require((value("X"), value("Y"), value("WIDTH"), value("HEIGHT")) as? (Int, Int, Int, Int))
+            #expect((width, height) == (640, 480), "the 640x480 frames are shown at their size")
+            // The board lies inside the window, and the badge (BGR 0,150,0 while enabled) fills its top-left corner.
+            let markerXs = detection.markers.flatMap { $0.corners.map(\.x) }, markerYs = detection.markers.flatMap { $0.corners.map(\.y) }
+            #expect(markerXs.allSatisfy { $0 >= Double(x) && $0 < Double(x + width) })
+            #expect(markerYs.allSatisfy { $0 >= Double(y) && $0 < Double(y + height) })
+            // Its top margin, above the text: 80x5 pixels all badge green.
+            let badge = Self.pixels(of: screenshot, in: (x, y, 80, 5)) { b, g, r in b < 20 && (140...160).contains(g) && r < 20 }
+            #expect(badge == 80 * 5, "badge green in \(badge) of 400 pixels at the window's top-left corner")
 
-        let geometry = String(decoding: try display.run("xdotool", ["getwindowgeometry", "--shell", window]), as: UTF8.self)
-        let value = { (key: String) in
-            geometry.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) }
+            // Keys to the window: Space takes a picture of the held frame, q ends the session.
+            try display.run("xdotool", ["windowfocus", "--sync", window])
+            try display.run("xdotool", ["key", "space"])
+            _ = try Self.poll("the picture's line on standard output", while: started) {
+                let output = try String(contentsOfFile: started.standardOutputPath, encoding: .utf8)
+                return output.contains("picks/capture_") ? output : nil
+            }
+            try display.run("xdotool", ["key", "q"])
+            let result = try started.wait()
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains(", request)"), "\(result.standardOutput)")
+            #expect(result.standardError.contains("stopped (quit)"), "\(result.standardError)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: scratch + "/picks").contains { $0.hasSuffix(".png") })
         }
-        let (x, y, width, height) = try #require((value("X"), value("Y"), value("WIDTH"), value("HEIGHT")) as? (Int, Int, Int, Int))
-        #expect((width, height) == (640, 480), "the 640x480 frames are shown at their size")
-        // The board lies inside the window, and the badge (BGR 0,150,0 while enabled) fills its top-left corner.
-        let markerXs = detection.markers.flatMap { $0.corners.map(\.x) }, markerYs = detection.markers.flatMap { $0.corners.map(\.y) }
-        #expect(markerXs.allSatisfy { $0 >= Double(x) && $0 < Double(x + width) })
-        #expect(markerYs.allSatisfy { $0 >= Double(y) && $0 < Double(y + height) })
-        // Its top margin, above the text: 80x5 pixels all badge green.
-        let badge = Self.pixels(of: screenshot, in: (x, y, 80, 5)) { b, g, r in b < 20 && (140...160).contains(g) && r < 20 }
-        #expect(badge == 80 * 5, "badge green in \(badge) of 400 pixels at the window's top-left corner")
-
-        // Keys to the window: Space takes a picture of the held frame, q ends the session.
-        try display.run("xdotool", ["windowfocus", "--sync", window])
-        try display.run("xdotool", ["key", "space"])
-        _ = try Self.poll("the picture's line on standard output", while: started) {
-            let output = try String(contentsOfFile: started.standardOutputPath, encoding: .utf8)
-            return output.contains("picks/capture_") ? output : nil
-        }
-        try display.run("xdotool", ["key", "q"])
-        let result = try started.wait()
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains(", request)"), "\(result.standardOutput)")
-        #expect(result.standardError.contains("stopped (quit)"), "\(result.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch + "/picks").contains { $0.hasSuffix(".png") })
     }
 
     /// Closing the window, as a window manager's close button would, ends the session like `q`.
@@ -99,19 +92,27 @@ import Testing
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 (sends the close message) is missing"),
           .timeLimit(.minutes(5)))
     func closingTheWindowStopsTheSession() throws {
+        try Self.withPreview { _, display, started in
+            let window = try Self.window(on: display, of: started)
+            try display.close(window: window)
+            let result = try started.wait()
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardError.contains("stopped (preview window closed)"), "\(result.standardError)")
+        }
+    }
+
+    /// Runs `live --preview` on its own Xvfb over ``slowReplay(in:)``, in a scratch folder, for
+    /// `body`; the program, the server and the folder are gone afterwards.
+    static func withPreview(_ body: (String, VirtualDisplay, MarkerShutterBinary.Started) throws -> Void) throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let frames = try Self.slowReplay(in: scratch)
+        let frames = try slowReplay(in: scratch)
         let display = try VirtualDisplay()
         defer { display.stop() }
         let started = try MarkerShutterBinary.start(["live", "--replay", frames, "--fps", "1", "--preview", "--out", "picks"],
                                                     in: scratch, scratch: scratch, environment: display.environment)
         defer { if started.process.isRunning { started.process.terminate() } }
-        let window = try Self.window(on: display, of: started)
-        try display.close(window: window)
-        let result = try started.wait()
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardError.contains("stopped (preview window closed)"), "\(result.standardError)")
+        try body(scratch, display, started)
     }
 
     /// The id of `started`'s window once it is mapped.
