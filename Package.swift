@@ -156,6 +156,7 @@ let pipelineTargets: [Target] = [
         name: "MarkerShutterCLI",
         dependencies: [
             "MarkerShutter", "MarkerDetection", "Calibration", "FrameCapture", "Pixels", "Debounce", "BrowserView",
+            "PreviewWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift
@@ -210,6 +211,23 @@ let viewTargets: [Target] = [
     .target(name: "HTTPTestSupport", path: "Tests/Support/HTTPTestSupport", swiftSettings: strictSwift),
 ]
 
+// MARK: - Preview: the live session in a native window (OpenCV highgui over X11)
+
+let previewProducts: [Product] = [
+    .library(name: "PreviewWindow", targets: ["PreviewWindow"]),
+]
+
+let previewTargets: [Target] = [
+    // A pure C header over highgui (window, frames, keys) and Xlib (is there a display at all).
+    // Loading it needs no display; only opening a window does.
+    .target(name: "CPreviewShim", dependencies: ["COpenCV"], linkerSettings: [.linkedLibrary("X11")]),
+    // The window on a thread of its own, showing the newest frame annotated.
+    .target(name: "PreviewWindow", dependencies: ["CPreviewShim", "MarkerDetection", "Pixels"], swiftSettings: strictSwift),
+    .testTarget(
+        name: "PreviewWindowTests", dependencies: ["PreviewWindow", "MarkerDetection", "Pixels"], swiftSettings: strictSwift
+    ),
+]
+
 // MARK: - Samples: the recorded sample session and the program that renders it
 
 let samplesProducts: [Product] = [
@@ -234,6 +252,7 @@ products += calibrationProducts
 products += captureProducts
 products += pipelineProducts
 products += viewProducts
+products += previewProducts
 products += samplesProducts
 
 var targets: [Target] = debounceTargets
@@ -244,6 +263,7 @@ targets += calibrationTargets
 targets += captureTargets
 targets += pipelineTargets
 targets += viewTargets
+targets += previewTargets
 targets += samplesTargets
 
 let package = Package(

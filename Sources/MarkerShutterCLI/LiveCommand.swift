@@ -101,6 +101,9 @@ struct LiveCommand: AsyncParsableCommand {
                                valueName: "seconds"))
     var settle: Double?
 
+    @Flag(help: "Also show the frames, annotated with the detection and the shutter, in a window (X11); Space, Enter and q work there too, closing it quits. Without a display: exit status 1 before anything is opened.")
+    var preview = false
+
     var frameSize: (width: Int, height: Int)? {
         let parts = size.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
@@ -121,6 +124,8 @@ struct LiveCommand: AsyncParsableCommand {
     func run() async throws {
         // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
         let interruption = InterruptFlag()
+        let window = preview ? try LivePreview.open() : nil  // without a display, before anything is opened
+        defer { window?.close() }
         let detector = try detection.makeDetector()
         var configuration = LiveSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern),
                                                       hold: detection.holdDuration, pictures: out)
@@ -151,6 +156,7 @@ struct LiveCommand: AsyncParsableCommand {
             }
         }
         interruption.onInterrupt { name in session.stop(reason: name) }
+        window?.control(session, console: console)
 
         console.message(session.source.banner + "; pattern \(detector.pattern), hold \(detection.hold) s, pictures to \(out)"
             + (record.map { ", recording to \($0)" } ?? "")
@@ -163,6 +169,7 @@ struct LiveCommand: AsyncParsableCommand {
             for await event in session.events {
                 view.show(event)
                 browser?.show(event, session: session)
+                window?.show(event)
             }
         }
         let summary = await session.run()

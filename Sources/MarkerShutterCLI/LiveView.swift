@@ -73,16 +73,10 @@ struct LiveView: Sendable {
     /// (rate, detection time, markers/corners found, shutter, pictures).
     private func statusLine(_ state: ShutterState<FrameObservation>, at time: FrameTime) -> String {
         let statistics = session.statistics
-        let shutterText: String
-        switch state.phase {
-        case .enabled: shutterText = "ENABLED"
-        case .held: shutterText = String(format: "HELD %.2fs", state.holdAge(at: time)?.inSeconds ?? 0)
-        case .disabled: shutterText = "disabled"
-        }
         let fps = statistics.framesPerSecond.map { String(format: "%.1f fps", $0) } ?? "-- fps"
         let detect = statistics.lastDetectionTime.map { String(format: "%.1f ms", $0.inSeconds * 1000) } ?? "-- ms"
         let saved = session.picturesSaved
-        return "\(fps) \(detect)  \(statistics.lastCounts.markers)/\(statistics.lastCounts.corners)  \(shutterText)  "
+        return "\(fps) \(detect)  \(statistics.lastCounts.markers)/\(statistics.lastCounts.corners)  \(state.phase.text(at: time))  "
             + "\(saved) pic\(saved == 1 ? "" : "s")"
     }
 }

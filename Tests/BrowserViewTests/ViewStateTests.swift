@@ -72,11 +72,12 @@ import Testing
         var reports: [LiveShutter.Report] = []
         for (index, detection) in [found, lost].enumerated() {
             let time = FrameTime(seconds: Double(index) * 0.1)
-            statistics.noteReceived(SourceFrame(pixels: try flatFrame(0), time: time))
+            let pixels = try flatFrame(0)
+            statistics.noteReceived(SourceFrame(pixels: pixels, time: time))
             let observation = FrameObservation(index: index, time: time, sequence: nil, file: nil, detection: detection,
                                                rule: rule, pixels: nil)
             let step = timeline.observe(index: index, snapshot: observation, isValid: observation.isValid, at: time)
-            reports.append(LiveShutter.Report(observation: observation, step: step, latency: .zero))
+            reports.append(LiveShutter.Report(observation: observation, step: step, latency: .zero, pixels: pixels))
         }
         let enabled = ViewState(report: reports[0], statistics: statistics, hold: .milliseconds(300))
         #expect(enabled.phase == .enabled)

@@ -36,10 +36,11 @@ enum MarkerShutterBinary {
     }
 
     /// Runs marker-shutter with `arguments`; with a `launcher`, runs `launcher marker-shutter arguments...`.
-    static func run(_ arguments: [String], in directory: String? = nil, launcher: String? = nil) throws -> CommandResult {
+    static func run(_ arguments: [String], in directory: String? = nil, launcher: String? = nil,
+                    environment: [String: String]? = nil) throws -> CommandResult {
         let scratch = try temporaryFolder("run")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        return try start(arguments, in: directory, launcher: launcher, scratch: scratch).wait()
+        return try start(arguments, in: directory, launcher: launcher, scratch: scratch, environment: environment).wait()
     }
 
     static func temporaryFolder(_ name: String = #function) throws -> String {
@@ -68,8 +69,9 @@ extension MarkerShutterBinary {
 
     /// Starts marker-shutter with `arguments` (through `launcher`, if given), printing into files
     /// in `scratch`.
-    static func start(_ arguments: [String], in directory: String? = nil, launcher: String? = nil, scratch: String) throws
-        -> Started
+    /// `environment` replaces the test's own environment when given.
+    static func start(_ arguments: [String], in directory: String? = nil, launcher: String? = nil, scratch: String,
+                      environment: [String: String]? = nil) throws -> Started
     {
         let outputPath = scratch + "/stdout", errorPath = scratch + "/stderr"
         guard FileManager.default.createFile(atPath: outputPath, contents: nil),
@@ -83,6 +85,7 @@ extension MarkerShutterBinary {
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         process.standardInput = FileHandle.nullDevice
+        if let environment { process.environment = environment }
         try process.run()
         return Started(process: process, standardOutputPath: outputPath, standardErrorPath: errorPath)
     }

@@ -65,16 +65,5 @@ public struct ViewState: Sendable {
     }
 
     /// The shutter as the status line shows it: `ENABLED`, `HELD 0.12s` (the hold's age) or `disabled`.
-    public var shutterText: String {
-        switch phase {
-        case .enabled: "ENABLED"
-        case .held: "HELD " + Self.seconds(holdAge ?? .zero) + "s"
-        case .disabled: "disabled"
-        }
-    }
-
-    static func seconds(_ duration: Duration) -> String {
-        let hundredths = Int((duration.inSeconds * 100).rounded())
-        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
-    }
+    public var shutterText: String { phase.text(at: time) }
 }

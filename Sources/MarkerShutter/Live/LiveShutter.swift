@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 public import MarkerDetection
-import Pixels
+public import Pixels
 import Synchronization
 
 /// The live shutter: frames go in as they arrive, detection runs on its own thread, and the
@@ -28,6 +28,9 @@ public final class LiveShutter: Sendable {
         public let step: ShutterStep<FrameObservation>
         /// From the frame's arrival to the new state, detection included.
         public let latency: Duration
+        /// The frame's pixels, valid or not (``FrameObservation/pixels`` keeps a valid frame's
+        /// only), for views that show every frame.
+        public let pixels: PixelBuffer
     }
 
     private struct Submitted: Sendable {
@@ -249,7 +252,7 @@ public final class LiveShutter: Sendable {
             s.anchor = Anchor(index: observation.index, time: frame.time, arrivedAt: submitted.arrivedAt)
             let latency = frame.receivedAt.duration(to: .now)
             s.statistics.noteDetected(observation, latency: latency)
-            return Report(observation: observation, step: step, latency: latency)
+            return Report(observation: observation, step: step, latency: latency, pixels: frame.pixels)
         }
     }
 }
