@@ -3,7 +3,7 @@ import Testing
 
 /// `live --serve` as a person uses it: the page in a real headless Chromium, against the sample
 /// session replayed at a third of its pace (and with three times its hold, so that the shutter
-/// changes at the same frames), so that the steps below have time on a busy machine.
+/// changes at the same frames), ending only when the page stops it.
 /// Every step waits for what it needs on the page; the time limits only turn a page that never
 /// gets there into a failure.
 @Suite(.timeLimit(.minutes(5))) struct BrowserPageTests {
@@ -16,7 +16,9 @@ import Testing
         }
     }
 
-    /// The sample session with its recorded times stretched `factor` times.
+    /// The sample session with its recorded times stretched `factor` times, and its last frame an
+    /// hour after the one before, so that the replay is still running when the page stops it,
+    /// however slow the machine (the shutter stays enabled on frame 118 meanwhile).
     static func slowedSample(factor: Double) throws -> String {
         let folder = try MarkerShutterBinary.temporaryFolder("slowed-sample")
         let sample = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"
@@ -25,7 +27,7 @@ import Testing
             var row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let file = try #require(row["file"] as? String)
             try FileManager.default.copyItem(atPath: sample + "/" + file, toPath: folder + "/" + file)
-            row["t"] = try #require(row["t"] as? Double) * factor
+            row["t"] = try #require(row["t"] as? Double) * factor + (file == "frame_000119.jpg" ? 3600 : 0)
             manifest += String(decoding: try JSONSerialization.data(withJSONObject: row, options: .sortedKeys), as: UTF8.self) + "\n"
         }
         try manifest.write(toFile: folder + "/manifest.jsonl", atomically: true, encoding: .utf8)
