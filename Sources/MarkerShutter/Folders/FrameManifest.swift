@@ -99,8 +99,14 @@ public struct FrameManifest: Sendable, Equatable {
     public static func line(for entry: Entry) -> String {
         var fields = ["\"file\":\(jsonString(entry.file))", "\"t\":\(secondsText(entry.t))"]
         if let sequence = entry.sequence { fields.append("\"sequence\":\(sequence)") }
-        if let controls = entry.controls { fields.append("\"controls\":\(JSONObject.controls(controls))") }
+        if let controls = entry.controls { fields.append("\"controls\":\(controlsText(controls))") }
         return "{" + fields.joined(separator: ",") + "}\n"
+    }
+
+    /// Camera controls as an object of their values, keys in name order:
+    /// `{"exposure_absolute":400,"gain":10}` (here, so that the manifest needs no other file).
+    static func controlsText(_ controls: [String: Int64]) -> String {
+        "{" + controls.sorted { $0.key < $1.key }.map { "\(jsonString($0.key)):\($0.value)" }.joined(separator: ",") + "}"
     }
 
     /// Seconds with microsecond resolution and no trailing zeros (`0.033367`, `12`).

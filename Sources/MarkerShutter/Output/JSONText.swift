@@ -36,9 +36,7 @@ struct JSONObject {
 
     /// Camera controls as an object of their values, keys in name order:
     /// `{"exposure_absolute":400,"gain":10}`.
-    static func controls(_ controls: [String: Int64]) -> String {
-        "{" + controls.sorted { $0.key < $1.key }.map { "\(string($0.key)):\($0.value)" }.joined(separator: ",") + "}"
-    }
+    static func controls(_ controls: [String: Int64]) -> String { FrameManifest.controlsText(controls) }
 
     static func point(_ point: ImagePoint) -> String {
         "[\(number(point.x, decimals: 3)),\(number(point.y, decimals: 3))]"
