@@ -34,6 +34,29 @@ import Testing
         return folder
     }
 
+    /// A port that cannot be bound ends `live` with status 1 before the source or the picture folder opens.
+    @Test func anAddressInUseIsRefusedBeforeAnythingOpens() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound && listen(listener, 1) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try MarkerShutterBinary.run(
+            ["live", "--replay", MarkerShutterBinary.packageRoot + "/Samples/charuco-session", "--serve", "127.0.0.1:\(port)",
+             "--out", scratch + "/picks"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot serve the browser view on 127.0.0.1:\(port)"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/picks"))
+    }
+
     @Test(.enabled(if: WebDriver.unavailableReason == nil, Comment(rawValue: WebDriver.unavailableReason ?? "")))
     func thePageShowsTheSessionTakesAPictureAndStopsIt() async throws {
         let replay = try Self.slowedSample(factor: 3)
