@@ -2,6 +2,9 @@
 public enum PictureError: Error, Equatable, CustomStringConvertible {
     /// The shutter is disabled: no valid frame is held.
     case shutterDisabled
+    /// `pending` pictures asked for earlier are still waiting to be written; a request is refused
+    /// until fewer wait, so that a flood of requests cannot queue frames without end.
+    case busy(pending: Int)
     /// The held observation has no pixels.
     case noFrame
     /// The frame could not be encoded.
@@ -12,6 +15,7 @@ public enum PictureError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .shutterDisabled: "shutter disabled: no valid detection is held, so no picture was taken"
+        case .busy(let pending): "\(pending) pictures are still being written, so no picture was taken; ask again once they are saved"
         case .noFrame: "no frame is held to save"
         case .encoding(let reason): "the frame could not be encoded: \(reason)"
         case .write(let error): "\(error); pictures already taken are untouched"

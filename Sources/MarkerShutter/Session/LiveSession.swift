@@ -56,6 +56,10 @@ public final class LiveSession: Sendable {
         public var controls = ControlSettings()
         /// With ``ControlSettings/lock``: how long (in frame time) the automatic modes settle before they are fixed.
         public var controlSettling: Duration = .seconds(1)
+        /// How many pictures may wait to be written. A request beyond them is refused
+        /// (``PictureError/busy(pending:)``): each waiting picture holds its frame, so a flood of
+        /// requests (a key held down, a script posting to the browser view) must not queue them without end.
+        public var pictureBacklog = 8
 
         /// A configuration with pictures going to `pictures`, nothing automatic and no recording.
         public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, pictures: String) {
@@ -74,7 +78,8 @@ public final class LiveSession: Sendable {
         case shutterExpired(LiveShutter.Expiry)
         /// A picture was saved.
         case pictureSaved(SavedPicture)
-        /// A picture was asked for while the shutter was disabled.
+        /// A picture was asked for while the shutter was disabled, or while
+        /// ``Configuration/pictureBacklog`` pictures waited to be written.
         case pictureRefused(PictureError)
         /// A picture could not be saved.
         case pictureFailed(PictureError)
@@ -129,7 +134,8 @@ public final class LiveSession: Sendable {
     public enum PictureRequest: Sendable {
         /// The held frame is being saved; ``Event/pictureSaved(_:)`` or ``Event/pictureFailed(_:)`` follows.
         case accepted(frameIndex: Int)
-        /// The shutter is disabled, and why (as ``Event/pictureRefused(_:)`` tells it).
+        /// The shutter is disabled, or too many pictures wait to be written, and why (as
+        /// ``Event/pictureRefused(_:)`` tells it).
         case refused(PictureError)
         /// The session is ending and takes no more pictures.
         case notTaken
@@ -141,6 +147,8 @@ public final class LiveSession: Sendable {
         var stopReason: String?
         /// No more pictures are taken: the last ones are being finished.
         var closed = false
+        /// Pictures queued and not yet written (or failed).
+        var pendingSaves = 0
         var lastPhase: ShutterState<FrameObservation>.Phase?
         var policy: AutoCapturePolicy
     }
@@ -271,10 +279,12 @@ public final class LiveSession: Sendable {
     public func requestPicture() -> PictureRequest {
         do {
             let (observation, state, now) = try shutter.heldFrame(at: source.mayStall ? configuration.clock.now() : nil)
-            return takePicture(observation, state: state, now: now, trigger: .request)
+            return try takePicture(observation, state: state, now: now, trigger: .request)
                 ? .accepted(frameIndex: observation.index) : .notTaken
         } catch {
-            counts.withLock { $0.pictures.refused += 1 }
+            counts.withLock { c in
+                if case .busy = error { c.pictures.busy += 1 } else { c.pictures.refused += 1 }
+            }
             continuation.yield(.pictureRefused(error))
             return .refused(error)
         }
@@ -405,25 +415,39 @@ public final class LiveSession: Sendable {
             return taken != nil
         }
         if automatic {
-            takePicture(report.observation, state: report.step.state, now: report.observation.time, trigger: .auto)
+            // Never busy: only requests are held to the backlog; the policy takes few pictures.
+            _ = try? takePicture(report.observation, state: report.step.state, now: report.observation.time, trigger: .auto)
         }
     }
 
     /// Queues the picture; false (and ``Event/pictureNotTaken``) when the session is ending.
-    @discardableResult
+    ///
+    /// - Throws: ``PictureError/busy(pending:)`` for a request while ``Configuration/pictureBacklog``
+    ///   pictures wait to be written.
     private func takePicture(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
-                             trigger: PictureFolder.Trigger) -> Bool {
+                             trigger: PictureFolder.Trigger) throws(PictureError) -> Bool {
         // Queued under the lock that `run` closes, so that every picture accepted is written before
         // the run returns and none is begun while it ends.
-        let accepted = counts.withLock { c -> Bool in
+        let accepted = try counts.withLock { c throws(PictureError) -> Bool in
             guard !c.closed else { return false }
+            if trigger == .request, c.pendingSaves >= configuration.pictureBacklog { throw .busy(pending: c.pendingSaves) }
             // An automatic picture's view was recorded when the policy chose it.
             if trigger == .request, let view = BoardView(observation.detection) { c.policy.record(view) }
+            c.pendingSaves += 1
             writer.async { [self] in save(observation, state: state, now: now, trigger: trigger) }
             return true
         }
         if !accepted { continuation.yield(.pictureNotTaken) }
         return accepted
+    }
+
+    /// Holds the picture writer until the returned function is called: pictures asked for meanwhile
+    /// wait, as they would behind a slow disk (for tests of the backlog). Call the function before
+    /// the session ends: `run()` waits for the writer.
+    package func holdPictureWriter() -> @Sendable () -> Void {
+        writer.suspend()
+        let writer = writer
+        return { writer.resume() }
     }
 
     private func save(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
@@ -432,13 +456,19 @@ public final class LiveSession: Sendable {
             let files = try pictures.withLock { folder throws(PictureError) in
                 try folder.save(observation, state: state, at: now, trigger: trigger)
             }
-            counts.withLock { $0.pictures.saved += 1 }
+            counts.withLock { c in
+                c.pictures.saved += 1
+                c.pendingSaves -= 1
+            }
             calibration?.add(picture: (files.image as NSString).lastPathComponent, observation.detection)
             let holdAge = state.phase == .enabled ? nil : state.holdAge(at: now) ?? .zero
             continuation.yield(.pictureSaved(SavedPicture(files: files, frameIndex: observation.index, holdAge: holdAge,
                                                           trigger: trigger, pixels: observation.pixels)))
         } catch {
-            counts.withLock { $0.pictures.failed += 1 }
+            counts.withLock { c in
+                c.pictures.failed += 1
+                c.pendingSaves -= 1
+            }
             continuation.yield(.pictureFailed(error))
         }
     }

@@ -3,19 +3,23 @@ import Foundation
 
 /// How a live session went: why it stopped, frame counts, the shutter, pictures and the recording.
 public struct LiveSummary: Sendable, CustomStringConvertible {
-    /// Pictures saved, refused (shutter disabled) and failed.
+    /// Pictures saved, refused (shutter disabled, or too many still being written) and failed.
     public struct Pictures: Sendable, Equatable {
         /// Pictures written.
         public var saved = 0
         /// Requests refused because the shutter was disabled.
         public var refused = 0
+        /// Requests refused because earlier pictures were still waiting to be written
+        /// (``PictureError/busy(pending:)``).
+        public var busy = 0
         /// Pictures that could not be written.
         public var failed = 0
 
         /// Counts of pictures saved, refused and failed.
-        public init(saved: Int = 0, refused: Int = 0, failed: Int = 0) {
+        public init(saved: Int = 0, refused: Int = 0, busy: Int = 0, failed: Int = 0) {
             self.saved = saved
             self.refused = refused
+            self.busy = busy
             self.failed = failed
         }
     }
@@ -77,6 +81,7 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
             String(format: "  shutter enabled %.2f s in %d stretch%@", enabled.inSeconds, stretches.count,
                    stretches.count == 1 ? "" : "es"),
             "  pictures: \(pictures.saved) saved" + (pictures.refused > 0 ? ", \(pictures.refused) refused (shutter disabled)" : "")
+                + (pictures.busy > 0 ? ", \(pictures.busy) refused (earlier pictures still being written)" : "")
                 + (pictures.failed > 0 ? ", \(pictures.failed) failed" : ""),
         ]
         if !coverage.views.isEmpty {

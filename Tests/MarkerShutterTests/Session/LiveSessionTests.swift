@@ -61,6 +61,36 @@ import Testing
         #expect(sidecar.contains("\"shutter\":\"held\""))
     }
 
+    /// Each picture waiting to be written holds its frame: requests beyond the backlog are refused
+    /// until the writer catches up, so that a flood of requests cannot grow memory without end.
+    @Test func requestsBeyondThePictureBacklogAreRefusedUntilTheWriterCatchesUp() async throws {
+        let pictures = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: pictures) }
+        let driver = try SessionDriver(pictures: pictures) { $0.pictureBacklog = 3 }
+        let session = driver.session
+        async let summary = session.run()
+        for index in 0...5 { try await driver.feed(index) }
+        let resume = session.holdPictureWriter()
+        let answers = (0..<5).map { _ in session.requestPicture() }
+        resume()
+        // Once the three are written, a request is taken again.
+        while session.picturesSaved < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        for index in 6...8 { try await driver.feed(index) }
+        let later = session.requestPicture()
+        await driver.finish()
+        let result = await summary
+
+        let accepted = answers.filter { if case .accepted(frameIndex: 5) = $0 { true } else { false } }
+        let busy = answers.filter { if case .refused(.busy(pending: 3)) = $0 { true } else { false } }
+        #expect(accepted.count == 3 && busy.count == 2, "\(answers)")
+        if case .accepted(frameIndex: 8) = later {} else { Issue.record("a request after the writer caught up: \(later)") }
+        #expect(driver.saved.map(\.frameIndex) == [5, 5, 5, 8])
+        #expect(result.pictures == LiveSummary.Pictures(saved: 4, busy: 2))
+        #expect(result.description.contains("  pictures: 4 saved, 2 refused (earlier pictures still being written)"),
+                "\(result.description)")
+        #expect(driver.refused == [.busy(pending: 3), .busy(pending: 3)])
+    }
+
     @Test func stopAfterEndsTheRunAndTheRecordingHoldsEveryFrame() async throws {
         let pictures = try TestPaths.temporaryFolder()
         let recording = try TestPaths.temporaryFolder() + "/recording"
