@@ -177,7 +177,7 @@ let pipelineTargets: [Target] = [
         name: "MarkerShutterLiveTests",
         dependencies: [
             "MarkerShutter", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels", "EmulatedCameraHarness",
-            "MarkerShutterCLI",
+            "MarkerShutterCLI", "HTTPTestSupport",
         ],
         swiftSettings: strictSwift
     ),

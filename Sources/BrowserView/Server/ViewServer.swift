@@ -84,6 +84,7 @@ public final class ViewServer: Sendable {
         logger.logLevel = .critical  // standard output carries the session's results
         let app = Application(
             router: makeRouter(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [FailedConnectionCloser()], idleTimeout: Self.idleTimeout)),
             configuration: ApplicationConfiguration(address: .hostname(configuration.address.host, port: configuration.address.port),
                                                     serverName: "marker-shutter"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
@@ -97,6 +98,11 @@ public final class ViewServer: Sendable {
         if stopped { return }
         try await serviceGroup.run()
     }
+
+    /// How long a connection may sit idle between requests (or in the middle of sending one) before
+    /// it is closed, so that clients that connect and go quiet do not pile up. Streams being sent
+    /// are never idle.
+    static let idleTimeout = TimeAmount.seconds(60)
 
     /// Ends every stream and stops serving; ``run(onListening:)`` returns once open requests are done.
     public func stop() async {

@@ -67,7 +67,11 @@ public final class TestConnection: Sendable {
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if method == "POST" || !body.isEmpty { text += "Content-Length: \(body.count)\r\n" }
         text += "\r\n"
-        let bytes = Array(text.utf8) + body
+        try sendRaw(Array(text.utf8) + body)
+    }
+
+    /// Sends `bytes` as they are: for requests no well-behaved client makes.
+    public func sendRaw(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -90,6 +94,7 @@ public final class TestConnection: Sendable {
         buffers.withLock { b in
             b.chunked = headers["transfer-encoding"]?.lowercased() == "chunked"
             b.remainingLength = headers["content-length"].flatMap { Int($0) }
+            b.bodyEnded = false  // a new answer on a kept-alive connection
         }
         return Head(status: status, headers: headers)
     }
