@@ -32,8 +32,9 @@ public final class ViewFeed: Sendable {
     let frames = ChangeSignal()
     let updates = ChangeSignal()
     let audience = ChangeSignal()
-    /// Encodes one frame at a time; a viewer asking for a frame being encoded waits for it.
-    private let encoding = Mutex(())
+    /// Encodes one frame at a time, at a lower priority than detection; a viewer asking for a
+    /// frame being encoded waits for it.
+    private let encoder = FrameEncoder()
 
     /// An empty feed: no frame, no report, no pictures.
     public init() {}
@@ -127,19 +128,24 @@ public final class ViewFeed: Sendable {
     /// The newest frame's version, 0 before the first.
     var frameVersion: Int { state.withLock { $0.frame?.version ?? 0 } }
 
-    /// The newest frame as JPEG, encoded once per frame; `nil` before the first frame.
-    func newestJPEG(quality: Int) throws(ViewFrameError) -> (version: Int, jpeg: [UInt8])? {
-        try encoding.withLock { _ throws(ViewFrameError) -> (version: Int, jpeg: [UInt8])? in
-            let (frame, cached) = state.withLock { ($0.frame, $0.encoded) }
-            guard let frame else { return nil }
-            if let cached, cached.version == frame.version { return cached }
-            let jpeg = try frame.frame.encoded(quality: quality)
-            state.withLock { s in
-                s.encoded = (frame.version, jpeg)
-                if case .pixels = frame.frame.content { s.framesEncoded += 1 }
-            }
-            return (frame.version, jpeg)
+    /// The newest frame as JPEG, encoded once per frame (on the encoder's thread); `nil` before the first frame.
+    func newestJPEG(quality: Int) async throws(ViewFrameError) -> (version: Int, jpeg: [UInt8])? {
+        try await encoder.run { [self] in
+            Result { () throws(ViewFrameError) in try encodeNewest(quality: quality) }
+        }.get()
+    }
+
+    /// Encodes the newest frame unless it is encoded already; on the encoder's thread only.
+    private func encodeNewest(quality: Int) throws(ViewFrameError) -> (version: Int, jpeg: [UInt8])? {
+        let (frame, cached) = state.withLock { ($0.frame, $0.encoded) }
+        guard let frame else { return nil }
+        if let cached, cached.version == frame.version { return cached }
+        let jpeg = try frame.frame.encoded(quality: quality)
+        state.withLock { s in
+            s.encoded = (frame.version, jpeg)
+            if case .pixels = frame.frame.content { s.framesEncoded += 1 }
         }
+        return (frame.version, jpeg)
     }
 
     /// Who reads a long-lived response.

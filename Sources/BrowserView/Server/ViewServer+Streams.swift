@@ -47,7 +47,7 @@ extension ViewServer {
             }
             let encoded: (version: Int, jpeg: [UInt8])?
             do {
-                encoded = try feed.newestJPEG(quality: configuration.jpegQuality)
+                encoded = try await feed.newestJPEG(quality: configuration.jpegQuality)
             } catch {
                 sent = feed.frameVersion  // an unencodable frame is skipped; the next one may do
                 continue
