@@ -9,7 +9,7 @@ struct LiveBenchmark {
     let scratch: String
 
     /// One run of `live` on a fresh emulated camera.
-    func run(format: EmulatedCameraConfiguration.Format, paced: Bool, frames: Int) throws -> (ChildRun, String) {
+    func run(format: EmulatedCameraConfiguration.Format, paced: Bool, frames: Int, extraArguments: [String] = []) throws -> (ChildRun, String) {
         let harness = try EmulatedCameraHarness()
         let camera = try harness.addCamera(EmulatedCameraConfiguration(
             formats: [format], sizes: [(1280, 720)], rates: [30], paced: paced, framesFolder: folder))
@@ -18,7 +18,7 @@ struct LiveBenchmark {
         // The script builds the plugin first when it is missing or older than its sources.
         let arguments = ["--", markerShutter, "live", "--device", camera.path,
                          "--pattern", OfflineBenchmark.pattern, "--size", "1280x720", "--fps", "30",
-                         "--stop-after", "\(frames)", "--out", pictures]
+                         "--stop-after", "\(frames)", "--out", pictures] + extraArguments
         let run = try ChildProcess.run(harness.script, arguments, scratch: scratch, sampleEvery: .seconds(1))
         guard run.status == 0 else { throw BenchmarkError("live exited with \(run.status):\n\(run.errors)") }
         let summary = run.errors.split(separator: "\n").filter { $0.hasPrefix("stopped") || $0.contains("latency") }

@@ -6,6 +6,7 @@
 //   swift run -c release pipeline-benchmark offline [--rounds 3] [--frames DIR]
 //   swift run -c release pipeline-benchmark live [--count 900] [--frames DIR]
 //   swift run -c release pipeline-benchmark memory [--count 10000] [--paced] [--frames DIR]
+//   swift run -c release pipeline-benchmark viewers [--count 900] [--viewers 2] [--rounds 1] [--frames DIR]
 //
 // offline: frames per second on a folder of 1280x720 JPEG frames, for a plain Python loop over
 //   Debian's python3-opencv (Scripts/pipeline_baseline.py), `marker-shutter process` with its
@@ -13,6 +14,8 @@
 // live: latency from frame to shutter state printed by `marker-shutter live` on an emulated camera
 //   at 1280x720 and 30 fps (MJPEG, then YUYV), paced like a real camera.
 // memory: `live` for 10,000 frames with its resident set sampled once a second.
+// viewers: `live` as in live (MJPEG) without --serve, serving with nobody watching, and with
+//   viewers reading the page's image and event streams: latency and frames detected of each.
 //
 // Without --frames, the frames are made by pipeline-frames (300 of them) into a temporary folder,
 // once. live and memory run under Scripts/with-emulated-camera (a private mount namespace).
@@ -36,14 +39,18 @@ var arguments = Array(CommandLine.arguments.dropFirst())
     arguments.remove(at: index)
     return true
 }
-let usage = "usage: pipeline-benchmark offline [--rounds N] | live [--count N] | memory [--count N] [--paced]; each [--frames DIR]"
+let usage = "usage: pipeline-benchmark offline [--rounds N] | live [--count N] | memory [--count N] [--paced] "
+    + "| viewers [--count N] [--viewers N] [--rounds N]; each [--frames DIR]"
 let command = arguments.first ?? ""
 arguments = Array(arguments.dropFirst())
 let framesOption = option("--frames")
-let rounds = Int(option("--rounds") ?? "3")
+let roundsOption = option("--rounds")
+let rounds = Int(roundsOption ?? "3")
 let count = option("--count").flatMap { Int($0) }
 let paced = flag("--paced")
-guard ["offline", "live", "memory"].contains(command), arguments.isEmpty, let rounds, rounds > 0 else {
+let viewers = Int(option("--viewers") ?? "2")
+guard ["offline", "live", "memory", "viewers"].contains(command), arguments.isEmpty, let rounds, rounds > 0,
+      let viewers, viewers > 0 else {
     print(usage)
     exit(64)
 }
@@ -78,6 +85,9 @@ do {
     case "live":
         try LiveBenchmark(folder: folder, markerShutter: markerShutter, scratch: scratch)
             .latency(frames: count ?? 900, formats: [.mjpeg, .yuyv])
+    case "viewers":
+        try ViewerBenchmark(live: LiveBenchmark(folder: folder, markerShutter: markerShutter, scratch: scratch))
+            .run(frames: count ?? 900, viewers: viewers, rounds: roundsOption == nil ? 1 : rounds)
     default:
         try LiveBenchmark(folder: folder, markerShutter: markerShutter, scratch: scratch)
             .memory(frames: count ?? 10_000, paced: paced)
