@@ -22,7 +22,8 @@ enum LiveHelp {
         output. Only this session's pictures are solved.
 
         Space or Enter takes a picture: the held valid frame is saved to --out as a PNG with a JSON \
-        sidecar of its detection and timestamp. While the shutter is disabled the request is refused. \
+        sidecar of its detection and timestamp. While the shutter is disabled the request is refused, \
+        as is one while 8 pictures still wait to be written. \
         q or Ctrl-C quits, after every file is complete (a second Ctrl-C quits at once). Without a terminal, the same commands are \
         read as lines on standard input: capture, quit. A camera that stops sending frames \
         disables the shutter when the hold runs out, without waiting for a frame.
