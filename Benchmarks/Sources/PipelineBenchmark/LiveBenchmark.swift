@@ -1,23 +1,25 @@
 import EmulatedCameraHarness
 import Foundation
 
-/// `marker-shutter live` against an emulated 1280x720 camera at 30 fps that shows the benchmark
+/// `marker-shutter live` against an emulated camera (1280x720 unless told) at 30 fps that shows the benchmark
 /// frames: the latency it prints, and its resident memory sampled once a second.
 struct LiveBenchmark {
     let folder: String
     let markerShutter: String
     let scratch: String
+    /// The camera's frame size, which the frames in `folder` have.
+    var size = (width: 1280, height: 720)
 
     /// One run of `live` on a fresh emulated camera.
     func run(format: EmulatedCameraConfiguration.Format, paced: Bool, frames: Int, extraArguments: [String] = []) throws -> (ChildRun, String) {
         let harness = try EmulatedCameraHarness()
         let camera = try harness.addCamera(EmulatedCameraConfiguration(
-            formats: [format], sizes: [(1280, 720)], rates: [30], paced: paced, framesFolder: folder))
+            formats: [format], sizes: [size], rates: [30], paced: paced, framesFolder: folder))
         let pictures = scratch + "/pictures"
         try? FileManager.default.removeItem(atPath: pictures)
         // The script builds the plugin first when it is missing or older than its sources.
         let arguments = ["--", markerShutter, "live", "--device", camera.path,
-                         "--pattern", OfflineBenchmark.pattern, "--size", "1280x720", "--fps", "30",
+                         "--pattern", OfflineBenchmark.pattern, "--size", "\(size.width)x\(size.height)", "--fps", "30",
                          "--stop-after", "\(frames)", "--out", pictures] + extraArguments
         let run = try ChildProcess.run(harness.script, arguments, scratch: scratch, sampleEvery: .seconds(1))
         guard run.status == 0 else { throw BenchmarkError("live exited with \(run.status):\n\(run.errors)") }
@@ -28,7 +30,7 @@ struct LiveBenchmark {
 
     /// Latency at 30 fps, paced as a real camera is.
     func latency(frames: Int, formats: [EmulatedCameraConfiguration.Format]) throws {
-        print("pipeline-benchmark live: marker-shutter live on an emulated 1280x720 camera at 30 fps, paced (pace = realtime), "
+        print("pipeline-benchmark live: marker-shutter live on an emulated \(size.width)x\(size.height) camera at 30 fps, paced (pace = realtime), "
               + "showing the frames of \(folder) in name order; --stop-after \(frames)")
         print("load average before: \(loadAverages())")
         for format in formats {

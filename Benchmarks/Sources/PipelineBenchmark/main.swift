@@ -4,7 +4,7 @@
 //
 //   swift build -c release --package-path .. --product marker-shutter
 //   swift run -c release pipeline-benchmark offline [--rounds 3] [--frames DIR]
-//   swift run -c release pipeline-benchmark live [--count 900] [--frames DIR]
+//   swift run -c release pipeline-benchmark live [--count 900] [--size 1280x720] [--frames DIR]
 //   swift run -c release pipeline-benchmark memory [--count 10000] [--paced] [--frames DIR]
 //   swift run -c release pipeline-benchmark viewers [--count 900] [--viewers 2] [--rounds 1] [--frames DIR]
 //
@@ -12,13 +12,13 @@
 //   Debian's python3-opencv (Scripts/pipeline_baseline.py), `marker-shutter process` with its
 //   default jobs, and `process --jobs 1`; checks that both process runs write the same rows.
 // live: latency from frame to shutter state printed by `marker-shutter live` on an emulated camera
-//   at 1280x720 and 30 fps (MJPEG, then YUYV), paced like a real camera.
+//   at 1280x720 (or --size) and 30 fps (MJPEG, then YUYV), paced like a real camera.
 // memory: `live` for 10,000 frames with its resident set sampled once a second.
 // viewers: `live` as in live (MJPEG) without --serve, serving with nobody watching, and with
 //   viewers reading the page's image and event streams: latency and frames detected of each.
 //
-// Without --frames, the frames are made by pipeline-frames (300 of them) into a temporary folder,
-// once. live and memory run under Scripts/with-emulated-camera (a private mount namespace).
+// Without --frames, the frames are made by pipeline-frames (300 of them, 150 above 1920x1080, since
+// a YUYV camera keeps them all decoded) into a temporary folder, once per size. live and memory run under Scripts/with-emulated-camera (a private mount namespace).
 
 import Foundation
 
@@ -39,8 +39,8 @@ var arguments = Array(CommandLine.arguments.dropFirst())
     arguments.remove(at: index)
     return true
 }
-let usage = "usage: pipeline-benchmark offline [--rounds N] | live [--count N] | memory [--count N] [--paced] "
-    + "| viewers [--count N] [--viewers N] [--rounds N]; each [--frames DIR]"
+let usage = "usage: pipeline-benchmark offline [--rounds N] | memory [--count N] [--paced] "
+    + "| live [--count N] [--size WxH] | viewers [--count N] [--viewers N] [--rounds N]; each [--frames DIR]"
 let command = arguments.first ?? ""
 arguments = Array(arguments.dropFirst())
 let framesOption = option("--frames")
@@ -49,8 +49,10 @@ let rounds = Int(roundsOption ?? "3")
 let count = option("--count").flatMap { Int($0) }
 let paced = flag("--paced")
 let viewers = Int(option("--viewers") ?? "2")
+let sizeOption = option("--size")
+let size = (sizeOption ?? "1280x720").split(separator: "x").compactMap { Int($0) }
 guard ["offline", "live", "memory", "viewers"].contains(command), arguments.isEmpty, let rounds, rounds > 0,
-      let viewers, viewers > 0 else {
+      let viewers, viewers > 0, size.count == 2, size.allSatisfy({ $0 > 0 }), sizeOption == nil || command == "live" else {
     print(usage)
     exit(64)
 }
@@ -59,13 +61,17 @@ guard FileManager.default.isExecutableFile(atPath: markerShutter) else {
     exit(1)
 }
 
-/// The frame folder: --frames, or 300 frames made once into a temporary folder.
+/// The frame folder: --frames, or frames of `size` made once into a temporary folder (300 of them,
+/// 150 above 1920x1080).
 func frameFolder() throws -> String {
     if let framesOption { return framesOption }
-    let folder = NSTemporaryDirectory() + "marker-shutter-pipeline-frames"
+    let standard = size == [1280, 720]
+    let folder = NSTemporaryDirectory() + "marker-shutter-pipeline-frames" + (standard ? "" : "-\(size[0])x\(size[1])")
+    let wanted = size[0] * size[1] > 1920 * 1080 ? 150 : 300
     let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".jpg") }.count ?? 0
-    if existing < 300 {
-        let run = try ChildProcess.run(here + "/pipeline-frames", [folder, "300"], scratch: NSTemporaryDirectory())
+    if existing < wanted {
+        let run = try ChildProcess.run(here + "/pipeline-frames", [folder, "\(wanted)", "\(size[0])", "\(size[1])"],
+                                       scratch: NSTemporaryDirectory())
         guard run.status == 0 else { throw BenchmarkError("pipeline-frames failed:\n\(run.errors)") }
         print(run.output, terminator: "")
     }
@@ -83,8 +89,9 @@ do {
         try OfflineBenchmark(folder: folder, markerShutter: markerShutter,
                              pythonScript: root + "/Benchmarks/Scripts/pipeline_baseline.py", rounds: rounds, scratch: scratch).run()
     case "live":
-        try LiveBenchmark(folder: folder, markerShutter: markerShutter, scratch: scratch)
-            .latency(frames: count ?? 900, formats: [.mjpeg, .yuyv])
+        var live = LiveBenchmark(folder: folder, markerShutter: markerShutter, scratch: scratch)
+        live.size = (size[0], size[1])
+        try live.latency(frames: count ?? 900, formats: [.mjpeg, .yuyv])
     case "viewers":
         try ViewerBenchmark(live: LiveBenchmark(folder: folder, markerShutter: markerShutter, scratch: scratch))
             .run(frames: count ?? 900, viewers: viewers, rounds: roundsOption == nil ? 1 : rounds)
