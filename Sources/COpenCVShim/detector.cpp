@@ -330,11 +330,22 @@ void detect(const msd_detector &detector, const msd_pixels *pixels, const msd_de
     const cv::Rect region = search_region(*pixels, options);
     check_size(region.width, region.height);
     const cv::Mat gray = msd::gray(wrapped(region), pixels->format);
+    const bool downscaled_only = mode == MSD_DETECT_FAST && options->downscaled_only != 0;
+    if (downscaled_only && options->downscaled_pass < 0) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "no downscaled pass %d: 0 runs them all, 1 the first", options->downscaled_pass);
+    }
+    bool tried = false;
+    msd_detection partial;
     const bool fast = mode == MSD_DETECT_FAST &&
-                      detect_fast(detector, gray, double(wrapped.cols), double(wrapped.rows), result);
+                      detect_fast(detector, gray, double(wrapped.cols), double(wrapped.rows), result, tried,
+                                  downscaled_only ? &partial : nullptr, downscaled_only ? options->downscaled_pass : 0);
     if (!fast) {
-        result = msd_detection{};
-        detect_full(detector, gray, result);
+        if (downscaled_only && tried) {
+            result = std::move(partial);
+        } else {
+            result = msd_detection{};
+            detect_full(detector, gray, result);
+        }
     }
     measure_sharpness(gray, result);
     if (region.x == 0 && region.y == 0) return;

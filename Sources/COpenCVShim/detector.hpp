@@ -59,9 +59,12 @@ void add_markers_and_corners(const msd_detector &detector, const cv::Mat &gray, 
                              msd_detection &result);
 
 // Fast mode: markers or chessboard corners found in a downscaled copy of `gray`, refined on `gray`
-// itself; false when the caller should run full mode instead (see MSD_DETECT_FAST).
+// itself; false when the caller should run full mode instead (see MSD_DETECT_FAST). `tried` tells
+// whether any downscaled pass ran (none for an image fast mode does not shrink). With `partial`,
+// the largest part of a board the passes found without accounting for all of it goes there.
+// `only_pass` > 0 runs that pass alone (counted from 1, wrapping around the passes the image takes).
 bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
-                 msd_detection &result);
+                 msd_detection &result, bool &tried, msd_detection *partial, int only_pass = 0);
 
 // The scale fast mode works at for an image of `width` x `height` pixels (1: no shrinking).
 double fast_scale(const msd_detector &detector, double width, double height);

@@ -107,7 +107,7 @@ bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, con
 }
 
 bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small,
-                       msd_detection &result) {
+                       msd_detection &result, msd_detection *partial, size_t &partial_markers) {
     Markers found;
     std::vector<std::vector<cv::Point2f>> rejected;
     cv::aruco::detectMarkers(small, detector.dictionary, found.corners, found.ids, detector.parameters, rejected);
@@ -124,7 +124,15 @@ bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const 
     cv::aruco::refineDetectedMarkers(gray, detector.board, found.corners, found.ids, rejected, cv::noArray(),
                                      cv::noArray(), 10.f, 3.f, true, cv::noArray(), detector.parameters);
     const Markers kept = keep_board_markers(detector, std::move(found));
-    if (kept.ids.empty() || !accounts_for_board(detector, kept, gray.size())) return false;
+    if (kept.ids.empty()) return false;
+    if (!accounts_for_board(detector, kept, gray.size())) {
+        if (partial && kept.ids.size() > partial_markers) {
+            *partial = msd_detection{};
+            add_markers_and_corners(detector, gray, kept, *partial);
+            partial_markers = kept.ids.size();
+        }
+        return false;
+    }
     add_markers_and_corners(detector, gray, kept, result);
     return true;
 }
@@ -140,19 +148,48 @@ double fast_scale(const msd_detector &detector, double width, double height) {
 }
 
 bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
-                 msd_detection &result) {
+                 msd_detection &result, bool &tried, msd_detection *partial, int only_pass) {
+    tried = false;
+    size_t partial_markers = 0;
     if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD && !detector.board) return false;
     // A pass that fails is tried again at twice the scale (a smaller or more tilted board than the
     // typical one), until the scale is no longer worth shrinking to; full mode comes last.
+    std::vector<double> scales;
     for (double scale = fast_scale(detector, full_width, full_height); scale <= largest_useful_scale; scale *= 2) {
-        const cv::Size working(int(std::lround(gray.cols * scale)), int(std::lround(gray.rows * scale)));
-        // A search region too small to shrink is searched at full resolution.
+        scales.push_back(scale);
+    }
+    const auto size_at = [&](double scale) {
+        return cv::Size(int(std::lround(gray.cols * scale)), int(std::lround(gray.rows * scale)));
+    };
+    // A search region too small to shrink is searched at full resolution.
+    if (scales.empty() || size_at(scales[0]).width < 32 || size_at(scales[0]).height < 32) return false;
+    tried = true;
+    if (only_pass > 0) {
+        const size_t pass = size_t(only_pass - 1) % scales.size();
+        const cv::Size working = size_at(scales[pass]);
         if (working.width < 32 || working.height < 32) return false;
         cv::Mat small;
         cv::resize(gray, small, working, 0, 0, cv::INTER_AREA);
+        return detector.pattern.kind == MSD_PATTERN_CHESSBOARD
+                   ? detect_chessboard_fast(detector.pattern, gray, small, result)
+                   : detect_board_fast(detector, gray, small, result, partial, partial_markers);
+    }
+    std::vector<cv::Mat> images(scales.size());
+    cv::resize(gray, images[0], size_at(scales[0]), 0, 0, cv::INTER_AREA);
+    for (size_t pass = 0; pass < scales.size(); ++pass) {
+        if (pass == 1) {
+            // The later passes' images: the largest shrunk from the full image, each smaller one
+            // from the one above it (half its size), so the full image is read once more, not
+            // once per pass (at 3840x2160 each read costs about 10 ms).
+            const size_t last = scales.size() - 1;
+            cv::resize(gray, images[last], size_at(scales[last]), 0, 0, cv::INTER_AREA);
+            for (size_t larger = last; larger > 1; --larger) {
+                cv::resize(images[larger], images[larger - 1], size_at(scales[larger - 1]), 0, 0, cv::INTER_AREA);
+            }
+        }
         const bool found = detector.pattern.kind == MSD_PATTERN_CHESSBOARD
-                               ? detect_chessboard_fast(detector.pattern, gray, small, result)
-                               : detect_board_fast(detector, gray, small, result);
+                               ? detect_chessboard_fast(detector.pattern, gray, images[pass], result)
+                               : detect_board_fast(detector, gray, images[pass], result, partial, partial_markers);
         if (found) return true;
     }
     return false;

@@ -75,11 +75,23 @@ public final class MarkerDetector: Sendable {
     /// - Throws: As ``detect(_:)``; ``DetectionError/invalidImage(reason:)`` for a region that lies
     ///   outside the image.
     public func detect(_ image: PixelBuffer, within region: ImageRegion?) throws(DetectionError) -> Detection {
+        try detect(image, within: region, search: .complete)
+    }
+
+    /// Detects as ``detect(_:within:)`` does, searching in ``mode`` `.fast` as far as `search` says:
+    /// `.complete` is ``detect(_:within:)`` itself; `.downscaled` and `.downscaledPass(_:)` never
+    /// search at full resolution (see ``FastSearch``), which live video needs at high resolutions.
+    /// - Parameters:
+    ///   - image: The pixels, read in place.
+    ///   - region: Where to search; clipped to the image; `nil` searches the whole image.
+    ///   - search: How far fast mode searches.
+    /// - Throws: As ``detect(_:within:)``.
+    public func detect(_ image: PixelBuffer, within region: ImageRegion?, search: FastSearch) throws(DetectionError) -> Detection {
         let clock = ContinuousClock()
         let start = clock.now
         let found =
             switch backend {
-            case .openCV(let handle): try handle.detect(image, mode: mode, region: region)
+            case .openCV(let handle): try handle.detect(image, mode: mode, region: region, search: search)
             case .aprilTag(let aprilTag): try aprilTag.detect(image)
             }
         let duration = clock.now - start

@@ -297,12 +297,19 @@ final class DetectorHandle: @unchecked Sendable {
     deinit { msd_detector_free(detector) }
 
     /// Detects in `image`, read in place, searching `region` (the whole image when `nil`) in
-    /// `mode` (msd_detector_detect_with).
-    func detect(_ image: PixelBuffer, mode: DetectionMode, region: ImageRegion?) throws(DetectionError)
+    /// `mode`, as far as `search` says in fast mode (msd_detector_detect_with).
+    func detect(_ image: PixelBuffer, mode: DetectionMode, region: ImageRegion?, search: FastSearch = .complete) throws(DetectionError)
         -> (markers: [Marker], corners: [BoardCorner], sharpness: Double?)
     {
         var options = msd_detect_options()
         options.mode = mode == .fast ? MSD_DETECT_FAST : MSD_DETECT_FULL
+        switch search {
+        case .complete: break
+        case .downscaled: options.downscaled_only = 1
+        case .downscaledPass(let pass):
+            options.downscaled_only = 1
+            options.downscaled_pass = Int32((pass % 1024 + 1024) % 1024 + 1)  // the shim wraps around the passes
+        }
         if let region {
             options.region_x = Int32(clamping: region.x)
             options.region_y = Int32(clamping: region.y)

@@ -267,6 +267,16 @@ typedef struct msd_detect_options {
     int32_t region_y;
     int32_t region_width;
     int32_t region_height;
+    /* In fast mode, nonzero: when the downscaled passes ran and none accounts for the whole board,
+     * give the largest part of the board they found (or nothing) instead of searching at full
+     * resolution. For live video, where a full-resolution search of a large frame takes longer than
+     * a frame interval. Images fast mode does not shrink, and full mode, are searched as always. */
+    int32_t downscaled_only;
+    /* With downscaled_only: 0 runs the downscaled passes in turn, smallest first, until one
+     * accounts for the board; k > 0 runs only the k-th pass (counted from 1, wrapping around the
+     * number of passes the image takes), so that a live search can spread the passes over frames
+     * while no board is in view. */
+    int32_t downscaled_pass;
 } msd_detect_options;
 
 /* Detects as msd_detector_detect does, searching as `options` say (NULL: full mode, whole image). */

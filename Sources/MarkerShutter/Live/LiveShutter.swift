@@ -83,6 +83,8 @@ public final class LiveShutter: Sendable {
     private let state: Mutex<State>
     /// Where the next frame is searched; `nil` searches every frame whole.
     private let tracker: Mutex<RegionTracker?>
+    /// The downscaled pass the next whole-frame search runs (see `detect(_:)`).
+    private let wholeImagePass = Mutex(0)
     private let done = DispatchSemaphore(value: 0)
     /// Tells the time when no frame comes.
     private let clock: SessionClock
@@ -216,18 +218,37 @@ public final class LiveShutter: Sendable {
         }
     }
 
-    /// Detects where the tracker says, and in the whole image when that comes back short. Frames too
-    /// small for fast mode to shrink (640x480 and the like) are searched whole: there the full search
-    /// is cheap, and a region search could report less than it.
+    /// Detects where the tracker says, and in the whole image when that comes back short, never at
+    /// full resolution (``FastSearch``): such a search of a large frame takes longer than a frame
+    /// interval, so frames would be skipped whenever the board is out of view or partly covered. A
+    /// region is searched with every downscaled pass; the whole image with one pass a frame, the one
+    /// that last found the board, or the next one in turn while none does (at 3840x2160 each pass
+    /// costs less than a frame interval, all of them together more). Frames too small for fast mode
+    /// to shrink (640x480 and the like) are searched whole, in full: there the full search is cheap,
+    /// and a region search could report less than it.
     private func detect(_ pixels: PixelBuffer) throws(DetectionError) -> Detection {
         guard detector.fastScale(for: ImageSize(width: pixels.width, height: pixels.height)) < 1,
             let search = tracker.withLock({ $0?.nextSearch() })
         else { return try detector.detect(pixels) }
-        let detection = try detector.detect(pixels, within: search.region)
+        let detection: Detection
+        if let region = search.region {
+            detection = try detector.detect(pixels, within: region, search: .downscaled)
+        } else {
+            detection = try searchWhole(pixels)
+        }
         guard tracker.withLock({ $0?.record(detection, after: search) ?? false }) else { return detection }
-        let whole = try detector.detect(pixels)
+        let whole = try searchWhole(pixels)
         _ = tracker.withLock { $0?.record(whole, after: .wholeImage) }
         return whole
+    }
+
+    /// One downscaled pass over the whole frame: the same pass again once it found something, the
+    /// next one when it did not.
+    private func searchWhole(_ pixels: PixelBuffer) throws(DetectionError) -> Detection {
+        let pass = wholeImagePass.withLock { $0 }
+        let detection = try detector.detect(pixels, within: nil, search: .downscaledPass(pass))
+        if detection.isEmpty { wholeImagePass.withLock { $0 = ($0 + 1) % 1024 } }
+        return detection
     }
 
     private func process(_ submitted: Submitted) -> Report? {
