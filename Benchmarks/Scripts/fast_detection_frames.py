@@ -21,6 +21,7 @@ Coordinates follow OpenCV: the centre of the top-left pixel is (0, 0).
 """
 import json
 import math
+import os
 import sys
 
 import cv2
@@ -127,6 +128,7 @@ def main():
     folder = sys.argv[1]
     views = int(sys.argv[2]) if len(sys.argv) > 2 else 8
     shared = sys.argv[3] if len(sys.argv) > 3 else None
+    os.makedirs(folder, exist_ok=True)
     rng = np.random.default_rng(14)
     frames = []
     for name, (flat, corners, markers) in [("charuco:5x7:DICT_6X6_250", charuco_flat()),
