@@ -97,7 +97,11 @@ bool accounts_for_board(const msd_detector &detector, const Markers &markers, cv
 bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, const cv::Mat &small,
                             msd_detection &result) {
     std::vector<cv::Point2f> points;
-    const int flags = cv::CALIB_CB_ADAPTIVE_THRESH | cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
+    // No adaptive threshold in the shrunken image: where it finds no board, OpenCV 4.6 tries one
+    // threshold window after another, which took 60 to 1500 ms on 1920x1080 frames whose boards
+    // the global threshold finds in a few (see BENCHMARKS.md). Full mode, which comes after a
+    // failed pass, keeps it.
+    const int flags = cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
     if (!cv::findChessboardCorners(small, cv::Size(pattern.columns, pattern.rows), points, flags)) return false;
     const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
     for (cv::Point2f &point : points) point = upscale(point, scale_x, scale_y);
