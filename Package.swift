@@ -194,7 +194,7 @@ let viewTargets: [Target] = [
     .target(
         name: "BrowserView",
         dependencies: [
-            "MarkerShutter", "MarkerDetection", "Pixels",
+            "MarkerShutter", "MarkerDetection", "Pixels", "SystemCalls",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),

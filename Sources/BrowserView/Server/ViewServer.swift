@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import SystemCalls
 import Synchronization
 
 /// The browser view over HTTP: the page, the MJPEG stream, the state, its events and the commands.
@@ -96,7 +97,11 @@ public final class ViewServer: Sendable {
             return g.stopped
         }
         if stopped { return }
-        try await serviceGroup.run()
+        do {
+            try await serviceGroup.run()
+        } catch let error as IOError {
+            throw ViewServerError.cannotListen(errno: error.errnoCode)  // bind or listen: in the system's words
+        }
     }
 
     /// How long a connection may sit idle between requests (or in the middle of sending one) before
@@ -159,11 +164,23 @@ public enum ViewServerError: Error, Equatable, CustomStringConvertible {
     case viewFPS(Int)
     /// The JPEG quality is outside 1...100.
     case jpegQuality(Int)
+    /// The address could not be listened on (`errno` from bind or listen: in use, not this machine's, a privileged port).
+    case cannotListen(errno: Int32)
 
     public var description: String {
         switch self {
         case .viewFPS(let value): "invalid view rate \(value): --view-fps must be from 1 to 120 frames per second"
         case .jpegQuality(let value): "invalid JPEG quality \(value): it must be from 1 to 100"
+        case .cannotListen(let errno): SystemCallError.explanation(of: errno) + Self.advice(errno)
+        }
+    }
+
+    private static func advice(_ errno: Int32) -> String {
+        switch errno {
+        case EADDRINUSE: "; another program listens there: choose another port, or 0 for any free one"
+        case EACCES: "; ports below 1024 need privileges: choose a higher port"
+        case EADDRNOTAVAIL: "; the address is not one of this machine's"
+        default: ""
         }
     }
 }
