@@ -27,6 +27,33 @@ private let nothing = corners(0)
         #expect(tracker.nextSearch() == .region(ImageRegion(x: 450, y: 350, width: 201, height: 101)))
     }
 
+    /// Live searches a large frame whole one downscaled pass at a time: the pass moves on while
+    /// whole-image searches find nothing, stays once one finds the board, and moves on when one
+    /// finds less than the frame before (a pass that sees only part of the board).
+    @Test func theWholeImagePassMovesOnUntilAPassFindsAsMuchAsTheFrameBefore() {
+        var tracker = RegionTracker(fullSearchInterval: 3, margin: 0.25)
+        var passes: [Int] = []
+        func frame(_ found: Detection) {
+            let search = tracker.nextSearch()
+            if search == .wholeImage { passes.append(tracker.wholeImagePass) }
+            if tracker.record(found, after: search) {
+                passes.append(tracker.wholeImagePass)
+                _ = tracker.record(found, after: .wholeImage)
+            }
+        }
+        frame(nothing)          // pass 0 finds nothing
+        frame(nothing)          // pass 1 neither
+        frame(corners(24))      // pass 2 finds the board: it stays
+        frame(corners(24))      // regions
+        frame(corners(24))
+        frame(corners(20))      // whole image, pass 2: less than the frame before
+        frame(corners(24))      // regions
+        frame(corners(24))
+        frame(corners(24))      // whole image, pass 3: as much: it stays
+        #expect(passes == [0, 1, 2, 2, 3])
+        #expect(tracker.wholeImagePass == 3)
+    }
+
     @Test func searchesTheWholeImageEveryIntervalFrames() {
         var tracker = RegionTracker(fullSearchInterval: 4, margin: 0.25)
         var searches: [RegionTracker.Search] = []

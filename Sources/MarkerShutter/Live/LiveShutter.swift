@@ -83,8 +83,6 @@ public final class LiveShutter: Sendable {
     private let state: Mutex<State>
     /// Where the next frame is searched; `nil` searches every frame whole.
     private let tracker: Mutex<RegionTracker?>
-    /// The downscaled pass the next whole-frame search runs (see `detect(_:)`).
-    private let wholeImagePass = Mutex(0)
     private let done = DispatchSemaphore(value: 0)
     /// Tells the time when no frame comes.
     private let clock: SessionClock
@@ -222,8 +220,8 @@ public final class LiveShutter: Sendable {
     /// full resolution (``FastSearch``): such a search of a large frame takes longer than a frame
     /// interval, so frames would be skipped whenever the board is out of view or partly covered. A
     /// region is searched with every downscaled pass; the whole image with one pass a frame, the one
-    /// that last found the board, or the next one in turn while none does (at 3840x2160 each pass
-    /// costs less than a frame interval, all of them together more). Frames too small for fast mode
+    /// that last found the board, or the next one in turn while none does (``RegionTracker/wholeImagePass``;
+    /// at 3840x2160 each pass costs less than a frame interval, all of them together more). Frames too small for fast mode
     /// to shrink (640x480 and the like) are searched whole, in full: there the full search is cheap,
     /// and a region search could report less than it.
     private func detect(_ pixels: PixelBuffer) throws(DetectionError) -> Detection {
@@ -242,13 +240,10 @@ public final class LiveShutter: Sendable {
         return whole
     }
 
-    /// One downscaled pass over the whole frame: the same pass again once it found something, the
-    /// next one when it did not.
+    /// One downscaled pass over the whole frame, the one the tracker names.
     private func searchWhole(_ pixels: PixelBuffer) throws(DetectionError) -> Detection {
-        let pass = wholeImagePass.withLock { $0 }
-        let detection = try detector.detect(pixels, within: nil, search: .downscaledPass(pass))
-        if detection.isEmpty { wholeImagePass.withLock { $0 = ($0 + 1) % 1024 } }
-        return detection
+        let pass = tracker.withLock { $0?.wholeImagePass ?? 0 }
+        return try detector.detect(pixels, within: nil, search: .downscaledPass(pass))
     }
 
     private func process(_ submitted: Submitted) -> Report? {

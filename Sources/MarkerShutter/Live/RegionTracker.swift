@@ -32,6 +32,12 @@ public struct RegionTracker: Sendable, Hashable {
     /// detection's larger side.
     public let margin: Double
 
+    /// The downscaled pass the next whole-image search runs (``FastSearch/downscaledPass(_:)``):
+    /// it stays while whole-image searches find as much as the frame before, and moves on to the
+    /// next pass when one finds nothing, or less than the frame before (a board too small for this
+    /// pass, or seen only in part at its scale). Live searches a large frame one pass at a time.
+    public private(set) var wholeImagePass = 0
+
     private var region: ImageRegion?
     private var lastFeatures = 0
     private var framesSinceFullSearch = 0
@@ -59,6 +65,7 @@ public struct RegionTracker: Sendable, Hashable {
         switch search {
         case .wholeImage:
             framesSinceFullSearch = 0
+            if features == 0 || features < lastFeatures { wholeImagePass = (wholeImagePass + 1) % 1024 }
         case .region:
             framesSinceFullSearch += 1
             if features == 0 || features < lastFeatures {
