@@ -220,7 +220,8 @@ public final class LiveShutter: Sendable {
     /// full resolution (``FastSearch``): such a search of a large frame takes longer than a frame
     /// interval, so frames would be skipped whenever the board is out of view or partly covered. A
     /// region is searched with every downscaled pass; the whole image with one pass a frame, the one
-    /// that last found the board, or the next one in turn while none does (``RegionTracker/wholeImagePass``;
+    /// that last found the board, or the next one in turn while a pass finds nothing or less than the
+    /// frame before (``RegionTracker/wholeImagePass``;
     /// at 3840x2160 each pass costs less than a frame interval, all of them together more). Frames too small for fast mode
     /// to shrink (640x480 and the like) are searched whole, in full: there the full search is cheap,
     /// and a region search could report less than it.
