@@ -53,6 +53,6 @@ extension ViewState {
     /// The badge drawn on the view's frames: the shutter (`ENABLED`, `HELD 0.12s`, `disabled`) and
     /// what was found, green unless the shutter is disabled.
     public var badge: Annotation.Badge {
-        Annotation.Badge(text: "\(shutterText)  \(markers) markers, \(corners) corners", isOK: phase != .disabled)
+        Annotation.Badge(shutter: phase, at: time, detail: "\(markers) markers, \(corners) corners")
     }
 }

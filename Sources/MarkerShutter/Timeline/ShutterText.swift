@@ -19,9 +19,10 @@ extension ShutterState.Phase {
 }
 
 extension Annotation.Badge {
-    /// The shutter's badge drawn on a frame: its ``ShutterState/Phase/text(at:)``, green while a
-    /// picture may be taken (enabled or held), red while disabled.
-    public init<Snapshot>(shutter phase: ShutterState<Snapshot>.Phase, at time: FrameTime) {
-        self.init(text: phase.text(at: time), isOK: phase != .disabled)
+    /// The shutter's badge drawn on a frame: its ``ShutterState/Phase/text(at:)``, then `detail`
+    /// after two spaces when given; green while a picture may be taken (enabled or held), red while
+    /// disabled.
+    public init<Snapshot>(shutter phase: ShutterState<Snapshot>.Phase, at time: FrameTime, detail: String? = nil) {
+        self.init(text: phase.text(at: time) + (detail.map { "  " + $0 } ?? ""), isOK: phase != .disabled)
     }
 }
