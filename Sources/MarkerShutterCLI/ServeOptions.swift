@@ -5,7 +5,7 @@ import MarkerShutter
 /// `--serve`, `--token`, `--view-fps` and `--wait-for-viewer`: the live view in a browser.
 struct ServeOptions: ParsableArguments {
     /// The frame rates `--view-fps` may take.
-    static let viewRates = AllowedRange(1...120, unit: "frames per second")
+    static let viewRates = AllowedRange(ViewServer.Configuration.viewFPSRange, unit: "frames per second")
 
     @Option(help: ArgumentHelp(
         "Serve the live view to a browser at [ADDRESS:]PORT (address 127.0.0.1 unless given; port 0: any free port). "

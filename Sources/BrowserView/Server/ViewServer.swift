@@ -32,8 +32,10 @@ public final class ViewServer: Sendable {
         public var address: ServeAddress
         /// The token requests must carry, if any.
         public var access: ViewAccess
-        /// The most frames per second sent to each viewer (`--view-fps`, default 15).
+        /// The most frames per second sent to each viewer (`--view-fps`, default 15), in ``viewFPSRange``.
         public var viewFPS: Int
+        /// The view rates a server takes.
+        public static let viewFPSRange = 1...120
         /// JPEG quality for frames given as pixels, 1...100.
         public var jpegQuality: Int
         /// The clock that paces the stream (a manual clock in tests).
@@ -68,7 +70,7 @@ public final class ViewServer: Sendable {
     ///   - commands: Called for each `POST /capture` and `POST /stop`; its answer goes back to the client.
     /// - Throws: ``ViewServerError`` for a view rate or JPEG quality out of range.
     public init(feed: ViewFeed, configuration: Configuration, commands: @escaping CommandHandler) throws(ViewServerError) {
-        guard (1...120).contains(configuration.viewFPS) else { throw .viewFPS(configuration.viewFPS) }
+        guard Configuration.viewFPSRange.contains(configuration.viewFPS) else { throw .viewFPS(configuration.viewFPS) }
         guard (1...100).contains(configuration.jpegQuality) else { throw .jpegQuality(configuration.jpegQuality) }
         self.feed = feed
         self.configuration = configuration
@@ -160,7 +162,7 @@ private struct CommandDocument: Encodable {
 
 /// Why a view server was not made.
 public enum ViewServerError: Error, Equatable, CustomStringConvertible {
-    /// The view rate is outside 1...120.
+    /// The view rate is outside ``ViewServer/Configuration/viewFPSRange``.
     case viewFPS(Int)
     /// The JPEG quality is outside 1...100.
     case jpegQuality(Int)
@@ -169,7 +171,9 @@ public enum ViewServerError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .viewFPS(let value): "invalid view rate \(value): --view-fps must be from 1 to 120 frames per second"
+        case .viewFPS(let value):
+            "invalid view rate \(value): --view-fps must be from \(ViewServer.Configuration.viewFPSRange.lowerBound) "
+                + "to \(ViewServer.Configuration.viewFPSRange.upperBound) frames per second"
         case .jpegQuality(let value): "invalid JPEG quality \(value): it must be from 1 to 100"
         case .cannotListen(let errno): SystemCallError.explanation(of: errno) + Self.advice(errno)
         }
