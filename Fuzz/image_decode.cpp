@@ -1,5 +1,5 @@
-// libFuzzer harness: image bytes through the shim's header check and decoders (msd_image_decode),
-// with a pixel limit of 4 megapixels so that a legitimate decode stays small.
+// libFuzzer harness: image bytes through the shim's header check and decoders (msd_image_decode_as,
+// to BGR and to gray), with a pixel limit of 4 megapixels so that a legitimate decode stays small.
 #include "msd.h"
 
 #include <opencv2/core.hpp>
@@ -12,14 +12,18 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+// One decoding, as BGR or as gray (msd_image_decode_as); aborts on what the shim must never do.
+static void decode(const uint8_t *data, size_t size, msd_image_channels channels) {
     msd_image *image = nullptr;
     msd_error error{};
-    const msd_status status = msd_image_decode(data, size, 4000000, &image, &error);
+    const msd_status status = msd_image_decode_as(data, size, 4000000, channels, &image, &error);
     if (status == MSD_STATUS_OK) {
         msd_pixels pixels{};
-        if (msd_image_pixels_get(image, &pixels, nullptr) != MSD_STATUS_OK || int64_t(pixels.width) * pixels.height > 4000000) {
-            std::fprintf(stderr, "decoded past the pixel limit: %dx%d\n", pixels.width, pixels.height);
+        const msd_pixel_format expected = channels == MSD_IMAGE_CHANNELS_GRAY ? MSD_PIXEL_FORMAT_GRAY8 : MSD_PIXEL_FORMAT_BGR24;
+        if (msd_image_pixels_get(image, &pixels, nullptr) != MSD_STATUS_OK || int64_t(pixels.width) * pixels.height > 4000000 ||
+            pixels.format != expected) {
+            std::fprintf(stderr, "decoded past the pixel limit or into another format: %dx%d, format %d\n", pixels.width,
+                         pixels.height, int(pixels.format));
             std::abort();
         }
     } else if (status == MSD_STATUS_OPENCV_ERROR || status == MSD_STATUS_INTERNAL_ERROR || status == MSD_STATUS_OUT_OF_MEMORY) {
@@ -28,5 +32,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         std::abort();
     }
     msd_image_free(image);
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    decode(data, size, MSD_IMAGE_CHANNELS_BGR);
+    decode(data, size, MSD_IMAGE_CHANNELS_GRAY);
     return 0;
 }

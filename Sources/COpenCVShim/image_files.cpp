@@ -165,13 +165,14 @@ struct JpegErrors {
 
 [[noreturn]] void leave_jpeg(j_common_ptr info) { std::longjmp(reinterpret_cast<JpegErrors *>(info->err)->escape, 1); }
 
-// Decodes a three-component JPEG into `pixels` (BGR, already of the size its header gives) with
-// libjpeg(-turbo), the library imdecode uses, with imdecode's settings. imdecode asks libjpeg for
-// RGB and then swaps every pixel's bytes in a pass of its own; asking for BGR directly gives the
-// same pixels without that pass. Returns false, leaving the image to imdecode, for anything else
-// (grayscale, CMYK) or when libjpeg fails. Warnings go to standard error as libjpeg's defaults
-// (and so imdecode) print them.
-bool decode_jpeg_bgr(const uint8_t *data, size_t count, cv::Mat &pixels) {
+// Decodes a JPEG into `pixels` (already of the size its header gives) with libjpeg(-turbo), the
+// library imdecode uses, with imdecode's settings. For BGR (a three-component JPEG only): imdecode
+// asks libjpeg for RGB and then swaps every pixel's bytes in a pass of its own; asking for BGR
+// directly gives the same pixels without that pass. For gray (a one-component JPEG, or YCbCr):
+// libjpeg gives the luma as it is, which is what imdecode's IMREAD_GRAYSCALE gives too. Returns
+// false, leaving the image to imdecode, for anything else (CMYK, RGB without YCbCr) or when libjpeg
+// fails. Warnings go to standard error as libjpeg's defaults (and so imdecode) print them.
+bool decode_jpeg(const uint8_t *data, size_t count, msd_image_channels channels, cv::Mat &pixels) {
     // No object with a destructor lives in this frame, so longjmp may leave it.
     jpeg_decompress_struct info;
     std::memset(&info, 0, sizeof info);
@@ -185,10 +186,19 @@ bool decode_jpeg_bgr(const uint8_t *data, size_t count, cv::Mat &pixels) {
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, static_cast<unsigned long>(count));
     jpeg_read_header(&info, TRUE);
-    info.out_color_space = JCS_EXT_BGR;
-    if (info.num_components != 3) std::longjmp(errors.escape, 1);
+    if (channels == MSD_IMAGE_CHANNELS_GRAY) {
+        const bool luma = info.num_components == 1 || (info.num_components == 3 && info.jpeg_color_space == JCS_YCbCr);
+        if (!luma) std::longjmp(errors.escape, 1);
+        info.out_color_space = JCS_GRAYSCALE;
+    } else {
+        if (info.num_components != 3) std::longjmp(errors.escape, 1);
+        info.out_color_space = JCS_EXT_BGR;
+    }
     jpeg_start_decompress(&info);
-    if (int(info.output_width) != pixels.cols || int(info.output_height) != pixels.rows) std::longjmp(errors.escape, 1);
+    if (int(info.output_width) != pixels.cols || int(info.output_height) != pixels.rows ||
+        int(info.output_components) != pixels.channels()) {
+        std::longjmp(errors.escape, 1);
+    }
     while (info.output_scanline < info.output_height) {
         JSAMPROW row = pixels.ptr(int(info.output_scanline));
         jpeg_read_scanlines(&info, &row, 1);
@@ -198,7 +208,7 @@ bool decode_jpeg_bgr(const uint8_t *data, size_t count, cv::Mat &pixels) {
     return true;
 }
 #else
-bool decode_jpeg_bgr(const uint8_t *, size_t, cv::Mat &) { return false; }
+bool decode_jpeg(const uint8_t *, size_t, msd_image_channels, cv::Mat &) { return false; }
 #endif
 
 const char *format_name(msd_file_format format) {
@@ -229,11 +239,20 @@ void check_pixel_limit(const msd_image_header &header, int64_t max_pixels) {
     }
 }
 
-msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels) {
+void check_channels(msd_image_channels channels) {
+    if (channels != MSD_IMAGE_CHANNELS_BGR && channels != MSD_IMAGE_CHANNELS_GRAY) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "unknown image channels %d (0 BGR, 1 gray)", int(channels));
+    }
+}
+
+msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_image_channels channels) {
+    check_channels(channels);
     if (max_pixels < 1) fail(MSD_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
     JpegLayout jpeg;
     const msd_image_header header = read_header(data, count, &jpeg);
     check_pixel_limit(header, max_pixels);
+    const bool gray = channels == MSD_IMAGE_CHANNELS_GRAY;
+    const msd_pixel_format format = gray ? MSD_PIXEL_FORMAT_GRAY8 : MSD_PIXEL_FORMAT_BGR24;
     if (header.format == MSD_FILE_FORMAT_JPEG) {
         // libjpeg fills a cut-off scan with gray and only warns, so look for the end-of-image marker
         // ourselves. Inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker.
@@ -246,19 +265,20 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels) {
         }
         if (!ended) fail(MSD_STATUS_TRUNCATED, "truncated JPEG: no end-of-image marker after the image data");
         if (!jpeg.exif && jpeg.huffman_tables) {
-            cv::Mat pixels(int(header.height), int(header.width), CV_8UC3);
-            if (decode_jpeg_bgr(data, count, pixels)) return new msd_image{pixels, MSD_PIXEL_FORMAT_BGR24};
+            cv::Mat pixels(int(header.height), int(header.width), gray ? CV_8UC1 : CV_8UC3);
+            if (decode_jpeg(data, count, channels, pixels)) return new msd_image{pixels, format};
         }
     }
     const cv::Mat encoded(1, int(std::min(count, size_t(INT32_MAX))), CV_8UC1, const_cast<uint8_t *>(data));
-    cv::Mat pixels = cv::imdecode(encoded, cv::IMREAD_COLOR);
+    cv::Mat pixels = cv::imdecode(encoded, gray ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
     if (pixels.empty()) fail(MSD_STATUS_DECODE_FAILED, "OpenCV could not decode this %s image", format_name(header.format));
-    return new msd_image{pixels, MSD_PIXEL_FORMAT_BGR24};
+    return new msd_image{pixels, format};
 }
 
 // Reads an image file: its first piece, enough for almost every header, is checked against the
 // pixel limit before the rest is read.
-msd_image *read_image(const char *path, int64_t max_pixels) {
+msd_image *read_image(const char *path, int64_t max_pixels, msd_image_channels channels) {
+    check_channels(channels);
     if (max_pixels < 1) fail(MSD_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
     RegularFile file(path, MSD_IMAGE_FILE_MAX_BYTES);
     std::vector<uint8_t> bytes;
@@ -274,7 +294,7 @@ msd_image *read_image(const char *path, int64_t max_pixels) {
         }
         file.read_into(bytes, file.size());
     }
-    return decode(bytes.data(), bytes.size(), max_pixels);
+    return decode(bytes.data(), bytes.size(), max_pixels, channels);
 }
 
 }  // namespace
@@ -291,23 +311,33 @@ msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_h
     });
 }
 
-msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
-                            msd_error *error) {
+msd_status msd_image_decode_as(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image_channels channels,
+                               msd_image **image, msd_error *error) {
     return msd::guarded(error, [&] {
         msd::require(image, "image");
         *image = nullptr;
         if (count > 0) msd::require(bytes, "bytes");
-        *image = msd::decode(bytes, count, max_pixels);
+        *image = msd::decode(bytes, count, max_pixels, channels);
     });
 }
 
-msd_status msd_image_read(const char *path, int64_t max_pixels, msd_image **image, msd_error *error) {
+msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
+                            msd_error *error) {
+    return msd_image_decode_as(bytes, count, max_pixels, MSD_IMAGE_CHANNELS_BGR, image, error);
+}
+
+msd_status msd_image_read_as(const char *path, int64_t max_pixels, msd_image_channels channels, msd_image **image,
+                             msd_error *error) {
     return msd::guarded(error, [&] {
         msd::require(path, "path");
         msd::require(image, "image");
         *image = nullptr;
-        *image = msd::read_image(path, max_pixels);
+        *image = msd::read_image(path, max_pixels, channels);
     });
+}
+
+msd_status msd_image_read(const char *path, int64_t max_pixels, msd_image **image, msd_error *error) {
+    return msd_image_read_as(path, max_pixels, MSD_IMAGE_CHANNELS_BGR, image, error);
 }
 
 msd_status msd_bytes_get(const msd_bytes *bytes, const uint8_t **data, size_t *count, msd_error *error) {

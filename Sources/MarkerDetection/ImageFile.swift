@@ -9,7 +9,7 @@ public enum ImageFile {
     /// The pixel limit unless one is given: 40 megapixels.
     public static let defaultPixelLimit = 40_000_000
 
-    /// The largest image file ``read(_:pixelLimit:)`` reads: 256 MiB (`MSD_IMAGE_FILE_MAX_BYTES`).
+    /// The largest image file ``read(_:pixelLimit:channels:)`` reads: 256 MiB (`MSD_IMAGE_FILE_MAX_BYTES`).
     /// A larger file (a sparse file, a symlink to a huge one) is refused before any byte is read.
     public static let fileByteLimit = Shim.imageFileByteLimit
 
@@ -50,7 +50,18 @@ public enum ImageFile {
         case jpeg(quality: Int)
     }
 
-    /// Reads and decodes an image file into BGR24 pixels (wraps `msd_image_read`).
+    /// What decoding gives.
+    public enum Channels: Sendable, Hashable {
+        /// BGR24 pixels.
+        case bgr
+        /// GRAY8 pixels: a JPEG's own luma, which libjpeg gives without the chroma and the colour
+        /// conversion (about a third of the work of decoding a 720p frame; OpenCV's
+        /// `IMREAD_GRAYSCALE` gives the same pixels), other formats as `IMREAD_GRAYSCALE` gives
+        /// them. Detection needs nothing more.
+        case gray
+    }
+
+    /// Reads and decodes an image file into BGR24 pixels, or GRAY8 ones (wraps `msd_image_read_as`).
     ///
     /// Only a regular file of at most ``fileByteLimit`` bytes is read: a FIFO, device, directory or
     /// socket is refused from its metadata, without waiting on it. The header, read first, is
@@ -58,20 +69,22 @@ public enum ImageFile {
     /// - Parameters:
     ///   - path: The file to read.
     ///   - pixelLimit: The most pixels (width x height) to accept, checked from the header.
+    ///   - channels: BGR (the default) or gray.
     /// - Throws: ``ImageFileError``: `unreadable`, `notARegularFile`, `fileTooLarge`, `empty`,
     ///   `unrecognizedFormat`, `truncated`, `tooManyPixels` or `undecodable`, each with `path`.
-    public static func read(_ path: String, pixelLimit: Int = defaultPixelLimit) throws(ImageFileError) -> PixelBuffer {
-        try Shim.decode(path: path, bytes: [], pixelLimit: pixelLimit)
+    public static func read(_ path: String, pixelLimit: Int = defaultPixelLimit, channels: Channels = .bgr) throws(ImageFileError) -> PixelBuffer {
+        try Shim.decode(path: path, bytes: [], pixelLimit: pixelLimit, channels: channels)
     }
 
-    /// Decodes an image held in memory into BGR24 pixels (wraps `msd_image_decode`).
+    /// Decodes an image held in memory into BGR24 pixels, or GRAY8 ones (wraps `msd_image_decode_as`).
     ///
     /// - Parameters:
     ///   - bytes: A whole JPEG, PNG, BMP or TIFF file.
     ///   - pixelLimit: The most pixels (width x height) to accept, checked from the header.
-    /// - Throws: ``ImageFileError`` as ``read(_:pixelLimit:)`` does, with a `nil` path.
-    public static func decode(_ bytes: [UInt8], pixelLimit: Int = defaultPixelLimit) throws(ImageFileError) -> PixelBuffer {
-        try Shim.decode(path: nil, bytes: bytes, pixelLimit: pixelLimit)
+    ///   - channels: BGR (the default) or gray.
+    /// - Throws: ``ImageFileError`` as ``read(_:pixelLimit:channels:)`` does, with a `nil` path.
+    public static func decode(_ bytes: [UInt8], pixelLimit: Int = defaultPixelLimit, channels: Channels = .bgr) throws(ImageFileError) -> PixelBuffer {
+        try Shim.decode(path: nil, bytes: bytes, pixelLimit: pixelLimit, channels: channels)
     }
 
     /// Reads an image's format and size from its header without decoding it

@@ -136,15 +136,18 @@ enum Shim {
         }
     }
 
-    /// Decodes an image file (msd_image_read) or bytes (msd_image_decode) into BGR24 pixels.
-    static func decode(path: String?, bytes: [UInt8], pixelLimit: Int) throws(ImageFileError) -> PixelBuffer {
+    /// Decodes an image file (msd_image_read_as) or bytes (msd_image_decode_as) into BGR24 or GRAY8 pixels.
+    static func decode(path: String?, bytes: [UInt8], pixelLimit: Int, channels: ImageFile.Channels) throws(ImageFileError) -> PixelBuffer {
         var image: OpaquePointer?
+        let wanted = channels == .gray ? MSD_IMAGE_CHANNELS_GRAY : MSD_IMAGE_CHANNELS_BGR
         do throws(ShimFailure) {
             try check { error in
                 if let path {
-                    msd_image_read(path, Int64(pixelLimit), &image, error)
+                    msd_image_read_as(path, Int64(pixelLimit), wanted, &image, error)
                 } else {
-                    bytes.withUnsafeBufferPointer { msd_image_decode($0.baseAddress, $0.count, Int64(pixelLimit), &image, error) }
+                    bytes.withUnsafeBufferPointer {
+                        msd_image_decode_as($0.baseAddress, $0.count, Int64(pixelLimit), wanted, &image, error)
+                    }
                 }
             }
             guard let image else { throw ShimFailure(status: MSD_STATUS_INTERNAL_ERROR, message: "no image returned") }

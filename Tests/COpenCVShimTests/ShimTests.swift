@@ -89,6 +89,16 @@ import Testing
         #expect(header.format == MSD_FILE_FORMAT_PNG && header.width == 100_000 && header.height == 3)
     }
 
+    @Test func unknownImageChannelsAreRefusedBeforeReading() {
+        var image: OpaquePointer?
+        var error = msd_error()
+        // Refused for what was asked, not for the file that is not there.
+        #expect(msd_image_read_as("/nonexistent/frame.png", 1000, msd_image_channels(rawValue: 7), &image, &error)
+            == MSD_STATUS_INVALID_ARGUMENT)
+        #expect(message(error) == "unknown image channels 7 (0 BGR, 1 gray)")
+        #expect(image == nil)
+    }
+
     @Test func missingFilesReportErrno() {
         var image: OpaquePointer?
         var error = msd_error()

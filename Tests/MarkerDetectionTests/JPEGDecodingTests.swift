@@ -90,4 +90,49 @@ import Testing
             #expect(pixels.allSatisfy { Set($0).count == 1 })
         }
     }
+
+    /// The luma as BGR24 pixels imply it (OpenCV's weights, rounded).
+    static func luma(of image: PixelBuffer) -> [[Int]] {
+        (0..<image.height).map { y in
+            let row = image.row(y)
+            return stride(from: 0, to: row.count, by: 3).map { (x: Int) -> Int in
+                let blue: Double = 0.114 * Double(row[x]), green: Double = 0.587 * Double(row[x + 1])
+                let red: Double = 0.299 * Double(row[x + 2])
+                return Int((blue + green + red).rounded())
+            }
+        }
+    }
+
+    @Test func grayDecodingGivesTheLumaAlone() throws {
+        let jpeg = try Self.colourJPEG()
+        let gray = try ImageFile.decode(jpeg, channels: .gray)
+        #expect(gray.format == .gray8 && gray.width == 96 && gray.height == 64)
+        // libjpeg gives the file's own luma; BGR pixels are that luma plus upsampled chroma,
+        // converted and rounded, and clamped where colours saturate (this picture's random pixels
+        // do, in a few places), so the two agree within rounding nearly everywhere.
+        let fromColour = Self.luma(of: try ImageFile.decode(jpeg))
+        let differences = zip(Self.pixels(gray), fromColour).flatMap { zip($0, $1).map { abs(Int($0) - $1) } }
+        let close = differences.filter { $0 <= 1 }.count
+        #expect(close * 100 >= differences.count * 97, "\(differences.count - close) of \(differences.count) differ by more than 1")
+        // Through imdecode (Exif data), which asks libjpeg for the same luma: the same pixels.
+        let throughOpenCV = try ImageFile.decode(Self.withExif(jpeg, orientation: 1), channels: .gray)
+        #expect(throughOpenCV.format == .gray8)
+        #expect(Self.pixels(throughOpenCV) == Self.pixels(gray), "the two gray decodings differ")
+    }
+
+    @Test func grayDecodingOfOtherFormatsAndGrayJPEGs() throws {
+        let colour = try ImageFile.decode(Self.colourJPEG())
+        let png = try ImageFile.decode(ImageFile.encode(colour, as: .png), channels: .gray)
+        #expect(png.format == .gray8 && png.width == 96 && png.height == 64)
+        let differences = zip(Self.pixels(png), Self.luma(of: colour)).flatMap { zip($0, $1).map { abs(Int($0) - $1) } }
+        #expect(differences.max()! <= 1, "largest difference \(differences.max()!)")
+        let plain = try PixelBuffer(width: 32, height: 16, format: .gray8) { bytes in
+            for index in 0..<bytes.count { bytes[index] = UInt8(truncatingIfNeeded: index * 5) }
+        }
+        let encoded = try ImageFile.encode(plain, as: .jpeg(quality: 95))
+        let gray = try ImageFile.decode(encoded, channels: .gray)
+        let bgr = try ImageFile.decode(encoded)
+        #expect(gray.format == .gray8 && gray.width == 32 && gray.height == 16)
+        #expect(Self.pixels(gray) == Self.pixels(bgr).map { row in stride(from: 0, to: row.count, by: 3).map { row[$0] } })
+    }
 }

@@ -147,6 +147,21 @@ msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixe
  * the header is checked against `max_pixels` before the rest of the file is read. */
 msd_status msd_image_read(const char *path, int64_t max_pixels, msd_image **image, msd_error *error);
 
+/* What a decoded image holds. */
+typedef enum msd_image_channels {
+    /* BGR24, as msd_image_decode and msd_image_read give. */
+    MSD_IMAGE_CHANNELS_BGR = 0,
+    /* GRAY8: a JPEG's own luma (libjpeg skips the chroma and the colour conversion, about a third
+     * of the work of decoding 720p frames); other formats as imdecode's IMREAD_GRAYSCALE gives them. */
+    MSD_IMAGE_CHANNELS_GRAY = 1,
+} msd_image_channels;
+
+/* msd_image_decode and msd_image_read, giving the pixels as `channels` says. */
+msd_status msd_image_decode_as(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image_channels channels,
+                               msd_image **image, msd_error *error);
+msd_status msd_image_read_as(const char *path, int64_t max_pixels, msd_image_channels channels, msd_image **image,
+                             msd_error *error);
+
 /* Encoded file bytes owned by the shim. */
 typedef struct msd_bytes msd_bytes;
 

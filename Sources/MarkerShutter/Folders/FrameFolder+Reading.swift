@@ -3,16 +3,17 @@ public import MarkerDetection
 public import Pixels
 
 extension FrameFolder.Frame {
-    /// Decodes the frame's file, with every check of ``ImageFile/read(_:pixelLimit:)``: a file
+    /// Decodes the frame's file, with every check of ``ImageFile/read(_:pixelLimit:channels:)``: a file
     /// that is not regular is refused from its metadata, the header is checked before the rest.
     ///
+    /// - Parameter channels: BGR (the default), or gray for detection alone.
     /// - Throws: ``ImageFileError`` naming the file as ``path`` shows it.
-    public func readPixels(pixelLimit: Int = ImageFile.defaultPixelLimit) throws(ImageFileError) -> PixelBuffer {
-        guard let pathBytes else { return try ImageFile.read(path, pixelLimit: pixelLimit) }
+    public func readPixels(pixelLimit: Int = ImageFile.defaultPixelLimit, channels: ImageFile.Channels = .bgr) throws(ImageFileError) -> PixelBuffer {
+        guard let pathBytes else { return try ImageFile.read(path, pixelLimit: pixelLimit, channels: channels) }
         let descriptor = try openPath(pathBytes)
         defer { close(descriptor) }
         do {
-            return try ImageFile.read(Self.procPath(descriptor), pixelLimit: pixelLimit)
+            return try ImageFile.read(Self.procPath(descriptor), pixelLimit: pixelLimit, channels: channels)
         } catch {
             throw error.naming(path)
         }
