@@ -159,11 +159,18 @@ Markers find_markers_full(const msd_detector &detector, const cv::Mat &gray) {
     Markers found;
     std::vector<std::vector<cv::Point2f>> rejected;
     cv::aruco::detectMarkers(gray, detector.dictionary, found.corners, found.ids, detector.parameters, rejected);
-    if (detector.board) {
+    if (detector.board && !has_every_board_marker(detector, found)) {
         cv::aruco::refineDetectedMarkers(gray, detector.board, found.corners, found.ids, rejected, cv::noArray(),
                                          cv::noArray(), 10.f, 3.f, true, cv::noArray(), detector.parameters);
     }
     return keep_board_markers(detector, std::move(found));
+}
+
+bool has_every_board_marker(const msd_detector &detector, const Markers &found) {
+    if (found.ids.size() < detector.board_ids.size()) return false;
+    std::vector<int> ids = found.ids;
+    std::sort(ids.begin(), ids.end());
+    return std::includes(ids.begin(), ids.end(), detector.board_ids.begin(), detector.board_ids.end());
 }
 
 Markers keep_board_markers(const msd_detector &detector, Markers found) {
@@ -334,11 +341,30 @@ void detect(const msd_detector &detector, const msd_pixels *pixels, const msd_de
     if (downscaled_only && options->downscaled_pass < 0) {
         fail(MSD_STATUS_INVALID_ARGUMENT, "no downscaled pass %d: 0 runs them all, 1 the first", options->downscaled_pass);
     }
+    const double feature_side = options ? options->hint_feature_side : 0;
+    if (!(feature_side >= 0 && std::isfinite(feature_side))) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "a hint's feature side must be 0 or more pixels, not %g", feature_side);
+    }
+    const cv::Rect near = options ? cv::Rect(options->hint_x, options->hint_y, options->hint_width, options->hint_height)
+                                  : cv::Rect();
+    if (near.width < 0 || near.height < 0) {
+        fail(MSD_STATUS_INVALID_ARGUMENT, "a hint's rectangle cannot have a negative size (%dx%d)", near.width,
+             near.height);
+    }
+    const bool whole_image = region.size() == wrapped.size();
+    const bool hinted = mode == MSD_DETECT_FAST && options && options->hint != 0 && !downscaled_only && whole_image;
+    if (hinted && !near.empty() && detect_near(detector, gray, near, feature_side, result)) {
+        measure_sharpness(gray, result);
+        return;
+    }
+    result = msd_detection{};
     bool tried = false;
     msd_detection partial;
-    const bool fast = mode == MSD_DETECT_FAST &&
-                      detect_fast(detector, gray, double(wrapped.cols), double(wrapped.rows), result, tried,
-                                  downscaled_only ? &partial : nullptr, downscaled_only ? options->downscaled_pass : 0);
+    const bool nothing_before = hinted && near.empty();
+    const bool fast = mode == MSD_DETECT_FAST && !nothing_before &&
+                      detect_fast(detector, gray, double(wrapped.cols), double(wrapped.rows), hinted ? feature_side : 0,
+                                  result, tried, downscaled_only ? &partial : nullptr,
+                                  downscaled_only ? options->downscaled_pass : 0);
     if (!fast) {
         if (downscaled_only && tried) {
             result = std::move(partial);

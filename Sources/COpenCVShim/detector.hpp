@@ -42,6 +42,10 @@ struct Markers {
 // refineDetectedMarkers for boards, filtered to the board's ids, one per id.
 Markers find_markers_full(const msd_detector &detector, const cv::Mat &gray);
 
+// Whether every marker of the board is among `found` (then refineDetectedMarkers has nothing to
+// recover).
+bool has_every_board_marker(const msd_detector &detector, const Markers &found);
+
 // Keeps only the board's ids (one detection per id, the largest) for board patterns.
 Markers keep_board_markers(const msd_detector &detector, Markers found);
 
@@ -59,14 +63,24 @@ void add_markers_and_corners(const msd_detector &detector, const cv::Mat &gray, 
                              msd_detection &result);
 
 // Fast mode: markers or chessboard corners found in a downscaled copy of `gray`, refined on `gray`
-// itself; false when the caller should run full mode instead (see MSD_DETECT_FAST). `tried` tells
-// whether any downscaled pass ran (none for an image fast mode does not shrink). With `partial`,
-// the largest part of a board the passes found without accounting for all of it goes there.
-// `only_pass` > 0 runs that pass alone (counted from 1, wrapping around the passes the image takes).
+// itself; false when the caller should run full mode instead (see MSD_DETECT_FAST). The passes
+// start at the scale for markers (or squares) of `feature_side` pixels, or for a typical board
+// when it is 0. `tried` tells whether any downscaled pass ran (none for an image fast mode does
+// not shrink). With `partial`, the largest part of a board the passes found without accounting for
+// all of it goes there. `only_pass` > 0 runs that pass alone (counted from 1, wrapping around the
+// passes the image takes).
 bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
-                 msd_detection &result, bool &tried, msd_detection *partial, int only_pass = 0);
+                 double feature_side, msd_detection &result, bool &tried, msd_detection *partial, int only_pass = 0);
 
-// The scale fast mode works at for an image of `width` x `height` pixels (1: no shrinking).
-double fast_scale(const msd_detector &detector, double width, double height);
+// A search of the part of `gray` that `near` covers first (where the frame before showed the
+// board), in fast mode's way: true, with `result` in `gray`'s coordinates, when what it finds
+// accounts for the board in the whole image (see msd_detect_options' hint); false when the whole
+// image must be searched.
+bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect near, double feature_side,
+                 msd_detection &result);
+
+// The scale fast mode works at for an image of `width` x `height` pixels (1: no shrinking), for
+// markers (or squares) of `feature_side` pixels, or a typical board's when it is 0.
+double fast_scale(const msd_detector &detector, double width, double height, double feature_side = 0);
 
 }  // namespace msd

@@ -63,10 +63,20 @@ void refine_marker_corners(const cv::Mat &gray, int bits_per_side, std::vector<s
 
 // Whether `markers` account for the whole board as far as `size` shows it: every board marker not
 // among them would lie at least partly outside the image, going by the homography from the board
-// to the image that the markers found give.
-bool accounts_for_board(const msd_detector &detector, const Markers &markers, cv::Size size) {
+// to the image that the markers found give. With a `searched` rectangle (a search that looked
+// there only), a marker that would lie inside it, clear of its edges, counts as looked for too:
+// the rest of the image would not show it. That needs a homography from at least three markers.
+bool accounts_for_board(const msd_detector &detector, const Markers &markers, cv::Size size,
+                        cv::Rect searched = cv::Rect()) {
     const cv::aruco::Board &board = *detector.board;
     if (markers.ids.size() == board.ids.size()) return true;
+    // Thresholding and contours near an edge see different pixels than in the whole image: half
+    // the largest adaptive threshold window, and a little more.
+    const int edge = detector.parameters->adaptiveThreshWinSizeMax / 2 + 4;
+    const cv::Rect looked = markers.ids.size() >= 3 && searched.width > 2 * edge && searched.height > 2 * edge
+                                ? cv::Rect(searched.x + edge, searched.y + edge, searched.width - 2 * edge,
+                                           searched.height - 2 * edge)
+                                : cv::Rect();
     std::map<int, size_t> index_of;
     for (size_t index = 0; index < board.ids.size(); ++index) index_of[board.ids[index]] = index;
     std::vector<cv::Point2f> on_board, in_image;
@@ -89,7 +99,11 @@ bool accounts_for_board(const msd_detector &detector, const Markers &markers, cv
         const bool inside = std::all_of(projected.begin(), projected.end(), [&](cv::Point2f point) {
             return point.x >= 0 && point.y >= 0 && point.x <= size.width - 1 && point.y <= size.height - 1;
         });
-        if (inside) return false;
+        const bool looked_for = !looked.empty() && std::all_of(projected.begin(), projected.end(), [&](cv::Point2f point) {
+            return point.x >= looked.x && point.y >= looked.y && point.x <= looked.x + looked.width - 1 &&
+                   point.y <= looked.y + looked.height - 1;
+        });
+        if (inside && !looked_for) return false;
     }
     return true;
 }
@@ -110,11 +124,13 @@ bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, con
     return true;
 }
 
-bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small,
-                       msd_detection &result, msd_detection *partial, size_t &partial_markers) {
+// Board markers found in `small` (a downscaled copy of `gray`) and refined on `gray` into `kept`;
+// whether they account for the whole board as far as `gray` shows it.
+bool find_board_markers_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small, Markers &kept) {
     Markers found;
     std::vector<std::vector<cv::Point2f>> rejected;
     cv::aruco::detectMarkers(small, detector.dictionary, found.corners, found.ids, detector.parameters, rejected);
+    kept = Markers{};
     if (found.ids.empty()) return false;
     const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
     for (auto *set : {&found.corners, &rejected}) {
@@ -125,46 +141,111 @@ bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const 
     refine_marker_corners(gray, detector.dictionary->markerSize, found.corners);
     // Markers the downscaled pass saw as shapes but could not read are read again at full
     // resolution where the board's layout says a marker should be.
-    cv::aruco::refineDetectedMarkers(gray, detector.board, found.corners, found.ids, rejected, cv::noArray(),
-                                     cv::noArray(), 10.f, 3.f, true, cv::noArray(), detector.parameters);
-    const Markers kept = keep_board_markers(detector, std::move(found));
-    if (kept.ids.empty()) return false;
-    if (!accounts_for_board(detector, kept, gray.size())) {
-        if (partial && kept.ids.size() > partial_markers) {
-            *partial = msd_detection{};
-            add_markers_and_corners(detector, gray, kept, *partial);
-            partial_markers = kept.ids.size();
-        }
-        return false;
+    if (!has_every_board_marker(detector, found)) {
+        cv::aruco::refineDetectedMarkers(gray, detector.board, found.corners, found.ids, rejected, cv::noArray(),
+                                         cv::noArray(), 10.f, 3.f, true, cv::noArray(), detector.parameters);
     }
-    add_markers_and_corners(detector, gray, kept, result);
-    return true;
+    kept = keep_board_markers(detector, std::move(found));
+    return !kept.ids.empty() && accounts_for_board(detector, kept, gray.size());
+}
+
+bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small,
+                       msd_detection &result, msd_detection *partial, size_t &partial_markers) {
+    Markers kept;
+    const bool whole = find_board_markers_fast(detector, gray, small, kept);
+    if (whole) {
+        add_markers_and_corners(detector, gray, kept, result);
+        return true;
+    }
+    if (partial && kept.ids.size() > partial_markers) {
+        *partial = msd_detection{};
+        add_markers_and_corners(detector, gray, kept, *partial);
+        partial_markers = kept.ids.size();
+    }
+    return false;
+}
+
+// The downscaled passes' scales: `first`, then doubled while still worth shrinking to.
+std::vector<double> pass_scales(double first) {
+    std::vector<double> scales;
+    for (double scale = first; scale <= largest_useful_scale; scale *= 2) scales.push_back(scale);
+    return scales;
+}
+
+cv::Size scaled_size(const cv::Mat &image, double scale) {
+    return cv::Size(int(std::lround(image.cols * scale)), int(std::lround(image.rows * scale)));
+}
+
+// Board markers found in `part` by the downscaled passes (from the scale `feature_side` calls for)
+// or, when none accounts for the whole board as far as `part` shows it, at full resolution.
+Markers find_board_markers(const msd_detector &detector, const cv::Mat &part, double full_width, double full_height,
+                           double feature_side) {
+    const std::vector<double> scales = pass_scales(fast_scale(detector, full_width, full_height, feature_side));
+    cv::Mat small;
+    for (double scale : scales) {
+        const cv::Size working = scaled_size(part, scale);
+        if (working.width < 32 || working.height < 32) continue;
+        cv::resize(part, small, working, 0, 0, cv::INTER_AREA);
+        Markers kept;
+        if (find_board_markers_fast(detector, part, small, kept)) return kept;
+    }
+    return find_markers_full(detector, part);
 }
 
 }  // namespace
 
-double fast_scale(const msd_detector &detector, double width, double height) {
-    const double side = typical_feature_side(detector.pattern, width);
-    if (!(side > 0)) return 1;
+bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect near, double feature_side,
+                 msd_detection &result) {
+    if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD && !detector.board) return false;
+    const cv::Rect part = near & cv::Rect(0, 0, gray.cols, gray.rows);
+    // Searching most of the image first would only risk searching it twice.
+    if (part.width < 32 || part.height < 32 || 4 * double(part.area()) > 3 * double(gray.total())) return false;
+    const cv::Mat view = gray(part);
+    const cv::Point2f offset(float(part.x), float(part.y));
+    if (detector.pattern.kind == MSD_PATTERN_CHESSBOARD) {
+        // A chessboard is found whole or not at all.
+        msd_detection found;
+        bool tried = false;
+        if (!detect_fast(detector, view, gray.cols, gray.rows, feature_side, found, tried, nullptr, 0)) {
+            const std::vector<cv::Point2f> points = find_chessboard_full(detector.pattern, view);
+            if (points.empty()) return false;
+            found = msd_detection{};
+            add_chessboard_corners(points, found);
+        }
+        for (size_t index = 0; index + 1 < found.corner_points.size(); index += 2) {
+            found.corner_points[index] += offset.x;
+            found.corner_points[index + 1] += offset.y;
+        }
+        result = std::move(found);
+        return true;
+    }
+    Markers markers = find_board_markers(detector, view, gray.cols, gray.rows, feature_side);
+    if (markers.ids.empty()) return false;
+    for (auto &corners : markers.corners) {
+        for (cv::Point2f &point : corners) point += offset;
+    }
+    if (!accounts_for_board(detector, markers, gray.size(), part)) return false;
+    add_markers_and_corners(detector, gray, markers, result);
+    return true;
+}
+
+double fast_scale(const msd_detector &detector, double width, double height, double feature_side) {
+    const double side = feature_side > 0 ? feature_side : typical_feature_side(detector.pattern, width);
+    if (!(side > 0) || typical_feature_side(detector.pattern, width) <= 0) return 1;
     const double target = detector.pattern.kind == MSD_PATTERN_CHESSBOARD ? working_square_side : working_marker_side;
     const double scale = std::max(target / side, smallest_working_side / std::max(width, height));
     return scale > largest_useful_scale ? 1 : scale;
 }
 
 bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
-                 msd_detection &result, bool &tried, msd_detection *partial, int only_pass) {
+                 double feature_side, msd_detection &result, bool &tried, msd_detection *partial, int only_pass) {
     tried = false;
     size_t partial_markers = 0;
     if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD && !detector.board) return false;
     // A pass that fails is tried again at twice the scale (a smaller or more tilted board than the
     // typical one), until the scale is no longer worth shrinking to; full mode comes last.
-    std::vector<double> scales;
-    for (double scale = fast_scale(detector, full_width, full_height); scale <= largest_useful_scale; scale *= 2) {
-        scales.push_back(scale);
-    }
-    const auto size_at = [&](double scale) {
-        return cv::Size(int(std::lround(gray.cols * scale)), int(std::lround(gray.rows * scale)));
-    };
+    const std::vector<double> scales = pass_scales(fast_scale(detector, full_width, full_height, feature_side));
+    const auto size_at = [&](double scale) { return scaled_size(gray, scale); };
     // A search region too small to shrink is searched at full resolution.
     if (scales.empty() || size_at(scales[0]).width < 32 || size_at(scales[0]).height < 32) return false;
     tried = true;

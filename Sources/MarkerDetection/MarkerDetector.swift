@@ -87,11 +87,33 @@ public final class MarkerDetector: Sendable {
     ///   - search: How far fast mode searches.
     /// - Throws: As ``detect(_:within:)``.
     public func detect(_ image: PixelBuffer, within region: ImageRegion?, search: FastSearch) throws(DetectionError) -> Detection {
+        try timedDetection(of: image) { (handle) throws(DetectionError) in
+            try handle.detect(image, mode: mode, region: region, search: search)
+        }
+    }
+
+    /// Detects the pattern in one frame of a video, searching first where `hint` (made from the
+    /// frame before, ``SearchHint/init(after:of:before:)``) says the board was, and at the scale
+    /// its size calls for: finds what ``detect(_:)`` finds, sooner when the board is where it was.
+    /// Only ``DetectionMode/fast`` uses the hint; AprilTag patterns and full mode search as
+    /// ``detect(_:)`` does. Wraps `msd_detector_detect_with`.
+    /// - Throws: As ``detect(_:)``.
+    public func detect(_ image: PixelBuffer, following hint: SearchHint?) throws(DetectionError) -> Detection {
+        try timedDetection(of: image) { (handle) throws(DetectionError) in
+            try handle.detect(image, mode: mode, region: nil, hint: hint)
+        }
+    }
+
+    /// Runs `openCV` (or for AprilTag patterns libapriltag) on `image` and times it.
+    private func timedDetection(
+        of image: PixelBuffer,
+        _ openCV: (DetectorHandle) throws(DetectionError) -> (markers: [Marker], corners: [BoardCorner], sharpness: Double?)
+    ) throws(DetectionError) -> Detection {
         let clock = ContinuousClock()
         let start = clock.now
         let found =
             switch backend {
-            case .openCV(let handle): try handle.detect(image, mode: mode, region: region, search: search)
+            case .openCV(let handle): try openCV(handle)
             case .aprilTag(let aprilTag): try aprilTag.detect(image)
             }
         let duration = clock.now - start

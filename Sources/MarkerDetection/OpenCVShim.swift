@@ -301,7 +301,8 @@ final class DetectorHandle: @unchecked Sendable {
 
     /// Detects in `image`, read in place, searching `region` (the whole image when `nil`) in
     /// `mode`, as far as `search` says in fast mode (msd_detector_detect_with).
-    func detect(_ image: PixelBuffer, mode: DetectionMode, region: ImageRegion?, search: FastSearch = .complete) throws(DetectionError)
+    func detect(_ image: PixelBuffer, mode: DetectionMode, region: ImageRegion?, search: FastSearch = .complete,
+                hint: SearchHint? = nil) throws(DetectionError)
         -> (markers: [Marker], corners: [BoardCorner], sharpness: Double?)
     {
         var options = msd_detect_options()
@@ -318,6 +319,16 @@ final class DetectorHandle: @unchecked Sendable {
             options.region_y = Int32(clamping: region.y)
             options.region_width = Int32(clamping: region.width)
             options.region_height = Int32(clamping: region.height)
+        }
+        if let hint {
+            options.hint = 1
+            if let near = hint.region {
+                options.hint_x = Int32(clamping: near.x)
+                options.hint_y = Int32(clamping: near.y)
+                options.hint_width = Int32(clamping: near.width)
+                options.hint_height = Int32(clamping: near.height)
+            }
+            if let side = hint.featureSide, side.isFinite, side > 0 { options.hint_feature_side = side }
         }
         var detection: OpaquePointer?
         do throws(ShimFailure) {

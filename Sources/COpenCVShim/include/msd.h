@@ -292,6 +292,25 @@ typedef struct msd_detect_options {
      * number of passes the image takes), so that a live search can spread the passes over frames
      * while no board is in view. */
     int32_t downscaled_pass;
+    /* In fast mode, for a whole-image search that is not downscaled_only, nonzero `hint` says the
+     * image is a frame of a video and the hint_ fields describe the frame before:
+     * - hint_feature_side > 0: the side, in pixels, of the markers (or chessboard squares) last
+     *   seen; the downscaled passes start at the scale that size calls for instead of the one a
+     *   typical board would.
+     * - A rectangle (hint_width and hint_height > 0, in the image's pixels): where the board was.
+     *   It is searched first, and its result is given when it accounts for the board in the whole
+     *   image (every board marker it did not find would lie outside the image, or inside the
+     *   rectangle, where it was looked for); otherwise the whole image is searched.
+     * - No rectangle: the frame before showed no board. The image is searched at full resolution
+     *   straight away: while nothing is in view the downscaled passes would run on every frame in
+     *   vain, and would save time only on the frame where a board comes back.
+     * What is found is what a search without the hint finds. */
+    int32_t hint;
+    int32_t hint_x;
+    int32_t hint_y;
+    int32_t hint_width;
+    int32_t hint_height;
+    double hint_feature_side;
 } msd_detect_options;
 
 /* Detects as msd_detector_detect does, searching as `options` say (NULL: full mode, whole image). */
