@@ -24,7 +24,7 @@ struct DetectionOptions: ParsableArguments {
 
     @Option(name: .customLong("detect"),
             help: ArgumentHelp(
-                "How to search each image: fast (first in a downscaled copy, corners refined at full resolution; in live, first around the last detection, and large frames never at full resolution, so boards under about an eighth of the frame width need full) or full (OpenCV on every pixel).",
+                "How to search each image: fast (first in a downscaled copy, corners refined at full resolution; a frame that follows another first around the board that one showed; in live, large frames never at full resolution, so boards under about an eighth of the frame width need full) or full (OpenCV on every pixel).",
                 valueName: "full|fast"))
     var detect: String = DetectionMode.fast.rawValue
 

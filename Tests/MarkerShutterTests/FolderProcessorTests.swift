@@ -2,6 +2,7 @@ import Debounce
 import Foundation
 import MarkerDetection
 import MarkerShutter
+import Pixels
 import Testing
 
 /// Runs a processor and collects each frame's row and outcome in order.
@@ -83,6 +84,87 @@ private func process(_ path: String, pattern: String, jobs: Int) throws -> (rows
         let one = try process(path, pattern: "chessboard:9x6", jobs: 1).rows
         let four = try process(path, pattern: "chessboard:9x6", jobs: 4).rows
         #expect(comparable(one) == comparable(four))
+    }
+
+    /// A made-up video: a ChArUco board drifting across a 960x540 frame, gone for a few frames in
+    /// the middle. Its frames after the first of each stretch are searched where the frame before
+    /// showed the board; what is found must not depend on that, nor on the jobs.
+    @Test func trackingBetweenConsecutiveFramesFindsWhatEachFrameAloneShows() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pattern = try Pattern(parsing: "charuco:5x7:DICT_6X6_250")
+        let board = try PrintableTarget.render(pattern, width: 200, height: 280, margin: 10)
+        let count = 48
+        for index in 0..<count {
+            let position: (x: Int, y: Int)? =
+                switch index {
+                case 0..<20: (100 + 7 * index, 120)
+                case 20..<26: nil
+                default: (600 - 9 * (index - 26), 100 + 4 * (index - 26))
+                }
+            let frame = try board.withUnsafeBytes { source in
+                try PixelBuffer(width: 960, height: 540, format: .gray8) { target in
+                    for y in 0..<540 {
+                        for x in 0..<960 {
+                            guard let position, x >= position.x, x < position.x + 200, y >= position.y, y < position.y + 280
+                            else { target[y * 960 + x] = UInt8(truncatingIfNeeded: 100 + (x * 7 + y * 3) % 50); continue }
+                            target[y * 960 + x] = source[(y - position.y) * board.rowStride + x - position.x]
+                        }
+                    }
+                }
+            }
+            let bytes = try ImageFile.encode(frame, as: .jpeg(quality: 95))
+            try Data(bytes).write(to: URL(fileURLWithPath: folder + String(format: "/frame-%02d.jpg", index)))
+        }
+        #expect(FolderProcessor.stretchLength(frames: count) == 6)
+
+        func comparable(_ rows: [[String: Any]]) -> [String] {
+            rows.map { row in
+                var row = row
+                row["detect_ms"] = nil  // timing varies
+                return String(decoding: try! JSONSerialization.data(withJSONObject: row, options: .sortedKeys), as: UTF8.self)
+            }
+        }
+        let one = try process(folder, pattern: pattern.description, jobs: 1).rows
+        let three = try process(folder, pattern: pattern.description, jobs: 3).rows
+        #expect(comparable(one) == comparable(three))
+
+        let detector = try MarkerDetector(pattern: pattern)
+        for (index, row) in one.enumerated() {
+            let alone = try detector.detect(ImageFile.read(folder + String(format: "/frame-%02d.jpg", index), channels: .gray))
+            let markers = (row["markers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+            let corners = (row["corners"] as? [[String: Any]] ?? []).compactMap { corner -> (Int, [Double])? in
+                guard let id = corner["id"] as? Int, let xy = corner["xy"] as? [Double] else { return nil }
+                return (id, xy)
+            }
+            #expect(markers.sorted() == alone.markers.map(\.id).sorted(), "frame \(index)")
+            #expect(corners.map(\.0) == alone.boardCorners.map(\.id), "frame \(index)")
+            for ((id, xy), corner) in zip(corners, alone.boardCorners) {
+                let distance = ((xy[0] - corner.point.x) * (xy[0] - corner.point.x) + (xy[1] - corner.point.y) * (xy[1] - corner.point.y)).squareRoot()
+                // Refined from where another pass's markers put them, corners stop within OpenCV's
+                // refinement tolerance of each other: a few hundredths of a pixel.
+                #expect(distance < 0.1, "frame \(index), corner \(id): \(xy) vs \(corner.point)")
+            }
+            #expect(markers.isEmpty == (20..<26).contains(index), "frame \(index)")
+        }
+    }
+
+    @Test func framesFollowOneAnotherByTheirSequenceNumbersOrElseByTheirOrder() {
+        func frame(_ index: Int, sequence: UInt64?) -> FrameFolder.Frame {
+            FrameFolder.Frame(index: index, file: "f\(index).jpg", path: "/f\(index).jpg", time: FrameTime(.zero), sequence: sequence)
+        }
+        #expect(frame(1, sequence: nil).follows(frame(0, sequence: nil)))
+        #expect(!frame(2, sequence: nil).follows(frame(0, sequence: nil)))
+        #expect(frame(1, sequence: 11).follows(frame(0, sequence: 10)))
+        #expect(frame(1, sequence: 13).follows(frame(0, sequence: 10)))    // two frames dropped
+        #expect(!frame(1, sequence: 14).follows(frame(0, sequence: 10)))
+        #expect(!frame(1, sequence: 10).follows(frame(0, sequence: 10)))
+        #expect(!frame(1, sequence: 3).follows(frame(0, sequence: 10)))     // a new recording
+        #expect(FolderProcessor.stretchLength(frames: 1) == 1)
+        #expect(FolderProcessor.stretchLength(frames: 9) == 1)
+        #expect(FolderProcessor.stretchLength(frames: 100) == 12)
+        #expect(FolderProcessor.stretchLength(frames: 300) == 30)
+        #expect(FolderProcessor.stretchLength(frames: 100_000) == 30)
     }
 
     @Test func stoppingHandsOverTheFramesBeforeTheStop() throws {

@@ -25,6 +25,29 @@ public struct FrameFolder: Sendable {
         /// The camera controls set for the frame, as the manifest last gave them (see
         /// ``FrameManifest/Entry/controls``); empty without.
         public var controls: [String: Int64] = [:]
+
+        /// Makes a frame to read from `path`.
+        public init(
+            index: Int, file: String, path: String, pathBytes: [UInt8]? = nil, time: FrameTime, sequence: UInt64? = nil,
+            controls: [String: Int64] = [:]
+        ) {
+            self.index = index
+            self.file = file
+            self.path = path
+            self.pathBytes = pathBytes
+            self.time = time
+            self.sequence = sequence
+            self.controls = controls
+        }
+
+        /// Whether this frame came right after `previous` in the same video, so that the board is
+        /// most likely near where `previous` showed it: the camera's sequence numbers are 1 to 3
+        /// apart (a frame or two it dropped), or, without them, the folder is taken as a video in
+        /// its order.
+        public func follows(_ previous: Frame) -> Bool {
+            guard let sequence, let before = previous.sequence else { return index == previous.index + 1 }
+            return sequence > before && sequence - before <= 3
+        }
     }
 
     /// Where the timestamps come from.

@@ -8,9 +8,12 @@ import Synchronization
 /// runs the shutter's timeline over them in frame order with their own timestamps, exactly as live
 /// capture would have.
 ///
-/// Worker threads each take the next frame, read and decode it, and detect; they run at most a few
-/// frames ahead of the consumer, so memory stays bounded however long the folder. Results reach the
-/// caller strictly in frame order, on the calling thread.
+/// Worker threads each take the next stretch of frames (``stretchLength(frames:)``), and read,
+/// decode and detect its frames in order, each consecutive frame searched first where the frame
+/// before showed the board (``SearchHint``); they run at most a few stretches ahead of the
+/// consumer, so memory stays bounded however long the folder. Every stretch starts afresh, so what
+/// is found does not depend on how many jobs run. Results reach the caller strictly in frame
+/// order, on the calling thread.
 public struct FolderProcessor: Sendable {
     /// How to process.
     public struct Options: Sendable {
@@ -68,18 +71,31 @@ public struct FolderProcessor: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let frames = folder.frames
-        let jobs = max(1, min(options.jobs, frames.count))
-        let work = WorkQueue(count: frames.count, window: max(2, jobs * 2))
+        let stretch = Self.stretchLength(frames: frames.count)
+        let stretches = (frames.count + stretch - 1) / stretch
+        let jobs = max(1, min(options.jobs, stretches))
+        let work = WorkQueue(count: frames.count, stretch: stretch, window: max(2, jobs * 2))
         let done = DispatchGroup()
         for _ in 0..<jobs {
             done.enter()
             let thread = Thread { [detector, rule, options] in
                 // Only the consumer asks `shouldStop`, and stops the workers through `work`: a worker
                 // that asked too would skip a frame the consumer may already be waiting for.
-                while let index = work.claim() {
-                    let frame = frames[index]
-                    work.deliver(index, Self.analyze(frame, detector: detector, rule: rule,
-                                                     pixelLimit: options.pixelLimit, onDecoded: onDecoded))
+                while let claimed = work.claim() {
+                    var hint: SearchHint?
+                    for index in claimed {
+                        if work.isCancelled { break }
+                        let frame = frames[index]
+                        let follows = index > claimed.lowerBound && frame.follows(frames[index - 1])
+                        let outcome = Self.analyze(frame, detector: detector, hint: follows ? hint : nil, rule: rule,
+                                                   pixelLimit: options.pixelLimit, onDecoded: onDecoded)
+                        if case .success(let observation) = outcome {
+                            hint = SearchHint(after: observation.detection, of: detector.pattern, before: follows ? hint : nil)
+                        } else {
+                            hint = nil
+                        }
+                        work.deliver(index, outcome)
+                    }
                 }
                 done.leave()
             }
@@ -113,33 +129,39 @@ public struct FolderProcessor: Sendable {
         return summary
     }
 
+    /// How many frames one worker takes at a time: 30 (a second of video, whose frames after the
+    /// first are searched where the frame before showed the board), fewer for a short folder so
+    /// that it still keeps several cores busy (an eighth of it, at least 1). It depends on the
+    /// folder alone, never on the jobs, so that the rows do not either.
+    public static func stretchLength(frames: Int) -> Int { min(30, max(1, frames / 8)) }
+
     struct Unreadable: Error { let reason: String }
 
     private static func analyze(
-        _ frame: FrameFolder.Frame, detector: MarkerDetector, rule: ValidityRule, pixelLimit: Int,
+        _ frame: FrameFolder.Frame, detector: MarkerDetector, hint: SearchHint?, rule: ValidityRule, pixelLimit: Int,
         onDecoded: (@Sendable (FrameFolder.Frame, PixelBuffer, Detection) -> Void)?
     ) -> Result<FrameObservation, Unreadable> {
-        let pixels: PixelBuffer
-        do {
-            pixels = try frame.readPixels(pixelLimit: pixelLimit)
-        } catch {
-            return .failure(Unreadable(reason: "\(error)"))
-        }
+        // Detection reads the luma alone (for a JPEG, decoding skips the colour conversion), so the
+        // rows are the same whether or not colour pixels are decoded too for `onDecoded`.
+        let colour: PixelBuffer?
+        let luma: PixelBuffer
         let detection: Detection
         do {
-            detection = try detector.detect(pixels)
+            colour = onDecoded == nil ? nil : try frame.readPixels(pixelLimit: pixelLimit)
+            luma = try frame.readPixels(pixelLimit: pixelLimit, channels: .gray)
+            detection = try detector.detect(luma, following: hint)
         } catch {
             return .failure(Unreadable(reason: "\(error)"))
         }
-        onDecoded?(frame, pixels, detection)
+        if let colour { onDecoded?(frame, colour, detection) }
         // Offline, nothing is saved from the held frame, so its pixels are not kept.
         return .success(FrameObservation(index: frame.index, time: frame.time, sequence: frame.sequence,
                                          file: frame.file, detection: detection, rule: rule, pixels: nil))
     }
 }
 
-/// Hands frame indices to worker threads and their results back in order, letting workers run at
-/// most `window` frames ahead of the consumer.
+/// Hands stretches of frame indices to worker threads and their results back in order, letting
+/// workers run at most `window` stretches ahead of the consumer.
 private final class WorkQueue: Sendable {
     typealias Outcome = Result<FrameObservation, FolderProcessor.Unreadable>
 
@@ -150,31 +172,36 @@ private final class WorkQueue: Sendable {
     }
 
     private let count: Int
+    private let stretch: Int
     private let state = Mutex(State())
-    /// Permits for frames claimed but not yet taken by the consumer.
+    /// Permits for stretches claimed but not yet wholly taken by the consumer.
     private let window: DispatchSemaphore
     /// Signalled whenever a result arrives.
     private let arrived = DispatchSemaphore(value: 0)
 
-    init(count: Int, window: Int) {
+    init(count: Int, stretch: Int, window: Int) {
         self.count = count
+        self.stretch = stretch
         // Made at 0 and raised to `window`: libdispatch refuses to free a semaphore whose count is
         // below the value it was made with, which is where a stopped run leaves this one.
         self.window = DispatchSemaphore(value: 0)
         for _ in 0..<window { self.window.signal() }
     }
 
-    /// The next frame to work on, or `nil` when none is left.
-    func claim() -> Int? {
+    /// The next stretch of frames to work on, in order, or `nil` when none is left.
+    func claim() -> Range<Int>? {
         window.wait()
-        let index = state.withLock { s -> Int? in
+        let claimed = state.withLock { s -> Range<Int>? in
             guard s.next < count, !s.cancelled else { return nil }
-            defer { s.next += 1 }
-            return s.next
+            defer { s.next = min(count, s.next + stretch) }
+            return s.next..<min(count, s.next + stretch)
         }
-        if index == nil { window.signal() }  // pass the permit on so other workers see the end too
-        return index
+        if claimed == nil { window.signal() }  // pass the permit on so other workers see the end too
+        return claimed
     }
+
+    /// Whether the consumer has stopped: a worker leaves its stretch unfinished.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     func deliver(_ index: Int, _ outcome: Outcome) {
         state.withLock { $0.results[index] = outcome }
@@ -191,7 +218,7 @@ private final class WorkQueue: Sendable {
     func take(_ index: Int) -> Outcome {
         while true {
             if let outcome = state.withLock({ $0.results.removeValue(forKey: index) }) {
-                window.signal()
+                if index % stretch == stretch - 1 || index == count - 1 { window.signal() }
                 return outcome
             }
             arrived.wait()
