@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MarkerDetection
 import MarkerShutter
+import SystemCalls
 
 /// `marker-shutter process DIR`: the shutter's timeline over a recorded folder, as JSON Lines.
 struct ProcessCommand: ParsableCommand {
@@ -93,6 +94,7 @@ struct ProcessCommand: ParsableCommand {
         configuration.output = destination
         configuration.annotate = annotate
         configuration.select = select
+        SystemCall.keepFreedMemoryForReuse()
         let progress = ProgressBar(total: frameFolder.frames.count)
         let interrupt = InterruptFlag()
         let result: ProcessRun.Result
