@@ -304,7 +304,9 @@ typedef struct msd_detect_options {
      * - No rectangle: the frame before showed no board. The image is searched at full resolution
      *   straight away: while nothing is in view the downscaled passes would run on every frame in
      *   vain, and would save time only on the frame where a board comes back.
-     * What is found is what a search without the hint finds. */
+     * What is found is what a search without the hint finds, but for one case: with two copies of
+     * one board in view, a search that accounts for the board in the rectangle keeps to the copy
+     * there. */
     int32_t hint;
     int32_t hint_x;
     int32_t hint_y;

@@ -19,7 +19,8 @@ public struct FolderProcessor: Sendable {
     public struct Options: Sendable {
         /// How long a lost detection is held.
         public var hold: Duration = .milliseconds(300)
-        /// Frames decoded and detected at once (one thread each).
+        /// Threads decoding and detecting at once, each working through a stretch of frames at a
+        /// time (no more than there are stretches).
         public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
         /// Images whose header claims more pixels than this are refused before decoding.
         public var pixelLimit: Int = ImageFile.defaultPixelLimit
