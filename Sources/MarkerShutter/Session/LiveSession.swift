@@ -314,7 +314,9 @@ public final class LiveSession: Sendable {
             failure = "\(error)"  // it names the device
             if error.kind == .disconnected { noteStop(reason: "camera disconnected") }
         } catch {
-            failure = "\(source.name): \(error)"
+            // Errors of the camera-control lock (ControlError) name the device already.
+            let text = "\(error)"
+            failure = text.hasPrefix(source.name + ": ") ? text : "\(source.name): \(text)"
         }
         if failure != nil { noteStop(reason: "error") }
         source.stop()

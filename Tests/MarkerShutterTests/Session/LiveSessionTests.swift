@@ -150,6 +150,23 @@ import Testing
         #expect(result.statistics.framesDetected == 3)
     }
 
+    /// A control the camera-control lock could not set ends the stream with a `ControlError`,
+    /// which names the device itself: the summary says the name once.
+    @Test func anErrorThatNamesTheSourceIsNotPrefixedWithItAgain() async throws {
+        struct Refused: Error, CustomStringConvertible {
+            var description: String { "sample: exposure_absolute=400 cannot be set: the control is inactive" }
+        }
+        let pictures = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: pictures) }
+        let driver = try SessionDriver(pictures: pictures)
+        let session = driver.session
+        async let summary = session.run()
+        try await driver.feed(0)
+        await driver.fail(Refused())
+        let result = await summary
+        #expect(result.failure == "sample: exposure_absolute=400 cannot be set: the control is inactive")
+    }
+
     @Test func aRecordingFolderWithFilesIsRefusedBeforeAnythingStarts() throws {
         let pictures = try TestPaths.temporaryFolder()
         let recording = try TestPaths.temporaryFolder()
