@@ -69,7 +69,7 @@ struct OfflineBenchmark {
             let peak = subject.runs.map(\.peakKiB).max()!
             print(subject.name.padding(toLength: 24, withPad: " ", startingAt: 0)
                   + String(format: " | %16.1f | ", median(subject.printed))
-                  + subject.printed.map { String(format: "%5.1f", $0) }.joined(separator: " ").padding(toLength: 21, withPad: " ", startingAt: 0)
+                  + Self.padded(subject.printed.map { String(format: "%5.1f", $0) }.joined(separator: " "), to: 21)
                   + String(format: " | %22.1f | %12.2f | %12.1f | ", wall, cpu, Double(peak) / 1024)
                   + subject.detail)
         }
@@ -84,6 +84,11 @@ struct OfflineBenchmark {
         print("")
         try verify(subjects, pythonOutput: subjects[0].runs[0].output)
         try boundedMemory(subjects[1], frames: frames)
+    }
+
+    /// `text` with spaces up to `width` characters; longer text (more than three rounds) is kept whole.
+    static func padded(_ text: String, to width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
     /// Frames per second as the program printed it, and the threads it used.
