@@ -22,7 +22,9 @@ public struct SearchHint: Sendable, Hashable {
     }
 
     /// How far the region reaches beyond the board on each side, as a fraction of the board's
-    /// larger side: what a board moves between two frames when waved about at 30 frames a second.
+    /// larger side. A board that moves further between two frames is found all the same, by the
+    /// whole-image search that follows; on the offline benchmark's video, 10% to 25% (and a region
+    /// shifted by the board's last move) changed the time by a few per cent (BENCHMARKS.md).
     public static let margin = 0.15
 
     /// The hint for the frame after one in which `pattern` was searched and `detection` found. A
