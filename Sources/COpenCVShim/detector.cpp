@@ -166,6 +166,17 @@ Markers find_markers_full(const msd_detector &detector, const cv::Mat &gray) {
     return keep_board_markers(detector, std::move(found));
 }
 
+void move_detection(msd_detection &result, cv::Point2f offset) {
+    for (size_t index = 0; index + 1 < result.marker_corners.size(); index += 2) {
+        result.marker_corners[index] += offset.x;
+        result.marker_corners[index + 1] += offset.y;
+    }
+    for (size_t index = 0; index + 1 < result.corner_points.size(); index += 2) {
+        result.corner_points[index] += offset.x;
+        result.corner_points[index + 1] += offset.y;
+    }
+}
+
 bool has_every_board_marker(const msd_detector &detector, const Markers &found) {
     if (found.ids.size() < detector.board_ids.size()) return false;
     std::vector<int> ids = found.ids;
@@ -374,15 +385,7 @@ void detect(const msd_detector &detector, const msd_pixels *pixels, const msd_de
         }
     }
     measure_sharpness(gray, result);
-    if (region.x == 0 && region.y == 0) return;
-    for (size_t index = 0; index + 1 < result.marker_corners.size(); index += 2) {
-        result.marker_corners[index] += float(region.x);
-        result.marker_corners[index + 1] += float(region.y);
-    }
-    for (size_t index = 0; index + 1 < result.corner_points.size(); index += 2) {
-        result.corner_points[index] += float(region.x);
-        result.corner_points[index + 1] += float(region.y);
-    }
+    if (region.x != 0 || region.y != 0) move_detection(result, cv::Point2f(float(region.x), float(region.y)));
 }
 
 // MARK: Printable targets

@@ -42,6 +42,10 @@ struct Markers {
 // refineDetectedMarkers for boards, filtered to the board's ids, one per id.
 Markers find_markers_full(const msd_detector &detector, const cv::Mat &gray);
 
+// Moves every marker corner and board corner of `result` by `offset` (from a part of an image to
+// the whole).
+void move_detection(msd_detection &result, cv::Point2f offset);
+
 // Whether every marker of the board is among `found` (then refineDetectedMarkers has nothing to
 // recover).
 bool has_every_board_marker(const msd_detector &detector, const Markers &found);

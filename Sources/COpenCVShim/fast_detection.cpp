@@ -212,10 +212,7 @@ bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect nea
             found = msd_detection{};
             add_chessboard_corners(points, found);
         }
-        for (size_t index = 0; index + 1 < found.corner_points.size(); index += 2) {
-            found.corner_points[index] += offset.x;
-            found.corner_points[index + 1] += offset.y;
-        }
+        move_detection(found, offset);
         result = std::move(found);
         return true;
     }
