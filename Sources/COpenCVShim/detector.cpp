@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <utility>
 #include <cerrno>
@@ -177,6 +178,43 @@ void move_detection(msd_detection &result, cv::Point2f offset) {
     }
 }
 
+bool clear_of_cut_edges(float x, float y, cv::Rect part, cv::Size image) {
+    const float clearance = float(cut_edge_clearance);
+    if (part.x > 0 && x < clearance) return false;
+    if (part.y > 0 && y < clearance) return false;
+    if (part.x + part.width < image.width && x > float(part.width - 1) - clearance) return false;
+    if (part.y + part.height < image.height && y > float(part.height - 1) - clearance) return false;
+    return true;
+}
+
+void drop_near_cut_edges(const msd_detector &detector, msd_detection &result, cv::Rect part, cv::Size image) {
+    const auto clear = [&](const std::vector<float> &xy, size_t first, size_t count) {
+        for (size_t index = first; index < first + count; index += 2) {
+            if (!clear_of_cut_edges(xy[index], xy[index + 1], part, image)) return false;
+        }
+        return true;
+    };
+    msd_detection kept;
+    for (size_t marker = 0; marker < result.marker_ids.size(); ++marker) {
+        if (!clear(result.marker_corners, 8 * marker, 8)) continue;
+        kept.marker_ids.push_back(result.marker_ids[marker]);
+        kept.marker_corners.insert(kept.marker_corners.end(), result.marker_corners.begin() + 8 * marker,
+                                   result.marker_corners.begin() + 8 * (marker + 1));
+    }
+    const bool chessboard = detector.pattern.kind == MSD_PATTERN_CHESSBOARD;
+    if (!chessboard || clear(result.corner_points, 0, result.corner_points.size())) {
+        for (size_t corner = 0; corner < result.corner_ids.size(); ++corner) {
+            if (!clear(result.corner_points, 2 * corner, 2)) continue;
+            kept.corner_ids.push_back(result.corner_ids[corner]);
+            kept.corner_points.push_back(result.corner_points[2 * corner]);
+            kept.corner_points.push_back(result.corner_points[2 * corner + 1]);
+        }
+    }
+    kept.has_sharpness = result.has_sharpness;
+    kept.sharpness = result.sharpness;
+    result = std::move(kept);
+}
+
 bool has_every_board_marker(const msd_detector &detector, const Markers &found) {
     if (found.ids.size() < detector.board_ids.size()) return false;
     std::vector<int> ids = found.ids;
@@ -205,19 +243,26 @@ Markers keep_board_markers(const msd_detector &detector, Markers found) {
     return result;
 }
 
-void refine_chessboard(const msd_pattern &pattern, const cv::Mat &gray, std::vector<cv::Point2f> &points) {
-    const cv::Size size(pattern.columns, pattern.rows);
-    // A refinement window of about a quarter of the smallest square keeps each window on one corner.
-    double spacing = HUGE_VAL;
-    for (int row = 0; row < size.height; ++row) {
-        for (int column = 0; column + 1 < size.width; ++column) {
-            const size_t index = size_t(row * size.width + column);
-            spacing = std::min(spacing, double(cv::norm(points[index + 1] - points[index])));
+bool refine_chessboard(const msd_pattern &pattern, const cv::Mat &gray, std::vector<cv::Point2f> &points) {
+    const int columns = pattern.columns, rows = pattern.rows;
+    const std::vector<cv::Point2f> found = points;
+    bool settled = true;
+    for (int row = 0; row < rows; ++row) {
+        for (int column = 0; column < columns; ++column) {
+            const size_t index = size_t(row * columns + column);
+            // Each corner looks as far as four tenths of the way to its nearest neighbour, so that
+            // a board seen at a slant keeps every window on one corner.
+            double nearest = HUGE_VAL;
+            constexpr int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+            for (const auto &step : steps) {
+                const int c = column + step[0], r = row + step[1];
+                if (c < 0 || r < 0 || c >= columns || r >= rows) continue;
+                nearest = std::min(nearest, double(cv::norm(found[size_t(r * columns + c)] - found[index])));
+            }
+            settled = settle_saddle(gray, points[index], std::clamp(0.4 * nearest, 3.0, 15.0)) && settled;
         }
     }
-    const int half_window = std::clamp(int(spacing / 4), 2, 10);
-    cv::cornerSubPix(gray, points, cv::Size(half_window, half_window), cv::Size(-1, -1),
-                     cv::TermCriteria(cv::TermCriteria::EPS | cv::TermCriteria::COUNT, 40, 0.001));
+    return settled;
 }
 
 std::vector<cv::Point2f> find_chessboard_full(const msd_pattern &pattern, const cv::Mat &gray) {
@@ -236,6 +281,40 @@ void add_chessboard_corners(const std::vector<cv::Point2f> &points, msd_detectio
     }
 }
 
+namespace {
+
+// OpenCV 4.6 stops refining a ChArUco corner once a step moves it less than 0.1 px, and picks its
+// window in whole pixels from the markers' corners, so where a corner ends depends on where the
+// markers first put it: fast mode's markers (refined at full resolution) and full mode's (ArUco's
+// contour corners) gave corners up to 0.2 px apart on real recordings, and a window one pixel
+// larger moved a blurred corner 0.47 px. Settling each corner (settle_saddle) with a reach that
+// stops a pixel short of the nearest marker corner, measured from the corners one square away
+// (which both modes place alike), makes it depend on the image alone.
+void settle_charuco_corners(const cv::aruco::CharucoBoard &board, const cv::Mat &gray, std::vector<cv::Point2f> &points,
+                            const std::vector<int> &ids) {
+    const int columns = board.getChessboardSize().width - 1;
+    std::map<int, cv::Point2f> by_id;
+    for (size_t index = 0; index < ids.size(); ++index) by_id[ids[index]] = points[index];
+    // The nearest marker corner lies half the white margin around a marker away in x and in y.
+    const double margin = (board.getSquareLength() - board.getMarkerLength()) / (2 * board.getSquareLength());
+    for (size_t index = 0; index < ids.size(); ++index) {
+        const int column = ids[index] % columns;
+        double square = HUGE_VAL;
+        constexpr int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+        for (const auto &step : steps) {
+            const int neighbour_column = column + step[0];
+            if (neighbour_column < 0 || neighbour_column >= columns) continue;
+            const auto neighbour = by_id.find(ids[index] + step[0] + step[1] * columns);
+            if (neighbour != by_id.end()) square = std::min(square, double(cv::norm(neighbour->second - points[index])));
+        }
+        if (square == HUGE_VAL) continue;
+        // A corner that does not settle keeps OpenCV's place.
+        settle_saddle(gray, points[index], std::clamp(square * margin * std::sqrt(2.0) - 1, 2.0, 12.0));
+    }
+}
+
+}  // namespace
+
 void add_markers_and_corners(const msd_detector &detector, const cv::Mat &gray, const Markers &markers,
                              msd_detection &result) {
     for (size_t index = 0; index < markers.ids.size(); ++index) {
@@ -253,10 +332,12 @@ void add_markers_and_corners(const msd_detector &detector, const cv::Mat &gray, 
     // afterwards, but cornerSubPix converges to the same saddle point either way, so the
     // result ends up half a pixel right and down of it. Undo that, so that ChArUco corners
     // use the same pixel-centre convention as markers and chessboard corners.
+    for (cv::Point2f &point : points) point -= cv::Point2f(0.5f, 0.5f);
+    settle_charuco_corners(*detector.charuco, gray, points, point_ids);
     for (size_t index = 0; index < points.size(); ++index) {
         result.corner_ids.push_back(point_ids[index]);
-        result.corner_points.push_back(points[index].x - 0.5f);
-        result.corner_points.push_back(points[index].y - 0.5f);
+        result.corner_points.push_back(points[index].x);
+        result.corner_points.push_back(points[index].y);
     }
 }
 
@@ -384,6 +465,9 @@ void detect(const msd_detector &detector, const msd_pixels *pixels, const msd_de
             detect_full(detector, gray, result);
         }
     }
+    // What a search of part of the image found near an edge that cuts the image is not what the
+    // whole image shows there.
+    if (!whole_image) drop_near_cut_edges(detector, result, region, wrapped.size());
     measure_sharpness(gray, result);
     if (region.x != 0 || region.y != 0) move_detection(result, cv::Point2f(float(region.x), float(region.y)));
 }

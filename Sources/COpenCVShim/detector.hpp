@@ -46,6 +46,21 @@ Markers find_markers_full(const msd_detector &detector, const cv::Mat &gray);
 // the whole).
 void move_detection(msd_detection &result, cv::Point2f offset);
 
+// How far inside a search region's edge (one that cuts the image, not the image's own) a point
+// must lie to be what a search of the whole image finds: thresholding windows (up to 23 px) and
+// corner refinement windows (up to 12 px on either side, plus a pixel for the gradients) near such
+// an edge see the edge instead of the image, and their corners come out moved.
+constexpr int cut_edge_clearance = 16;
+
+// Whether the point (x, y) of `part` (in the part's coordinates) lies cut_edge_clearance pixels or
+// more inside every edge of `part` that is not an edge of the `image` it was cut from.
+bool clear_of_cut_edges(float x, float y, cv::Rect part, cv::Size image);
+
+// Drops from `result` (in `part`'s coordinates) what lies too near an edge of `part` that cuts the
+// image: markers with such a corner, ChArUco corners, and a chessboard's corners all together (a
+// chessboard is found whole or not at all).
+void drop_near_cut_edges(const msd_detector &detector, msd_detection &result, cv::Rect part, cv::Size image);
+
 // Whether every marker of the board is among `found` (then refineDetectedMarkers has nothing to
 // recover).
 bool has_every_board_marker(const msd_detector &detector, const Markers &found);
@@ -56,8 +71,19 @@ Markers keep_board_markers(const msd_detector &detector, Markers found);
 // Chessboard corners found at full resolution and refined there, in row order (empty when not found).
 std::vector<cv::Point2f> find_chessboard_full(const msd_pattern &pattern, const cv::Mat &gray);
 
-// Refines chessboard corners on `gray` with a window of about a quarter of the smallest square.
-void refine_chessboard(const msd_pattern &pattern, const cv::Mat &gray, std::vector<cv::Point2f> &points);
+// Refines chessboard corners (in row order) on `gray`, each with settle_saddle; false when a corner
+// did not settle (it then stays where it was).
+bool refine_chessboard(const msd_pattern &pattern, const cv::Mat &gray, std::vector<cv::Point2f> &points);
+
+// Moves `point` onto the saddle point of `gray` (8-bit, one channel) around it: the point nearest
+// the lines along which the image does not change at each pixel within `radius` (Foerstner's
+// corner estimator, as cv::cornerSubPix solves it), each pixel weighted by a kernel that falls
+// smoothly to zero at `radius`, taken again from each answer until it moves less than 0.001 px.
+// Unlike cornerSubPix with its whole-pixel window, the answer changes smoothly with the start and
+// the radius, so two searches that start a little apart, or measure the board a little apart, end
+// at the same place. False, leaving `point` as it was, where the image around it has no corner (its
+// gradients all run one way) or the answer wanders further than `radius` from the start.
+bool settle_saddle(const cv::Mat &gray, cv::Point2f &point, double radius);
 
 // Adds chessboard corners to `result`, numbered in the order given.
 void add_chessboard_corners(const std::vector<cv::Point2f> &points, msd_detection &result);

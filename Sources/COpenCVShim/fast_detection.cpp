@@ -108,6 +108,56 @@ bool accounts_for_board(const msd_detector &detector, const Markers &markers, cv
     return true;
 }
 
+// How far a chessboard corner may lie from where the corners around it put it, as a fraction of its
+// distance to its neighbours. Corners found whole at full resolution stay within 0.035 of a square
+// (the shared chessboard photos and the recorded Gloworm folders, lens distortion included); the
+// wrong corners a downscaled pass returned on those folders lay 0.2 to 0.8 of a square off.
+constexpr double grid_tolerance = 0.1;
+
+// Whether every corner of a chessboard (in row order) lies where its neighbours put it: a
+// homography from the board to the image, fitted to the corners around it (one square away, or two
+// at the board's corners) but not to itself, maps its board position within grid_tolerance of a
+// square of where it was found. A downscaled pass now and then returns a board with a few corners
+// on the wrong structure; their refinement at full resolution cannot bring them back.
+bool corners_fit_grid(const msd_pattern &pattern, const std::vector<cv::Point2f> &points) {
+    const int columns = pattern.columns, rows = pattern.rows;
+    const auto at = [&](int column, int row) { return points[size_t(row * columns + column)]; };
+    std::vector<cv::Point2f> on_board, in_image;
+    for (int row = 0; row < rows; ++row) {
+        for (int column = 0; column < columns; ++column) {
+            for (int reach = 1; reach <= 2; ++reach) {
+                on_board.clear();
+                in_image.clear();
+                for (int r = std::max(0, row - reach); r <= std::min(rows - 1, row + reach); ++r) {
+                    for (int c = std::max(0, column - reach); c <= std::min(columns - 1, column + reach); ++c) {
+                        if (r == row && c == column) continue;
+                        on_board.emplace_back(float(c), float(r));
+                        in_image.push_back(at(c, r));
+                    }
+                }
+                if (on_board.size() >= 6) break;
+            }
+            const cv::Mat homography = cv::findHomography(on_board, in_image, 0);
+            if (homography.empty()) return false;
+            std::vector<cv::Point2f> predicted;
+            cv::perspectiveTransform(std::vector<cv::Point2f>{{float(column), float(row)}}, predicted, homography);
+            const cv::Point2f point = at(column, row);
+            double spacing = 0;
+            int neighbours = 0;
+            constexpr int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+            for (const auto &step : steps) {
+                const int c = column + step[0], r = row + step[1];
+                if (c < 0 || r < 0 || c >= columns || r >= rows) continue;
+                spacing += cv::norm(at(c, r) - point);
+                ++neighbours;
+            }
+            spacing /= neighbours;
+            if (!(cv::norm(predicted[0] - point) <= grid_tolerance * spacing)) return false;
+        }
+    }
+    return true;
+}
+
 bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, const cv::Mat &small,
                             msd_detection &result) {
     std::vector<cv::Point2f> points;
@@ -119,7 +169,9 @@ bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, con
     if (!cv::findChessboardCorners(small, cv::Size(pattern.columns, pattern.rows), points, flags)) return false;
     const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
     for (cv::Point2f &point : points) point = upscale(point, scale_x, scale_y);
-    refine_chessboard(pattern, gray, points);
+    // A board whose corners do not all settle at full resolution, or do not hold together there,
+    // is searched for again, at a larger scale or in full.
+    if (!refine_chessboard(pattern, gray, points) || !corners_fit_grid(pattern, points)) return false;
     add_chessboard_corners(points, result);
     return true;
 }
@@ -212,12 +264,21 @@ bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect nea
             found = msd_detection{};
             add_chessboard_corners(points, found);
         }
+        // A corner refined near an edge of the part was refined on a window that edge cut.
+        for (size_t index = 0; index + 1 < found.corner_points.size(); index += 2) {
+            if (!clear_of_cut_edges(found.corner_points[index], found.corner_points[index + 1], part, gray.size())) return false;
+        }
         move_detection(found, offset);
         result = std::move(found);
         return true;
     }
     Markers markers = find_board_markers(detector, view, gray.cols, gray.rows, feature_side);
     if (markers.ids.empty()) return false;
+    for (const auto &corners : markers.corners) {
+        for (const cv::Point2f &point : corners) {
+            if (!clear_of_cut_edges(point.x, point.y, part, gray.size())) return false;
+        }
+    }
     for (auto &corners : markers.corners) {
         for (cv::Point2f &point : corners) point += offset;
     }

@@ -25,9 +25,11 @@ import Testing
             let pixel = Array(annotated.row(y)[(3 * x)..<(3 * x + 3)])
             #expect(pixel[1] > 100 && pixel[0] < 100 && pixel[2] < 100, "marker \(marker.id) outline at \(x),\(y): \(pixel)")
         }
-        // Each board corner gets a magenta circle (BGR 255, 0, 255) of radius 3 around it.
+        // Each board corner gets a magenta circle (BGR 255, 0, 255) of radius 3 around it, centred on
+        // the nearest pixel as OpenCV rounds (half to even: the rendered board's corners lie exactly
+        // between pixels, at 227.5, 288.5, ...).
         for corner in detection.boardCorners {
-            let x = Int(corner.point.x.rounded()) + 3, y = Int(corner.point.y.rounded())
+            let x = Int(corner.point.x.rounded(.toNearestOrEven)) + 3, y = Int(corner.point.y.rounded(.toNearestOrEven))
             let pixel = Array(annotated.row(y)[(3 * x)..<(3 * x + 3)])
             #expect(pixel[0] > 150 && pixel[2] > 150 && pixel[1] < 100, "corner \(corner.id) at \(x),\(y): \(pixel)")
         }

@@ -30,10 +30,13 @@ import Testing
         #expect((0..<700).allSatisfy { odd.row($0) == oddCurrent.row($0) })
     }
 
-    /// Seen at an angle, a legacy board read with the current layout gets corners wrong by more than
-    /// a pixel; read with the legacy layout every corner is exact.
+    /// Seen at an angle, a legacy board read with the legacy layout has every corner exact. Read with
+    /// the current layout, its corners are first placed from markers taken for other squares (more
+    /// than a pixel off under this perspective), then each settles on the image's own saddle point
+    /// (settle_saddle in the shim), which lies within its reach here: the corners come out right
+    /// all the same, where before they kept OpenCV's place a pixel or more off.
     @Test(arguments: DetectionMode.allCases)
-    func legacyBoardNeedsTheLegacyLayoutUnderPerspective(mode: DetectionMode) throws {
+    func legacyBoardUnderPerspectiveSettlesOnItsCornersWithEitherLayout(mode: DetectionMode) throws {
         let homography = Homography.camera(
             sourceWidth: legacy.width, sourceHeight: legacy.height, targetWidth: 640, targetHeight: 480,
             tiltX: 30, tiltY: 50, distance: 1.6, focal: 700)
@@ -44,6 +47,6 @@ import Testing
             return detection.boardCorners.map { legacy.corners[$0.id]!.mapped(by: homography).distance(to: $0.point) }.max()!
         }
         #expect(try worstCornerError(as: legacy.pattern) < 0.5)
-        #expect(try worstCornerError(as: current.pattern) > 1)
+        #expect(try worstCornerError(as: current.pattern) < 0.5)
     }
 }
