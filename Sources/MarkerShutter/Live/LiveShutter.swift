@@ -216,35 +216,14 @@ public final class LiveShutter: Sendable {
         }
     }
 
-    /// Detects where the tracker says, and in the whole image when that comes back short, never at
-    /// full resolution (``FastSearch``): such a search of a large frame takes longer than a frame
-    /// interval, so frames would be skipped whenever the board is out of view or partly covered. A
-    /// region is searched with every downscaled pass; the whole image with one pass a frame, the one
-    /// that last found the board, or the next one in turn while a pass finds nothing or less than the
-    /// frame before (``RegionTracker/wholeImagePass``;
-    /// at 3840x2160 each pass costs less than a frame interval, all of them together more). Frames too small for fast mode
-    /// to shrink (640x480 and the like) are searched whole, in full: there the full search is cheap,
-    /// and a region search could report less than it.
+    /// Detects as the tracker says (``RegionTracker/search(_:with:)``), or the whole image in full
+    /// mode. Only the detection thread calls this, so holding the tracker's lock through the
+    /// detection keeps nothing waiting.
     private func detect(_ pixels: PixelBuffer) throws(DetectionError) -> Detection {
-        guard detector.fastScale(for: ImageSize(width: pixels.width, height: pixels.height)) < 1,
-            let search = tracker.withLock({ $0?.nextSearch() })
-        else { return try detector.detect(pixels) }
-        let detection: Detection
-        if let region = search.region {
-            detection = try detector.detect(pixels, within: region, search: .downscaled)
-        } else {
-            detection = try searchWhole(pixels)
+        try tracker.withLock { (tracker) throws(DetectionError) -> Detection in
+            guard tracker != nil else { return try detector.detect(pixels) }
+            return try tracker!.search(pixels, with: detector)
         }
-        guard tracker.withLock({ $0?.record(detection, after: search) ?? false }) else { return detection }
-        let whole = try searchWhole(pixels)
-        _ = tracker.withLock { $0?.record(whole, after: .wholeImage) }
-        return whole
-    }
-
-    /// One downscaled pass over the whole frame, the one the tracker names.
-    private func searchWhole(_ pixels: PixelBuffer) throws(DetectionError) -> Detection {
-        let pass = tracker.withLock { $0?.wholeImagePass ?? 0 }
-        return try detector.detect(pixels, within: nil, search: .downscaledPass(pass))
     }
 
     private func process(_ submitted: Submitted) -> Report? {
