@@ -163,7 +163,10 @@ let pipelineTargets: [Target] = [
     ),
     .testTarget(
         name: "MarkerShutterTests",
-        dependencies: ["MarkerShutter", "Debounce", "DebounceTesting", "MarkerDetection", "Pixels", "FrameCapture", "Calibration"],
+        dependencies: [
+            "MarkerShutter", "Debounce", "DebounceTesting", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels",
+            "FrameCapture", "Calibration",
+        ],
         swiftSettings: strictSwift
     ),
     // Runs the built marker-shutter; depending on the executable makes `swift test` build it.
