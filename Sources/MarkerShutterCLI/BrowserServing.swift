@@ -18,13 +18,15 @@ final class BrowserServing: Sendable {
     /// The page's address, with the port actually bound and the token.
     let pageURL: String
 
-    /// Starts listening as `options` say.
+    /// Starts listening as `options` say; the connection limits follow from the limit on open files.
     ///
     /// - Throws: `RuntimeError` when the address cannot be bound.
     init(_ options: ServeOptions, address: ServeAddress) async throws {
         let access = try ViewAccess(token: options.token)
         let slot = slot
-        server = try ViewServer(feed: feed, configuration: .init(address: address, access: access, viewFPS: options.viewFPS)) { command in
+        let configuration = ViewServer.Configuration(address: address, access: access, allowedHosts: options.allowHost,
+                                                     viewFPS: options.viewFPS)
+        server = try ViewServer(feed: feed, configuration: configuration) { command in
             guard let session = slot.session.withLock({ $0 }) else { return .refused(reason: "the session has not started yet") }
             return session.answer(command)
         }

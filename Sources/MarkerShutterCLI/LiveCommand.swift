@@ -3,6 +3,7 @@ import Calibration
 import Foundation
 import FrameCapture
 import MarkerShutter
+import SystemCalls
 
 /// `marker-shutter live`: watch a camera and take pictures only while the target is seen.
 struct LiveCommand: AsyncParsableCommand {
@@ -78,6 +79,9 @@ struct LiveCommand: AsyncParsableCommand {
     func run() async throws {
         // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
         let interruption = InterruptFlag()
+        // The camera, the recording, the pictures and the browser view's connections all take file
+        // descriptors: allow as many as the system lets (a shell's soft limit is often 1024).
+        SystemCall.raiseOpenFileLimit()
         let window = preview ? try LivePreview.open() : nil  // without a display, before anything is opened
         defer { window?.close() }
         let detector = try detection.makeDetector()

@@ -53,6 +53,12 @@ public struct ViewPicture: Sendable, Hashable {
         thumbnail = pixels.flatMap(Thumbnail.jpeg(of:))
     }
 
+    /// The picture's file name, without the folders: what the view shows of it, so that no client
+    /// learns where the server keeps its files.
+    public var fileName: String {
+        file.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? file
+    }
+
     /// The thumbnail as a `data:` URL for an `<img>`, or `nil`.
     var thumbnailDataURL: String? {
         thumbnail.map { "data:image/jpeg;base64," + Data($0).base64EncodedString() }

@@ -16,7 +16,7 @@ struct StateDocument: Encodable {
 
         init(_ picture: ViewPicture, withThumbnail: Bool) {
             number = picture.number
-            file = picture.file
+            file = picture.fileName
             frame = picture.frameIndex
             trigger = picture.trigger.rawValue
             heldFor = picture.holdAge.map(\.inSeconds)

@@ -16,7 +16,10 @@ import Synchronization
 /// | `GET /events` | Server-Sent Events: `state` on each new report (a slow client gets the newest), `shutter` on every change of the shutter's phase (none skipped; a client that joins late gets those before it), `picture` on each picture, `end` at the end |
 /// | `POST /capture`, `POST /stop` | the command's answer as JSON: 200 when accepted, 409 with the reason when refused |
 ///
-/// With a token (``ViewAccess``), every request without it gets 401.
+/// Every request is checked first (``ViewRequestPolicy``): a `Host` that is not the server's gets
+/// 421, a request that changes something from another site's page 403, and, with a token
+/// (``ViewAccess``), a request without it 401. Every answer forbids framing and type sniffing.
+/// Connections are held to ``ConnectionLimits``.
 ///
 /// ```swift
 /// let feed = ViewFeed()
@@ -38,14 +41,23 @@ public final class ViewServer: Sendable {
         public static let viewFPSRange = 1...120
         /// JPEG quality for frames given as pixels, 1...100.
         public var jpegQuality: Int
+        /// Names besides the server's own that requests may give as `Host` (see ``HostPolicy``).
+        public var allowedHosts: [String]
+        /// How many connections stay open; `nil`: ``ConnectionLimits/forOpenFileLimit(_:)`` of the
+        /// process's limit when the server is made.
+        public var connectionLimits: ConnectionLimits?
         /// The clock that paces the stream (a manual clock in tests).
         public var clock: any Clock<Duration>
 
-        /// A configuration: no token, 15 frames per second, quality 80, the continuous clock.
-        public init(address: ServeAddress, access: ViewAccess = .open, viewFPS: Int = 15,
-                    jpegQuality: Int = 80, clock: any Clock<Duration> = ContinuousClock()) {
+        /// A configuration: no token, no further host names, 15 frames per second, quality 80,
+        /// connection limits for the process's open-file limit, the continuous clock.
+        public init(address: ServeAddress, access: ViewAccess = .open, allowedHosts: [String] = [], viewFPS: Int = 15,
+                    jpegQuality: Int = 80, connectionLimits: ConnectionLimits? = nil,
+                    clock: any Clock<Duration> = ContinuousClock()) {
             self.address = address
             self.access = access
+            self.allowedHosts = allowedHosts
+            self.connectionLimits = connectionLimits
             self.viewFPS = viewFPS
             self.jpegQuality = jpegQuality
             self.clock = clock
@@ -60,6 +72,8 @@ public final class ViewServer: Sendable {
     /// The configuration.
     public let configuration: Configuration
     private let commands: CommandHandler
+    private let policy: ViewRequestPolicy
+    private let connections: ConnectionRegistry
     private let group = Mutex<(group: ServiceGroup?, stopped: Bool)>((nil, false))
 
     /// A server for `feed`; nothing listens until ``run(onListening:)``.
@@ -68,10 +82,20 @@ public final class ViewServer: Sendable {
     ///   - feed: Where frames, reports and pictures come from.
     ///   - configuration: Address, token, rate, quality, clock.
     ///   - commands: Called for each `POST /capture` and `POST /stop`; its answer goes back to the client.
-    /// - Throws: ``ViewServerError`` for a view rate or JPEG quality out of range.
+    /// - Throws: ``ViewServerError`` for a view rate or JPEG quality out of range, or an allowed
+    ///   host that is no name.
     public init(feed: ViewFeed, configuration: Configuration, commands: @escaping CommandHandler) throws(ViewServerError) {
         guard Configuration.viewFPSRange.contains(configuration.viewFPS) else { throw .viewFPS(configuration.viewFPS) }
         guard (1...100).contains(configuration.jpegQuality) else { throw .jpegQuality(configuration.jpegQuality) }
+        do {
+            let hosts = try HostPolicy(address: configuration.address, allowing: configuration.allowedHosts,
+                                       machineName: HostPolicy.machineName())
+            policy = ViewRequestPolicy(hosts: hosts, access: configuration.access)
+        } catch {
+            throw .allowedHost(error)
+        }
+        connections = ConnectionRegistry(limits: configuration.connectionLimits
+            ?? .forOpenFileLimit(SystemCall.openFileLimit() ?? 1024))
         self.feed = feed
         self.configuration = configuration
         self.commands = commands
@@ -85,9 +109,12 @@ public final class ViewServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "marker-shutter view")
         logger.logLevel = .critical  // standard output carries the session's results
+        let connections = connections
         let app = Application(
             router: makeRouter(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [FailedConnectionCloser()], idleTimeout: Self.idleTimeout)),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [FailedConnectionCloser(), ConnectionGate(registry: connections)],
+                idleTimeout: Self.idleTimeout)),
             configuration: ApplicationConfiguration(address: .hostname(configuration.address.host, port: configuration.address.port),
                                                     serverName: "marker-shutter"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
@@ -121,9 +148,14 @@ public final class ViewServer: Sendable {
         await serviceGroup?.triggerGracefulShutdown()
     }
 
-    private func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: TokenCheck(access: configuration.access))
+    /// How many connections are open now.
+    var openConnections: Int { connections.count }
+
+    private func makeRouter() -> Router<ViewContext> {
+        let router = Router(context: ViewContext.self)
+        router.add(middleware: SecurityHeaders())
+        router.add(middleware: ConnectionActivity(registry: connections))
+        router.add(middleware: RequestCheck(policy: policy))
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(string: ViewPage.html)))
@@ -166,6 +198,8 @@ public enum ViewServerError: Error, Equatable, CustomStringConvertible {
     case viewFPS(Int)
     /// The JPEG quality is outside 1...100.
     case jpegQuality(Int)
+    /// A name allowed as `Host` is no host name or address.
+    case allowedHost(HostPolicyError)
     /// The address could not be listened on (`errno` from bind or listen: in use, not this machine's, a privileged port).
     case cannotListen(errno: Int32)
 
@@ -175,6 +209,7 @@ public enum ViewServerError: Error, Equatable, CustomStringConvertible {
             "invalid view rate \(value): --view-fps must be from \(ViewServer.Configuration.viewFPSRange.lowerBound) "
                 + "to \(ViewServer.Configuration.viewFPSRange.upperBound) frames per second"
         case .jpegQuality(let value): "invalid JPEG quality \(value): it must be from 1 to 100"
+        case .allowedHost(let error): error.description
         case .cannotListen(let errno): SystemCallError.explanation(of: errno) + Self.advice(errno)
         }
     }

@@ -48,11 +48,12 @@ func request(_ path: String, port: Int, headers: [String: String] = [:]) async t
     try await request("GET", path, port: port, headers: headers)
 }
 
-/// Sends one request and reads the whole response.
-func request(_ method: String, _ path: String, port: Int, headers: [String: String] = [:]) async throws -> TestResponse {
+/// Sends one request, with `host` as its `Host`, and reads the whole response.
+func request(_ method: String, _ path: String, port: Int, host: String = "127.0.0.1", headers: [String: String] = [:],
+             body: [UInt8] = []) async throws -> TestResponse {
     try await onThread {
         let connection = try TestConnection(port: port)
-        try connection.send(method, path, headers: headers.merging(["Connection": "close"]) { a, _ in a })
+        try connection.send(method, path, host: host, headers: headers.merging(["Connection": "close"]) { a, _ in a }, body: body)
         let head = try connection.readHead()
         return TestResponse(status: head.status, headers: head.headers, body: try connection.readBodyToEnd())
     }

@@ -61,13 +61,22 @@ public final class TestConnection: Sendable {
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
-    /// Sends a request, with `body` when given.
-    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []) throws {
-        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    /// Sends a request, with `body` when given, and `host` as its `Host` header.
+    public func send(_ method: String, _ path: String, host: String = "127.0.0.1", headers: [String: String] = [:],
+                     body: [UInt8] = []) throws {
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if method == "POST" || !body.isEmpty { text += "Content-Length: \(body.count)\r\n" }
         text += "\r\n"
         try sendRaw(Array(text.utf8) + body)
+    }
+
+    /// Whether the server has closed the connection, without waiting: true once the end of the
+    /// stream is all there is left to read.
+    public func serverHasClosed() -> Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
     /// Sends `bytes` as they are: for requests no well-behaved client makes.
