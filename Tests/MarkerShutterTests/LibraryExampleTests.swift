@@ -2,14 +2,18 @@ import Calibration
 import Foundation
 import MarkerDetection
 import MarkerShutter
+import Pixels
 import Testing
 
-/// The Swift example in Docs/architecture.md (calibrating the shared chessboard photos and
-/// following coverage) is this test's code, and prints what the document says it prints.
+/// Swift examples in Docs/architecture.md (detecting a board in a shared photo; calibrating the
+/// shared chessboard photos and following coverage) are this test's code, and print what the
+/// document says they print.
 @Suite struct LibraryExampleTests {
     static let document = TestPaths.packageRoot + "/Docs/architecture.md"
     static let chessboard = TestPaths.sharedImages + "/chessboard"
+    static let charucoBoard = TestPaths.sharedImages + "/charuco/board.jpg"
     static let photosAvailable = FileManager.default.fileExists(atPath: chessboard)
+        && FileManager.default.fileExists(atPath: charucoBoard)
 
     /// The example as the document shows it, without its imports; `run` below is the same code.
     static let code = """
@@ -46,21 +50,65 @@ import Testing
         return printed
     }
 
-    /// The fenced block that follows the line starting `start` in `text`, and the line after it.
-    static func block(after start: String, in lines: [String], from index: Int = 0) -> (body: [String], end: Int)? {
-        guard let opening = lines[index...].firstIndex(where: { $0.hasPrefix(start) }) else { return nil }
-        guard let close = lines[(opening + 1)...].firstIndex(where: { $0.hasPrefix("```") }) else { return nil }
-        return (Array(lines[(opening + 1)..<close]), close + 1)
+    /// The code of the document's Swift example whose imports end with `lastImport` (the lines after
+    /// the imports), and the lines of the output block after it.
+    static func documented(lastImport: String) throws -> (code: String, output: [String]) {
+        let lines = try String(contentsOfFile: document, encoding: .utf8).components(separatedBy: "\n")
+        let imports = try #require(lines.indices.first { index in
+            lines[index] == lastImport && lines[..<index].last(where: { !$0.hasPrefix("import ") }) == "```swift"
+        }, "no Swift example ending its imports with \(lastImport) in Docs/architecture.md")
+        let close = try #require(lines[(imports + 1)...].firstIndex { $0.hasPrefix("```") })
+        let code = lines[(imports + 1)..<close].drop(while: \.isEmpty).joined(separator: "\n")
+        let opening = try #require(lines[(close + 1)...].firstIndex { $0.hasPrefix("```") })
+        let end = try #require(lines[(opening + 1)...].firstIndex { $0.hasPrefix("```") })
+        return (code, Array(lines[(opening + 1)..<end]))
     }
 
     @Test(.enabled(if: photosAvailable, "the shared photos are not next to the package (../shared/images)"))
     func theCalibrationExamplePrintsWhatTheDocumentShows() throws {
-        let lines = try String(contentsOfFile: Self.document, encoding: .utf8).components(separatedBy: "\n")
-        let start = try #require(lines.firstIndex(of: "import Calibration"), "the example is not in Docs/architecture.md")
-        let code = try #require(Self.block(after: "import MarkerShutter", in: lines, from: start))
-        #expect(code.body.drop(while: \.isEmpty).joined(separator: "\n") == Self.code)
+        let example = try Self.documented(lastImport: "import MarkerShutter")
+        #expect(example.code == Self.code)
+        #expect(try Self.run() == example.output)
+    }
 
-        let output = try #require(Self.block(after: "```", in: lines, from: code.end))
-        #expect(try Self.run() == output.body)
+    /// The detection example as the document shows it, without its import.
+    static let detectionCode = """
+        let pattern = try Pattern(parsing: "charuco:5x7:DICT_6X6_250")
+        let detector = try MarkerDetector(pattern: pattern)   // one detector may serve many threads
+        let detection = try detector.detect(ImageFile.read("../shared/images/charuco/board.jpg"))
+        let rule = ValidityRule(defaultsFor: pattern)
+        print(detection.markers.count, "markers,", detection.boardCorners.count, "corners, first corner", detection.boardCorners[0].point)
+        print(Annotation.Badge(detection: detection, rule: rule).text)
+        let annotated = try Annotation.draw(detection, on: ImageFile.read("../shared/images/charuco/board.jpg"),
+                                            badge: Annotation.Badge(detection: detection, rule: rule))
+        let target = try ImageFile.encode(PrintableTarget.render(pattern, width: 1000, height: 1400), as: .png)
+        """
+
+    /// The detection example's code, with the photo found from the package root and what it prints
+    /// collected; it also checks that the drawing and the rendered target came out.
+    static func runDetection() throws -> [String] {
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { String(describing: $0) }.joined(separator: " ")) }
+
+        let pattern = try Pattern(parsing: "charuco:5x7:DICT_6X6_250")
+        let detector = try MarkerDetector(pattern: pattern)   // one detector may serve many threads
+        let detection = try detector.detect(ImageFile.read(charucoBoard))
+        let rule = ValidityRule(defaultsFor: pattern)
+        print(detection.markers.count, "markers,", detection.boardCorners.count, "corners, first corner", detection.boardCorners[0].point)
+        print(Annotation.Badge(detection: detection, rule: rule).text)
+        let annotated = try Annotation.draw(detection, on: ImageFile.read(charucoBoard),
+                                            badge: Annotation.Badge(detection: detection, rule: rule))
+        let target = try ImageFile.encode(PrintableTarget.render(pattern, width: 1000, height: 1400), as: .png)
+
+        #expect(annotated.width == 640 && annotated.height == 480)
+        #expect(target.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        return printed
+    }
+
+    @Test(.enabled(if: photosAvailable, "the shared photos are not next to the package (../shared/images)"))
+    func theDetectionExamplePrintsWhatTheDocumentShows() throws {
+        let example = try Self.documented(lastImport: "import MarkerDetection")
+        #expect(example.code == Self.detectionCode)
+        #expect(try Self.runDetection() == example.output)
     }
 }
