@@ -68,7 +68,8 @@ import Testing
     func theCalibrationExamplePrintsWhatTheDocumentShows() throws {
         let example = try Self.documented(lastImport: "import MarkerShutter")
         #expect(example.code == Self.code)
-        #expect(try Self.run() == example.output)
+        let printed = try Self.run()
+        #expect(printed == example.output, "printed:\n\(printed.joined(separator: "\n"))")
     }
 
     /// The detection example as the document shows it, without its import.
@@ -109,6 +110,7 @@ import Testing
     func theDetectionExamplePrintsWhatTheDocumentShows() throws {
         let example = try Self.documented(lastImport: "import MarkerDetection")
         #expect(example.code == Self.detectionCode)
-        #expect(try Self.runDetection() == example.output)
+        let printed = try Self.runDetection()
+        #expect(printed == example.output, "printed:\n\(printed.joined(separator: "\n"))")
     }
 }
