@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aFolderTwiceOrNoneIsRefused() throws {
-        let (_, scratch) = try Self.list("")
+        let scratch = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try "/data/a\n/data/b\n/data/a/\n".write(toFile: scratch + "/twice.txt", atomically: true, encoding: .utf8)
         #expect(throws: FolderListError.twice(scratch + "/twice.txt", "/data/a/", 1, 3)) { try FolderList(path: scratch + "/twice.txt") }
