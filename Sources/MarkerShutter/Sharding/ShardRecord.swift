@@ -52,23 +52,23 @@ enum ShardRecord {
         guard let index = Int(digits), line.dropFirst(prefix.count + digits.count).hasPrefix(",") else {
             return .failure(Malformed("no frame index"))
         }
-        guard let time = line.range(of: ",\"t_ns\":", options: .backwards),
+        guard let time = line.lastRange(of: ",\"t_ns\":"),
               let nanoseconds = Int64(line[time.upperBound..<line.index(before: line.endIndex)]) else {
             return .failure(Malformed("no t_ns (the frame's time in nanoseconds) at its end"))
         }
         let body = line[..<time.lowerBound]
         let valid: Bool
-        if body.range(of: ",\"valid\":true,") != nil {
+        if body.firstRange(of: ",\"valid\":true,") != nil {
             valid = true
-        } else if body.range(of: ",\"valid\":false,") != nil {
+        } else if body.firstRange(of: ",\"valid\":false,") != nil {
             valid = false
-        } else if body.range(of: ",\"error\":\"") != nil {
+        } else if body.firstRange(of: ",\"error\":\"") != nil {
             return .success(Parsed(index: index, nanoseconds: nanoseconds, kind: .unreadable(row: line[..<time.lowerBound])))
         } else {
             return .failure(Malformed("neither valid nor error"))
         }
         var detected = FrameRow.Detected(head: body, why: nil)
-        if let why = body.range(of: ",\"why\":[", options: .backwards) {
+        if let why = body.lastRange(of: ",\"why\":[") {
             detected.head = body[..<why.lowerBound]
             detected.why = body[body.index(before: why.upperBound)...]
         }
@@ -112,5 +112,32 @@ public struct ShardTrailer: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try! encoder.encode(self), as: UTF8.self)
+    }
+}
+
+extension Substring {
+    /// The first place `needle` occurs, compared byte for byte (UTF-8).
+    fileprivate func firstRange(of needle: String) -> Range<Index>? { range(of: needle, backwards: false) }
+
+    /// The last place `needle` occurs, compared byte for byte (UTF-8).
+    fileprivate func lastRange(of needle: String) -> Range<Index>? { range(of: needle, backwards: true) }
+
+    private func range(of needle: String, backwards: Bool) -> Range<Index>? {
+        let pattern = Array(needle.utf8)
+        func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
+            let starts = 0...(bytes.count - pattern.count)
+            let order = backwards ? AnyCollection(starts.reversed()) : AnyCollection(starts)
+            for start in order where bytes[start] == pattern[0] {
+                var matched = 1
+                while matched < pattern.count, bytes[start + matched] == pattern[matched] { matched += 1 }
+                if matched == pattern.count { return start }
+            }
+            return nil
+        }
+        let offset = utf8.withContiguousStorageIfAvailable(search) ?? Array(utf8).withUnsafeBufferPointer(search)
+        guard let offset else { return nil }
+        let lower = utf8.index(utf8.startIndex, offsetBy: offset)
+        return lower..<utf8.index(lower, offsetBy: pattern.count)
     }
 }
