@@ -75,8 +75,10 @@ import Testing
         let scratch = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let paths = try Self.writeShards(of: SampleSessionTests.folder, count: 4, into: scratch)
-        try FileManager.default.copyItem(atPath: paths[1], toPath: scratch + "/copy.jsonl")
-        #expect(throws: ShardMergeError.doubled(shard: 1, of: 4, paths[1], scratch + "/copy.jsonl")) {
+        try FileManager.default.copyItem(atPath: paths[1], toPath: scratch + "/copy.shard-1-of-4.jsonl")
+        // Files of other names in the folder are not read as shards.
+        try "{}\n".write(toFile: scratch + "/timeline.jsonl", atomically: true, encoding: .utf8)
+        #expect(throws: ShardMergeError.doubled(shard: 1, of: 4, paths[1], scratch + "/copy.shard-1-of-4.jsonl")) {
             try ShardMerge.recordings(try ShardMerge.files(in: [scratch]))
         }
         #expect(throws: ShardMergeError.doubledFile(paths[1])) { try ShardMerge.recordings([paths[0], paths[1], paths[1]]) }
@@ -128,6 +130,12 @@ import Testing
         // A frame's line lost, the trailer kept.
         lines.remove(at: 5)
         #expect(try merging(lines.joined(separator: "\n")) == .damaged(paths[1], line: 6, "frame 35 where frame 34 belongs"))
+        // A header whose numbers cannot be.
+        try String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"shards\":4", with: "\"shards\":0")
+            .write(toFile: paths[1], atomically: true, encoding: .utf8)
+        #expect(throws: ShardMergeError.damaged(paths[1], line: 1, "a shard header with impossible numbers")) {
+            try ShardMerge.recordings(try ShardMerge.files(in: [scratch]))
+        }
         // Not a shard file at all.
         try "{\"index\":0}\n".write(toFile: paths[1], atomically: true, encoding: .utf8)
         #expect(throws: ShardMergeError.notAShard(paths[1])) { try ShardMerge.recordings(try ShardMerge.files(in: [scratch])) }

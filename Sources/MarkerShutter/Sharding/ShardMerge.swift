@@ -41,8 +41,9 @@ public enum ShardMerge {
         }
     }
 
-    /// The shard files `arguments` name: files as given, and for a folder the files in it whose
-    /// names end in `.jsonl` (hidden ones, such as a task's unfinished file, left out), in name order.
+    /// The shard files `arguments` name: files as given, and for a folder the files in it named as
+    /// `process --shard` names them, `NAME.shard-K-of-N.jsonl` (hidden ones, such as a task's
+    /// unfinished file, left out), in name order.
     ///
     /// - Throws: ``ShardMergeError`` for a path that does not exist or a folder with no such file.
     public static func files(in arguments: [String]) throws(ShardMergeError) -> [String] {
@@ -55,7 +56,7 @@ public enum ShardMerge {
                 continue
             }
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? [])
-                .filter { !$0.hasPrefix(".") && $0.hasSuffix(".jsonl") }
+                .filter { !$0.hasPrefix(".") && $0.range(of: #"\.shard-[0-9]+-of-[0-9]+\.jsonl$"#, options: .regularExpression) != nil }
                 .sorted { NaturalOrder.areInIncreasingOrder($0, $1) }
             guard !names.isEmpty else { throw .noShardFiles(argument) }
             files += names.map { (argument as NSString).appendingPathComponent($0) }
@@ -236,6 +237,10 @@ public enum ShardMerge {
             throw .notAShard(path)
         }
         guard header.format == ShardHeader.formatVersion else { throw .otherFormat(path, header.format) }
+        guard header.frames >= 0, (1...Shard.maximumCount).contains(header.shards), (0..<header.shards).contains(header.shard),
+              (1...Shard.maximumCount).contains(header.tasks), header.options.holdNanoseconds >= 0 else {
+            throw .damaged(path, line: 1, "a shard header with impossible numbers")
+        }
         return header
     }
 
