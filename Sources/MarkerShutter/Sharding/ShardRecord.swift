@@ -126,12 +126,15 @@ extension Substring {
         let pattern = Array(needle.utf8)
         func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
             guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
-            let starts = 0...(bytes.count - pattern.count)
-            let order = backwards ? AnyCollection(starts.reversed()) : AnyCollection(starts)
-            for start in order where bytes[start] == pattern[0] {
-                var matched = 1
-                while matched < pattern.count, bytes[start + matched] == pattern[matched] { matched += 1 }
-                if matched == pattern.count { return start }
+            let last = bytes.count - pattern.count
+            var start = backwards ? last : 0
+            while start >= 0, start <= last {
+                if bytes[start] == pattern[0] {
+                    var matched = 1
+                    while matched < pattern.count, bytes[start + matched] == pattern[matched] { matched += 1 }
+                    if matched == pattern.count { return start }
+                }
+                start += backwards ? -1 : 1
             }
             return nil
         }
