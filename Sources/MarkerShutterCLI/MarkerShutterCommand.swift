@@ -19,7 +19,7 @@ struct MarkerShutterCommand: AsyncParsableCommand {
               marker-shutter board charuco 5x7 DICT_6X6_250 --out board.png
               marker-shutter devices
             """,
-        subcommands: [ProcessCommand.self, LiveCommand.self, CalibrateCommand.self, BoardCommand.self, DevicesCommand.self]
+        subcommands: [ProcessCommand.self, MergeCommand.self, LiveCommand.self, CalibrateCommand.self, BoardCommand.self, DevicesCommand.self]
     )
 
     /// Runs the command like ArgumentParser's own `main`, and then checks that what it printed

@@ -36,11 +36,35 @@ struct ProcessCommand: ParsableCommand {
               marker-shutter process recording --output timeline.jsonl --annotate annotated
               marker-shutter process photos --pattern chessboard:9x6 | jq .shutter
               marker-shutter process frames --fps 15 --select picks --jobs 1
+              marker-shutter process recording --shard 2/4 --output shards
+              marker-shutter process --folders archive.txt --shard slurm --output shards
+
+            With --shard (and --folders), the frames are cut into shards of whole stretches, each \
+            detected as one machine would, and written as NAME.shard-K-of-N.jsonl into the --output \
+            folder, whole or not at all (an earlier file of that name is replaced); `merge` puts them \
+            together and replays the shutter. Exit status 0 once the shard file is written (frames that \
+            cannot be read are rows of it).
             """
     )
 
     @Argument(help: "The folder of frames (JPEG, PNG, BMP or TIFF files, with or without manifest.jsonl).")
-    var folder: String
+    var folder: String?
+
+    @Option(help: ArgumentHelp(
+        "Detect only shard K of N (K from 0) and write it as a shard file into the --output folder, for `merge`; "
+            + "slurm: K and N from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT; kubernetes: K from JOB_COMPLETION_INDEX "
+            + "(N from \(Shard.countVariable), which also overrides Slurm's count).",
+        valueName: "K/N|slurm|kubernetes"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("A file listing folders, one per line: each folder's shards are dealt out to the tasks of --shard.",
+                               valueName: "list"))
+    var folders: String?
+
+    @Option(name: .customLong("shards-per-folder"), parsing: .unconditional,
+            help: "With --folders: how many shards each folder is cut into (default 1: one task per folder; \(InputLimits.shardsPerFolder)).",
+            transform: InputLimits.shardsPerFolder.parse(option: "--shards-per-folder"))
+    var shardsPerFolder: Int?
 
     @OptionGroup var detection: DetectionOptions
 
@@ -70,12 +94,15 @@ struct ProcessCommand: ParsableCommand {
     var openCVThreads: Int?
 
     func validate() throws {
+        try validateSharding()
         try InputLimits.framesPerSecond.validate(fps, option: "--fps")
         try InputLimits.jobs.validate(jobs, option: "--jobs")
         try InputLimits.openCVThreads.validate(openCVThreads, option: "--opencv-threads")
     }
 
     func run() throws {
+        if shard != nil || folders != nil { return try runShards() }
+        guard let folder else { throw ValidationError("give the folder of frames (or --folders LIST)") }
         let frameFolder: FrameFolder
         do {
             frameFolder = try FrameFolder(path: folder, framesPerSecond: fps)
@@ -120,10 +147,10 @@ struct ProcessCommand: ParsableCommand {
     private func checkOutputs(_ frameFolder: FrameFolder) throws -> OutputPolicy.Destination {
         do {
             for (option, folder) in [("--annotate", annotate), ("--select", select)] {
-                if let folder { try OutputPolicy.checkFolder(folder, option: option, notAnyOf: [self.folder]) }
+                if let folder { try OutputPolicy.checkFolder(folder, option: option, notAnyOf: [frameFolder.path]) }
             }
             if let annotate, let select { try OutputPolicy.checkDistinct(("--annotate", annotate), ("--select", select)) }
-            let manifest = (self.folder as NSString).appendingPathComponent(FrameManifest.fileName)
+            let manifest = (frameFolder.path as NSString).appendingPathComponent(FrameManifest.fileName)
             return try OutputPolicy.destination(for: output ?? "-", replacing: force,
                                                 inputs: frameFolder.frames.map(\.path) + [manifest])
         } catch {

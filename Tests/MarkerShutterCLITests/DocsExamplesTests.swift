@@ -19,6 +19,11 @@ import Testing
             "needs the emulated camera set up in /tmp/cam under Scripts/with-emulated-camera "
             + "(DevicesCommandTests checks what devices prints for such a camera)",
         "marker-shutter devices": "lists the cameras of the machine it runs on",
+        "Scripts/start-local-slurm": "starts Slurm's daemons as root (SlurmArrayTests starts it and runs the array job)",
+        "Samples/slurm/submit Samples/charuco-session --tasks 4 --shards shards --output timeline.jsonl":
+            "needs the local Slurm; SlurmArrayTests runs it and compares the merged rows and summary with process",
+        "MARKER_SHUTTER_SHARDS=4 sbatch --wait --array=2 Samples/slurm/process-task.sbatch Samples/charuco-session --output shards":
+            "needs the local Slurm; SlurmArrayTests runs a killed task again alone this way",
         "marker-shutter devices --device /dev/v4l/by-id/usb-...-video-index0 --lock": "needs a camera",
         "marker-shutter live --device /dev/v4l/by-id/usb-...-video-index0 --lock --auto --calibrate --serve 8080":
             "needs a camera, and serves on a network port until stopped",

@@ -30,6 +30,8 @@ public enum InputLimits {
     public static let goodFocalInterval = AllowedRange(0.01...100, unit: "percent")
     /// `live --settle`: how long automatic modes settle before `--lock` fixes them.
     public static let settleSeconds = AllowedRange(0.0...60, unit: "seconds")
+    /// `process --shards-per-folder`: how many shards each folder of a list is cut into.
+    public static let shardsPerFolder = AllowedRange(1...100_000)
     /// The cores of this machine, the most jobs that run at once.
     public static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

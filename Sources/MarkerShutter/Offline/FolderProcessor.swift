@@ -54,9 +54,11 @@ public struct FolderProcessor: Sendable {
         self.options = options
     }
 
-    /// Processes every frame.
+    /// Processes every frame, or the frames of `range` alone.
     ///
     /// - Parameters:
+    ///   - range: The frames to process, whole stretches of the folder (see ``shardRanges(frames:shards:)``);
+    ///     `nil` for all. Each frame's detection is the one it gets when the whole folder is processed.
     ///   - shouldStop: Checked on the calling thread before each frame; once it returns true, no
     ///     new frame is started, the frames before the first unfinished one are still handed over,
     ///     and the summary says how many were processed (for Ctrl-C).
@@ -65,6 +67,7 @@ public struct FolderProcessor: Sendable {
     ///   - handle: Called on the calling thread for each frame, in frame order.
     /// - Returns: What the folder amounted to.
     public func run(
+        frames range: Range<Int>? = nil,
         shouldStop: @escaping @Sendable () -> Bool = { false },
         onDecoded: (@Sendable (FrameFolder.Frame, PixelBuffer, Detection) -> Void)? = nil,
         _ handle: (FrameFolder.Frame, Outcome) -> Void
@@ -73,9 +76,12 @@ public struct FolderProcessor: Sendable {
         let start = clock.now
         let frames = folder.frames
         let stretch = Self.stretchLength(frames: frames.count)
-        let stretches = (frames.count + stretch - 1) / stretch
+        let range = range ?? frames.indices
+        precondition(range.isEmpty || range.lowerBound % stretch == 0 && (range.upperBound % stretch == 0 || range.upperBound == frames.count)
+                         && range.upperBound <= frames.count, "\(range) is not made of whole stretches of \(stretch) frames")
+        let stretches = (range.count + stretch - 1) / stretch
         let jobs = max(1, min(options.jobs, stretches))
-        let work = WorkQueue(count: frames.count, stretch: stretch, window: max(2, jobs * 2))
+        let work = WorkQueue(range: range, stretch: stretch, window: max(2, jobs * 2))
         let done = DispatchGroup()
         for _ in 0..<jobs {
             done.enter()
@@ -105,10 +111,11 @@ public struct FolderProcessor: Sendable {
         }
 
         var timeline = ShutterTimeline<FrameObservation>(hold: options.hold)
-        var summary = ProcessingSummary(frames: frames.count)
-        for (index, frame) in frames.enumerated() {
+        var summary = ProcessingSummary(frames: range.count)
+        for index in range {
+            let frame = frames[index]
             if shouldStop() {
-                summary.stoppedAfter = index
+                summary.stoppedAfter = index - range.lowerBound
                 work.cancel(workers: jobs)
                 break
             }
@@ -172,17 +179,19 @@ private final class WorkQueue: Sendable {
         var results: [Int: Outcome] = [:]
     }
 
-    private let count: Int
+    private let end: Int
     private let stretch: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// Permits for stretches claimed but not yet wholly taken by the consumer.
     private let window: DispatchSemaphore
     /// Signalled whenever a result arrives.
     private let arrived = DispatchSemaphore(value: 0)
 
-    init(count: Int, stretch: Int, window: Int) {
-        self.count = count
+    /// `range` starts where a stretch does; stretches are counted from the folder's first frame.
+    init(range: Range<Int>, stretch: Int, window: Int) {
+        self.end = range.upperBound
         self.stretch = stretch
+        self.state = Mutex(State(next: range.lowerBound))
         // Made at 0 and raised to `window`: libdispatch refuses to free a semaphore whose count is
         // below the value it was made with, which is where a stopped run leaves this one.
         self.window = DispatchSemaphore(value: 0)
@@ -193,9 +202,9 @@ private final class WorkQueue: Sendable {
     func claim() -> Range<Int>? {
         window.wait()
         let claimed = state.withLock { s -> Range<Int>? in
-            guard s.next < count, !s.cancelled else { return nil }
-            defer { s.next = min(count, s.next + stretch) }
-            return s.next..<min(count, s.next + stretch)
+            guard s.next < end, !s.cancelled else { return nil }
+            defer { s.next = min(end, s.next + stretch) }
+            return s.next..<min(end, s.next + stretch)
         }
         if claimed == nil { window.signal() }  // pass the permit on so other workers see the end too
         return claimed
@@ -219,7 +228,7 @@ private final class WorkQueue: Sendable {
     func take(_ index: Int) -> Outcome {
         while true {
             if let outcome = state.withLock({ $0.results.removeValue(forKey: index) }) {
-                if index % stretch == stretch - 1 || index == count - 1 { window.signal() }
+                if index % stretch == stretch - 1 || index == end - 1 { window.signal() }
                 return outcome
             }
             arrived.wait()

@@ -73,14 +73,7 @@ public struct ProcessRun: Sendable {
                 String(format: "  processed in %.2f s (%.1f frames/s, %d job%@, OpenCV threads %@)", summary.elapsed.inSeconds,
                        summary.framesPerSecond, summary.jobs, summary.jobs == 1 ? "" : "s",
                        threads > 0 ? "\(threads)" : "default"),
-                "  valid frames: \(summary.validFrames) of \(summary.processedFrames)",
-                String(format: "  shutter enabled: %.2f s in %d stretch%@", summary.enabledTime.inSeconds, summary.stretches.count,
-                       summary.stretches.count == 1 ? "" : "es")
-                    + (summary.stretches.isEmpty ? "" : ": " + summary.stretches.map { "\($0.firstFrame)-\($0.lastFrame)" }.joined(separator: ", ")),
-                "  errors: \(summary.errors.count)",
-            ]
-            for error in summary.errors.prefix(10) { lines.append("    " + FileNameText.escaped("\(error.file): \(error.reason)")) }
-            if summary.errors.count > 10 { lines.append("    ... and \(summary.errors.count - 10) more") }
+            ] + summary.timelineLines
             if let stopped = summary.stoppedAfter { lines.append("  interrupted: stopped after \(stopped) of \(summary.frames) frames") }
             if let select = configuration.select { lines.append("  selected for calibration: \(selected) frames copied to \(select)") }
             lines += warnings.map { "  warning: \($0)" }

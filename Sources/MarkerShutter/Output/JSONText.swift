@@ -18,7 +18,10 @@ struct JSONObject {
         add(key, raw: value.map { JSONObject.number($0, decimals: decimals) } ?? "null")
     }
 
-    var text: String { "{" + fields.joined(separator: ",") + "}" }
+    var text: String { openText + "}" }
+
+    /// The object's text without its closing brace, for a caller that adds fields after these.
+    var openText: String { "{" + fields.joined(separator: ",") }
 
     /// A JSON string literal.
     static func string(_ text: String) -> String { FrameManifest.jsonString(text) }

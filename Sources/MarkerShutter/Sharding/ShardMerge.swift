@@ -1,0 +1,348 @@
+import Foundation
+
+/// Puts the shard files of `process --shard` back together (`marker-shutter merge`): checks that
+/// they are one folder's, made with one set of options, none missing, doubled or cut short, and
+/// replays the shutter over their frames in order, with the code `process` uses
+/// (``ShutterTimeline``, ``FrameRow``), so the rows and summary are those `process` gives on one
+/// machine (timing fields such as `detect_ms` aside, which are each frame's own).
+///
+/// Nothing is written unless every shard checks out.
+public enum ShardMerge {
+    /// The shard files of one recording, in shard order.
+    public struct Recording: Sendable {
+        /// The header of its first shard.
+        public let header: ShardHeader
+        /// The shard files, shard 0 first.
+        public let files: [String]
+    }
+
+    /// A recording merged.
+    public struct Merged: Sendable, CustomStringConvertible {
+        /// The recording.
+        public let header: ShardHeader
+        /// The rows, each followed by a newline, as `process` writes them.
+        public let rows: [UInt8]
+        /// Frames, validity, shutter stretches and errors, as `process` counts them.
+        public let summary: ProcessingSummary
+        /// The trailers of the shards, in order (what each cost).
+        public let trailers: [ShardTrailer]
+        /// How long the merge took.
+        public let elapsed: Duration
+
+        /// The summary as `merge` prints it: `process`'s, with the shards' cost where `process`
+        /// says how long it took.
+        public var description: String {
+            let seconds = trailers.reduce(0) { $0 + $1.seconds }, cpu = trailers.reduce(0) { $0 + $1.cpuSeconds }
+            return ([
+                "\(header.path): \(summary.frames) frames, \(header.timing)",
+                String(format: "  processed in %d shard%@ (%.2f s, %.2f s of CPU, summed over them), merged in %.3f s",
+                       trailers.count, trailers.count == 1 ? "" : "s", seconds, cpu, elapsed.inSeconds),
+            ] + summary.timelineLines).joined(separator: "\n")
+        }
+    }
+
+    /// The shard files `arguments` name: files as given, and for a folder the files in it named as
+    /// `process --shard` names them, `NAME.shard-K-of-N.jsonl` (hidden ones, such as a task's
+    /// unfinished file, left out), in name order.
+    ///
+    /// - Throws: ``ShardMergeError`` for a path that does not exist or a folder with no such file.
+    public static func files(in arguments: [String]) throws(ShardMergeError) -> [String] {
+        var files: [String] = []
+        for argument in arguments {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else { throw .noSuchPath(argument) }
+            guard isFolder.boolValue else {
+                files.append(argument)
+                continue
+            }
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? [])
+                .filter { !$0.hasPrefix(".") && $0.range(of: #"\.shard-[0-9]+-of-[0-9]+\.jsonl$"#, options: .regularExpression) != nil }
+                .sorted { NaturalOrder.areInIncreasingOrder($0, $1) }
+            guard !names.isEmpty else { throw .noShardFiles(argument) }
+            files += names.map { (argument as NSString).appendingPathComponent($0) }
+        }
+        return files
+    }
+
+    /// Groups shard files by recording and checks each group: one set of options and one count,
+    /// no shard twice, none missing, each with the frames its place gives it; for a folder list,
+    /// no folder of the list without shards.
+    ///
+    /// - Parameters:
+    ///   - files: Shard files (see ``files(in:)``).
+    ///   - oneRecording: Whether the files must be one folder's: the files of any other folder
+    ///     (the fewer) are then refused as foreign.
+    /// - Returns: The recordings, in the order their first files came.
+    /// - Throws: ``ShardMergeError`` naming the files or shards at fault.
+    public static func recordings(_ files: [String], oneRecording: Bool = false) throws(ShardMergeError) -> [Recording] {
+        var order: [String] = []
+        var groups: [String: [(path: String, header: ShardHeader)]] = [:]
+        var seen = Set<String>()
+        for file in files {
+            let resolved = URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path
+            guard seen.insert(resolved).inserted else { throw .doubledFile(file) }
+            let header = try readHeader(file)
+            if groups[header.recording] == nil { order.append(header.recording) }
+            groups[header.recording, default: []].append((file, header))
+        }
+        if oneRecording, order.count > 1 {
+            let main = order.max { groups[$0]!.count < groups[$1]!.count }!
+            let foreign = order.filter { $0 != main }.flatMap { groups[$0]! }
+            throw .foreign(foreign.map(\.path), of: foreign[0].header.folder, expected: groups[main]![0].header.folder)
+        }
+        var recordings: [Recording] = []
+        for key in order {
+            let group = groups[key]!
+            let first = group[0]
+            var byShard: [Int: String] = [:]
+            for (path, header) in group {
+                if let difference = header.options.difference(from: first.header.options) {
+                    throw .otherOptions(path, first.path, difference)
+                }
+                guard header.shards == first.header.shards else {
+                    throw .otherCount(path, header.shards, first.path, first.header.shards)
+                }
+                let expected = FolderProcessor.shardRanges(frames: header.frames, shards: header.shards)
+                guard header.shard >= 0, header.shard < header.shards, header.first == expected[header.shard].lowerBound,
+                      header.end == expected[header.shard].upperBound else {
+                    throw .damaged(path, line: 1, "its frames \(header.first)..<\(header.end) are not those of shard \(header.shard) of \(header.shards)")
+                }
+                if let other = byShard[header.shard] { throw .doubled(shard: header.shard, of: header.shards, other, path) }
+                byShard[header.shard] = path
+            }
+            let missing = (0..<first.header.shards).filter { byShard[$0] == nil }
+            if !missing.isEmpty {
+                let ranges = FolderProcessor.shardRanges(frames: first.header.frames, shards: first.header.shards)
+                throw .missing(recording: first.header.path, shards: missing.map { shard in
+                    MissingShard(shard: shard, frames: ranges[shard], task: task(of: shard, in: first.header))
+                }, of: first.header.shards, tasks: first.header.tasks)
+            }
+            recordings.append(Recording(header: first.header, files: (0..<first.header.shards).map { byShard[$0]! }))
+        }
+        try checkLists(recordings)
+        return recordings
+    }
+
+    /// The task that writes shard `shard` of the recording `header` is from: the shard itself for
+    /// one folder; for a folder list, the task that the folder's shard fell to.
+    static func task(of shard: Int, in header: ShardHeader) -> Int {
+        guard let index = header.listIndex else { return shard }
+        return FolderList.task(ofFolder: index, shard: shard, shardsPerFolder: header.shards, tasks: header.tasks)
+    }
+
+    /// For recordings of a folder list: every folder of the list has shards.
+    private static func checkLists(_ recordings: [Recording]) throws(ShardMergeError) {
+        var lists: [String: (count: Int, tasks: Int, shards: Int, present: Set<Int>)] = [:]
+        for recording in recordings {
+            guard let list = recording.header.list, let index = recording.header.listIndex, let count = recording.header.listCount else { continue }
+            lists[list, default: (count, recording.header.tasks, recording.header.shards, [])].present.insert(index)
+        }
+        for (list, entry) in lists.sorted(by: { $0.key < $1.key }) {
+            let absent = (0..<entry.count).filter { !entry.present.contains($0) }
+            guard !absent.isEmpty else { continue }
+            let folders = (try? FolderList(path: list).folders) ?? []
+            throw .missingFolders(list: list, absent.map { index in
+                MissingFolder(position: index, folder: index < folders.count ? folders[index] : nil,
+                              tasks: (0..<entry.shards).map { FolderList.task(ofFolder: index, shard: $0, shardsPerFolder: entry.shards, tasks: entry.tasks) })
+            }, tasks: entry.tasks)
+        }
+    }
+
+    /// Reads every shard of `recording`, checks each line, and replays the shutter over them.
+    ///
+    /// - Throws: ``ShardMergeError`` naming the file and line at fault: a file that cannot be read,
+    ///   is cut short (no trailer, fewer frames, a last line without its newline) or holds a line
+    ///   that is not the frame expected there.
+    public static func merge(_ recording: Recording) throws(ShardMergeError) -> Merged {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var timeline = ShutterTimeline<Int>(hold: recording.header.options.hold)
+        var summary = ProcessingSummary(frames: recording.header.frames)
+        var rows: [UInt8] = []
+        var trailers: [ShardTrailer] = []
+        var previous: Int64?
+        for path in recording.files {
+            let data = try read(path)
+            guard data.last == UInt8(ascii: "\n") else { throw .truncated(path, "its last line has no newline") }
+            let text = String(decoding: data, as: UTF8.self)
+            // Split on the bytes: splitting a String walks its characters, many times slower.
+            let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().map { Substring($0) }
+            let header = try decodeHeader(lines.first ?? "", path: path)
+            var expected = header.first
+            var trailer: ShardTrailer?
+            for (offset, line) in lines.enumerated().dropFirst() {
+                if trailer != nil { throw .damaged(path, line: offset + 1, "a line after the shard's last") }
+                if !line.hasPrefix("{\"index\":") {
+                    guard let decoded = try? JSONDecoder().decode(ShardTrailer.self, from: Data(line.utf8)), decoded.shard == header.shard else {
+                        throw .damaged(path, line: offset + 1, "not the end of shard \(header.shard)")
+                    }
+                    trailer = decoded
+                    continue
+                }
+                guard expected < header.end else { throw .damaged(path, line: offset + 1, "more frames than the shard's \(header.end - header.first)") }
+                let parsed: ShardRecord.Parsed
+                switch ShardRecord.parse(line) {
+                case .success(let value): parsed = value
+                case .failure(let malformed): throw .damaged(path, line: offset + 1, malformed.reason)
+                }
+                guard parsed.index == expected else { throw .damaged(path, line: offset + 1, "frame \(parsed.index) where frame \(expected) belongs") }
+                if let previous, parsed.nanoseconds < previous {
+                    throw .damaged(path, line: offset + 1, "frame \(expected)'s time goes back")
+                }
+                previous = parsed.nanoseconds
+                let time = FrameTime(.nanoseconds(parsed.nanoseconds))
+                switch parsed.kind {
+                case .detected(let detected, let valid):
+                    let step = timeline.observe(index: expected, snapshot: expected, isValid: valid, at: time)
+                    if valid { summary.validFrames += 1 }
+                    rows.append(contentsOf: detected.row(shutter: step.state.phase.description, heldIndex: step.state.heldIndex).utf8)
+                case .unreadable(let row):
+                    let fields = (try? JSONSerialization.jsonObject(with: Data((row + "}").utf8))) as? [String: Any]
+                    summary.errors.append(ProcessingSummary.FrameError(index: expected, file: fields?["file"] as? String ?? "",
+                                                                       reason: fields?["error"] as? String ?? ""))
+                    rows.append(contentsOf: (row + "}").utf8)
+                }
+                rows.append(UInt8(ascii: "\n"))
+                expected += 1
+            }
+            guard let trailer else {
+                throw .truncated(path, "it ends after frame \(expected - 1) without the shard's last line (frames \(header.first)-\(header.end - 1))")
+            }
+            guard expected == header.end, trailer.rows == header.end - header.first else {
+                throw .truncated(path, "\(expected - header.first) of its \(header.end - header.first) frames")
+            }
+            trailers.append(trailer)
+        }
+        summary.stretches = timeline.stretches
+        summary.elapsed = clock.now - start
+        return Merged(header: recording.header, rows: rows, summary: summary, trailers: trailers, elapsed: clock.now - start)
+    }
+
+    /// A shard file's header, read from its first line.
+    static func readHeader(_ path: String) throws(ShardMergeError) -> ShardHeader {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(path, "cannot be opened") }
+        defer { try? handle.close() }
+        var head = Data()
+        while !head.contains(UInt8(ascii: "\n")) {
+            guard let chunk = try? handle.read(upToCount: 1 << 16) else { throw .unreadable(path, "cannot be read") }
+            if chunk.isEmpty { break }
+            head += chunk
+            if head.count > 1 << 22 { break }
+        }
+        let line = head.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first ?? Data()
+        return try decodeHeader(Substring(String(decoding: line, as: UTF8.self)), path: path)
+    }
+
+    private static func decodeHeader(_ line: Substring, path: String) throws(ShardMergeError) -> ShardHeader {
+        guard let header = try? JSONDecoder().decode(ShardHeader.self, from: Data(line.utf8)) else {
+            throw .notAShard(path)
+        }
+        guard header.format == ShardHeader.formatVersion else { throw .otherFormat(path, header.format) }
+        guard header.frames >= 0, (1...Shard.maximumCount).contains(header.shards), (0..<header.shards).contains(header.shard),
+              (1...Shard.maximumCount).contains(header.tasks), header.options.holdNanoseconds >= 0 else {
+            throw .damaged(path, line: 1, "a shard header with impossible numbers")
+        }
+        return header
+    }
+
+    private static func read(_ path: String) throws(ShardMergeError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path, (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)")
+        }
+    }
+}
+
+/// A shard `merge` did not find.
+public struct MissingShard: Sendable, Equatable {
+    /// The shard.
+    public let shard: Int
+    /// Its frames.
+    public let frames: Range<Int>
+    /// The task that writes it.
+    public let task: Int
+
+    /// Shard `shard`, holding `frames`, written by task `task`.
+    public init(shard: Int, frames: Range<Int>, task: Int) {
+        self.shard = shard
+        self.frames = frames
+        self.task = task
+    }
+}
+
+/// A folder of a folder list of which `merge` found no shard.
+public struct MissingFolder: Sendable, Equatable {
+    /// Its position in the list, from 0.
+    public let position: Int
+    /// Its path, when the list could still be read.
+    public let folder: String?
+    /// The tasks that write its shards.
+    public let tasks: [Int]
+}
+
+/// Why shard files cannot be merged; nothing is written.
+public enum ShardMergeError: Error, Equatable, CustomStringConvertible {
+    /// A path given does not exist.
+    case noSuchPath(String)
+    /// A folder given holds no `.jsonl` file.
+    case noShardFiles(String)
+    /// One file given twice.
+    case doubledFile(String)
+    /// A file cannot be read.
+    case unreadable(String, String)
+    /// A file's first line is no shard header.
+    case notAShard(String)
+    /// A shard file of a format this version does not read.
+    case otherFormat(String, Int)
+    /// A shard made with other options than another of its folder: the file, the other, what differs.
+    case otherOptions(String, String, String)
+    /// A shard of a folder cut another number of ways.
+    case otherCount(String, Int, String, Int)
+    /// Two files hold one shard.
+    case doubled(shard: Int, of: Int, String, String)
+    /// Shards of a recording are missing.
+    case missing(recording: String, shards: [MissingShard], of: Int, tasks: Int)
+    /// Folders of a folder list have no shards at all.
+    case missingFolders(list: String, [MissingFolder], tasks: Int)
+    /// A file ends before its shard does.
+    case truncated(String, String)
+    /// A line is not what belongs there.
+    case damaged(String, line: Int, String)
+    /// Shards of another folder (or frame list) among those of the one being merged.
+    case foreign([String], of: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .noSuchPath(let path): return "\(path): no such file or folder"
+        case .noShardFiles(let path): return "\(path) holds no shard files (NAME.shard-K-of-N.jsonl, written by process --shard)"
+        case .doubledFile(let path): return "\(path) is given twice"
+        case .unreadable(let path, let reason): return "\(path) \(reason): run its task again"
+        case .notAShard(let path): return "\(path) is not a shard file (its first line is no header of process --shard)"
+        case .otherFormat(let path, let format): return "\(path) is a shard file of format \(format); this marker-shutter reads format \(ShardHeader.formatVersion)"
+        case .otherOptions(let path, let other, let difference):
+            return "\(path) was made with other options than \(other) (\(difference)): shards of one folder need one set of options"
+        case .otherCount(let path, let count, let other, let otherCount):
+            return "\(path) is a shard of \(count) but \(other) of \(otherCount): a folder's shards come from one job"
+        case .doubled(let shard, let count, let first, let second):
+            return "shard \(shard) of \(count) is there twice: \(first) and \(second); keep one"
+        case .missing(let recording, let shards, let count, let tasks):
+            let list = shards.map { "\($0.shard) (frames " + ($0.frames.isEmpty ? "none" : "\($0.frames.lowerBound)-\($0.frames.upperBound - 1)") + ")" }
+            let taskList = Array(Set(shards.map(\.task))).sorted().map(String.init).joined(separator: ",")
+            return "\(recording): shard\(shards.count == 1 ? "" : "s") \(list.joined(separator: ", ")) of \(count) "
+                + "\(shards.count == 1 ? "is" : "are") missing: run task\(shards.count == 1 ? "" : "s") \(taskList) again "
+                + "(sbatch --array=\(taskList) with \(Shard.countVariable)=\(tasks))"
+        case .missingFolders(let list, let folders, let tasks):
+            let named = folders.map { "\($0.folder ?? "folder \($0.position + 1)") (line \($0.position + 1) of the list)" }
+            let taskList = Array(Set(folders.flatMap(\.tasks))).sorted().map(String.init).joined(separator: ",")
+            return "\(list): no shards of \(named.joined(separator: ", ")): run task\(taskList.contains(",") ? "s" : "") \(taskList) again "
+                + "(sbatch --array=\(taskList) with \(Shard.countVariable)=\(tasks))"
+        case .truncated(let path, let detail): return "\(path) is cut short (\(detail)): run its task again"
+        case .damaged(let path, let line, let detail): return "\(path), line \(line): \(detail): run its task again"
+        case .foreign(let files, let folder, let expected):
+            return "\(files.joined(separator: ", ")) \(files.count == 1 ? "is a shard" : "are shards") of \(folder), not of \(expected) "
+                + "like the others (another folder, or its frames changed): remove \(files.count == 1 ? "it" : "them"), "
+                + "or give a folder as --output for one timeline per folder"
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import MarkerShutter
+
+/// `marker-shutter merge SHARDS... --output timeline.jsonl`: the shard files of `process --shard`
+/// put back together, as one machine's `process` would have written them.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Put the shard files of `process --shard` together into the rows one machine's `process` writes.",
+        discussion: """
+            Takes shard files (NAME.shard-K-of-N.jsonl) or folders of them, checks that the shards of \
+            each folder were made from one frame list with one set of options, that none is missing, \
+            doubled or cut short, and replays the shutter over their frames in order: the rows and the \
+            summary are those of `process` on one machine (each frame's detect_ms aside). A missing shard \
+            names the task to run again. Nothing is written unless every shard checks out.
+
+            --output FILE takes the shards of one folder; --output DIR (an existing folder, or a path \
+            ending in /) takes those of any number (process --folders) and writes NAME.jsonl for each. \
+            An existing file is replaced only with --force; `-` is standard output.
+
+            Exit status: 0 merged; 2 merged, but some frames could not be read; 1 nothing written (a \
+            shard missing, doubled, foreign, cut short or unreadable, or the output refused).
+
+            Examples:
+              marker-shutter merge shards --output timeline.jsonl
+              marker-shutter merge shards/session.shard-*.jsonl --output timeline.jsonl
+              marker-shutter merge shards --output timelines/
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Shard files, or folders of them.", valueName: "shards"))
+    var shards: [String]
+
+    @Option(help: ArgumentHelp("The merged rows: a file (- for standard output), or a folder for one NAME.jsonl per folder.",
+                               valueName: "file|dir"))
+    var output: String
+
+    @Flag(help: "Replace output files that exist.")
+    var force = false
+
+    func validate() throws {
+        if shards.isEmpty { throw ValidationError("give the shard files, or the folder that holds them") }
+    }
+
+    func run() throws {
+        var isFolder: ObjCBool = false
+        let toFolder = output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
+        let recordings: [ShardMerge.Recording]
+        do {
+            recordings = try ShardMerge.recordings(ShardMerge.files(in: shards), oneRecording: !toFolder)
+        } catch {
+            throw RuntimeError("\(error); nothing written")
+        }
+        let inputs = recordings.flatMap(\.files)
+        var merged: [ShardMerge.Merged] = []
+        var destinations: [OutputPolicy.Destination] = []
+        do {
+            if toFolder {
+                for recording in recordings {
+                    let path = (output as NSString).appendingPathComponent(recording.header.name + ".jsonl")
+                    destinations.append(try OutputPolicy.destination(for: path, replacing: force, inputs: inputs))
+                }
+                let names = recordings.map(\.header.name)
+                if let doubled = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+                    throw RuntimeError("two folders are named \(doubled): merge them into separate folders")
+                }
+            } else {
+                destinations.append(try OutputPolicy.destination(for: output, replacing: force, inputs: inputs))
+            }
+            // Every recording is read and checked before the first file is written; with several,
+            // each is read again to be written, so that one at a time is held in memory.
+            for recording in recordings {
+                let result = try ShardMerge.merge(recording)
+                if recordings.count == 1 { merged.append(result) }
+            }
+            if toFolder { try AtomicFile.prepareFolder(output) }
+        } catch {
+            throw RuntimeError("\(error); nothing written")
+        }
+        var incomplete = false
+        for (recording, destination) in zip(recordings, destinations) {
+            do {
+                let result = try merged.first ?? ShardMerge.merge(recording)
+                try destination.write(result.rows, replacing: force)
+                FileHandle.standardError.write(result.description + "\n")
+                if !result.summary.errors.isEmpty { incomplete = true }
+            } catch {
+                throw RuntimeError("\(error)")
+            }
+        }
+        if incomplete { throw ExitCode(2) }
+    }
+}
