@@ -1,6 +1,8 @@
 // Status reporting, pixel wrapping, owned images and OpenCV's thread count.
 #include "shim.hpp"
 
+#include <opencv2/core/utility.hpp>
+#include <opencv2/core/version.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -185,6 +187,14 @@ msd_status msd_threads_get(int32_t *count, msd_error *error) {
     return msd::guarded(error, [&] {
         msd::require(count, "count");
         *count = cv::getNumThreads();
+    });
+}
+
+msd_status msd_opencv_version_get(msd_opencv_version *version, msd_error *error) {
+    return msd::guarded(error, [&] {
+        msd::require(version, "version");
+        std::snprintf(version->running, sizeof version->running, "%s", cv::getVersionString().c_str());
+        std::snprintf(version->built, sizeof version->built, "%s", CV_VERSION);
     });
 }
 

@@ -1,11 +1,13 @@
 // CV4L2Shim implementation: V4L2 ioctls through an I/O table whose default is libv4l2.
 
-#define _GNU_SOURCE  // pipe2
+#define _GNU_SOURCE  // pipe2, dladdr
 
 #include "CV4L2Shim.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +112,19 @@ int msv_wake_pipe_open(const msv_io_ops *ops, int fds[2]) {
     errno = 0;
     if (ops->pipe2(ops->context, fds, O_CLOEXEC | O_NONBLOCK) == 0) return 0;
     return errno ? errno : EIO;
+}
+
+// MARK: - The library
+
+int msv_library_path(char *path, size_t capacity) {
+    Dl_info info;
+    if (!path || capacity == 0) return EINVAL;
+    if (!dladdr((const void *)&v4l2_open, &info) || !info.dli_fname || !info.dli_fname[0]) return ENOENT;
+    char resolved[PATH_MAX];
+    const char *found = realpath(info.dli_fname, resolved) ? resolved : info.dli_fname;
+    if (strlen(found) >= capacity) return ERANGE;
+    strcpy(path, found);
+    return 0;
 }
 
 // MARK: - The handle

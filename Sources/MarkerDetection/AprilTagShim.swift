@@ -40,6 +40,13 @@ enum AprilTagShim {
     /// The smallest width and height the shim detects in.
     static var minimumDetectionSide: Int { Int(mat_minimum_side) }
 
+    /// The file libapriltag was loaded from, symbolic links resolved (mat_library_get).
+    static func libraryPath() throws(DetectionError) -> String {
+        var library = mat_library()
+        try check { mat_library_get(&library, $0) }
+        return withUnsafeBytes(of: &library.path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
     /// The family's code count as libapriltag reports it (mat_family_info_get).
     static func codeCount(of family: AprilTagFamily) throws(DetectionError) -> Int {
         var info = mat_family_info()

@@ -136,6 +136,17 @@ enum Shim {
         }
     }
 
+    /// The OpenCV the process runs with (`cv::getVersionString()`) and the one the shim was
+    /// compiled against (`CV_VERSION`), from msd_opencv_version_get.
+    static func openCVVersion() -> (running: String, built: String) {
+        var version = msd_opencv_version()
+        guard msd_opencv_version_get(&version, nil) == MSD_STATUS_OK else { return ("unknown", "unknown") }
+        func text<T>(_ field: inout T) -> String {
+            withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return (text(&version.running), text(&version.built))
+    }
+
     /// Decodes an image file (msd_image_read_as) or bytes (msd_image_decode_as) into BGR24 or GRAY8 pixels.
     static func decode(path: String?, bytes: [UInt8], pixelLimit: Int, channels: ImageFile.Channels) throws(ImageFileError) -> PixelBuffer {
         var image: OpaquePointer?

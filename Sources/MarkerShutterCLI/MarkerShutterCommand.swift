@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MarkerShutter
 
 /// `marker-shutter`: capture camera-calibration pictures only while a calibration target is seen.
 @main
@@ -19,6 +20,8 @@ struct MarkerShutterCommand: AsyncParsableCommand {
               marker-shutter board charuco 5x7 DICT_6X6_250 --out board.png
               marker-shutter devices
             """,
+        // `--version`: the tool's version and the OpenCV, libapriltag and libv4l2 it runs with.
+        version: VersionReport.current().text,
         subcommands: [ProcessCommand.self, MergeCommand.self, LiveCommand.self, CalibrateCommand.self, BoardCommand.self, DevicesCommand.self]
     )
 

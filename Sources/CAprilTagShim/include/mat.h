@@ -111,6 +111,16 @@ mat_status mat_detector_detect(mat_detector *detector, const uint8_t *pixels, in
                                mat_error *error);
 void mat_tags_free(mat_tags *tags);
 
+/// Where the libapriltag this process runs with was loaded from. libapriltag has no version call
+/// and its headers no version macro; its shared object's file name carries the version it was
+/// built as (libapriltag.so.3.3.0), so this names that file: the object that holds
+/// apriltag_detector_create (dladdr), with symbolic links resolved (realpath).
+typedef struct mat_library {
+    char path[4096];  ///< NUL-terminated
+} mat_library;
+
+mat_status mat_library_get(mat_library *library, mat_error *error);
+
 #ifdef __cplusplus
 }
 #endif

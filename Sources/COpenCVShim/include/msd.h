@@ -368,6 +368,18 @@ msd_status msd_image_annotate(const msd_pixels *pixels, const msd_annotation *an
 msd_status msd_threads_set(int32_t count, msd_error *error);
 msd_status msd_threads_get(int32_t *count, msd_error *error);
 
+/* MARK: - Version */
+
+/* The OpenCV this process runs with and the one the shim was compiled against, NUL-terminated. */
+typedef struct msd_opencv_version {
+    /* cv::getVersionString(): the library loaded at run time, e.g. "4.6.0". */
+    char running[64];
+    /* CV_VERSION from the headers the shim was compiled with. */
+    char built[64];
+} msd_opencv_version;
+
+msd_status msd_opencv_version_get(msd_opencv_version *version, msd_error *error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,6 +42,14 @@ const msv_io_ops *msv_io_ops_libv4l2(void);
 /// table's `pipe2` (libc's when `ops` is NULL or has none). Returns 0, or errno.
 int msv_wake_pipe_open(const msv_io_ops *ops, int fds[2]);
 
+// MARK: - The library
+
+/// Where the libv4l2 this process runs with was loaded from: the shared object that holds v4l2_open
+/// (dladdr), symbolic links resolved (realpath). libv4l2 has no version call and its headers no
+/// version macro. Writes a NUL-terminated path into `path` (`capacity` bytes). Returns 0, ENOENT
+/// when no shared object holds v4l2_open, or ERANGE when the path does not fit.
+int msv_library_path(char *path, size_t capacity);
+
 // MARK: - Constants from <linux/videodev2.h> that Swift cannot import as macros
 
 extern const uint32_t MSV_CAP_VIDEO_CAPTURE, MSV_CAP_STREAMING, MSV_CAP_DEVICE_CAPS;

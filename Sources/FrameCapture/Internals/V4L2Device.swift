@@ -25,6 +25,17 @@ struct DeviceIO: @unchecked Sendable {
     }
 }
 
+extension DeviceIO {
+    /// The file libv4l2 was loaded from, symbolic links resolved (msv_library_path), or nil when
+    /// no shared object holds it.
+    static func libraryPath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let status = buffer.withUnsafeMutableBufferPointer { msv_library_path($0.baseAddress, $0.count) }
+        guard status == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
 /// What VIDIOC_DQBUF gave back.
 struct DequeuedBuffer: Sendable, Equatable {
     var index: Int
