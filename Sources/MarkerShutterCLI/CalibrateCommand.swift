@@ -129,6 +129,8 @@ struct CalibrateCommand: ParsableCommand {
             for line in report.summary { FileHandle.standardError.write(FileNameText.escaped(line) + "\n") }
             for name in written { StandardOutput.line(FileNameText.escaped((out as NSString).appendingPathComponent(name))) }
         } catch {
+            // The process may end before the folder is released: remove its temporary folder now.
+            results.discard()
             throw RuntimeError(FileNameText.escaped(error.description))
         }
     }
@@ -153,6 +155,12 @@ private final class Results: Sendable {
             state.output = output
             return output
         }
+    }
+
+    /// Removes the temporary folder of a run that failed (old files a failed replacement could not
+    /// put back stay where the error says).
+    func discard() {
+        state.withLock { $0.output }?.abandon()
     }
 
     /// Stops the run: abandons the output folder (waiting for a write or move under way).
