@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -123,7 +124,10 @@ void fisheye_uncertainty(const Views &views, const cv::Mat &K, const cv::Mat &D,
     cv::Mat covariance;
     cv::invert(normal, covariance, cv::DECOMP_SVD);
     for (int index = 0; index < intrinsics; ++index) {
-        solution.intrinsic_std[index] = std::sqrt(std::max(0.0, covariance.at<double>(index, index) * sigma2));
+        // A negative variance (a problem the views do not determine) is passed on as NaN, for the
+        // caller to refuse, rather than hidden as a standard deviation of 0.
+        const double variance = covariance.at<double>(index, index) * sigma2;
+        solution.intrinsic_std[index] = variance >= 0 ? std::sqrt(variance) : std::numeric_limits<double>::quiet_NaN();
     }
 }
 

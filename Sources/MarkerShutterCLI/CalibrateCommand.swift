@@ -2,7 +2,8 @@ import ArgumentParser
 import Calibration
 import Foundation
 import MarkerDetection
-import Pixels
+import MarkerShutter
+import Synchronization
 
 /// `marker-shutter calibrate DIR`: a calibrated camera from a folder of pictures.
 struct CalibrateCommand: ParsableCommand {
@@ -31,12 +32,21 @@ struct CalibrateCommand: ParsableCommand {
                                  magnified arrow
               undistorted/       with --undistort, every picture without distortion
 
-            The files appear together or not at all; the input folder is never written into. A summary \
-            with advice on what to capture next goes to standard error.
+            The files appear together or not at all; the input folder is never written into. An --out \
+            that has files is refused unless --force is given; then its calibration files are replaced \
+            all together, or, when a move fails, its old files are put back. A summary with advice on what \
+            to capture next goes to standard error.
+
+            Sidecars are checked before use: an "image" that is not a file name in the folder (a / or \
+            ..), a width or height outside 1...16384, a point outside the picture (by more than a pixel), \
+            more than 65536 corners or 16384 markers, or an id outside 0...1048575 is refused, naming the \
+            sidecar and the field. A solve that gives a value that is not a finite number writes nothing.
 
             Exit status: 0 calibrated; 1 nothing written (too few usable views, mixed image sizes, \
-            unreadable input) or standard output cannot be written; 64 a usage error (an unknown \
-            --model, a --pattern of loose markers).
+            unreadable or refused input, a solve that is no camera, an --out with files and no --force) \
+            or standard output cannot be written; 64 a usage error (an unknown --model, a --pattern of \
+            loose markers); 130 stopped by Ctrl-C, SIGTERM or SIGHUP (nothing written, the temporary \
+            folder removed; a signal that comes while the files are moved waits for the move).
 
             Examples:
               marker-shutter calibrate pictures
@@ -63,7 +73,10 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(help: "Also write every picture without distortion into undistorted/.")
     var undistort = false
 
-    @Option(name: .customLong("camera-name"), help: "The camera's name in camera_info.yaml.")
+    @Flag(help: "Replace the calibration files in an --out that has files.")
+    var force = false
+
+    @Option(name: .customLong("camera-name"), help: "The camera's name in camera_info.yaml (written as a quoted YAML string).")
     var cameraName: String = "camera"
 
     func validate() throws {
@@ -87,34 +100,78 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         let model = CameraModel(rawValue: model) ?? .pinhole
-        do {
+        let interrupt = InterruptFlag()
+        let results = Results()
+        interrupt.onInterrupt { name in
+            let written = results.stop()
+            FileHandle.standardError.write(
+                written ? "stopped by \(name) after the calibration files were moved into \(FileNameText.escaped(out))\n"
+                    : "stopped by \(name): nothing was written\n")
+            _exit(130)
+        }
+        defer { interrupt.cancel() }
+        do throws(CalibrationError) {
+            try OutputFolder.check(path: out, input: folder, replacing: force)
             let pictures = try PictureSet(folder: folder, pattern: pattern.flatMap { try? Pattern(parsing: $0) })
             let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
-            FileHandle.standardError.write(
-                "\(folder): \(how) \(pictures.views.count + pictures.empty.count) pictures, target in \(pictures.views.count)\n")
+            FileHandle.standardError.write(FileNameText.escaped(
+                "\(folder): \(how) \(pictures.views.count + pictures.empty.count) pictures, target in \(pictures.views.count)") + "\n")
             let result = try pictures.calibrate(model)
             let report = CalibrationReport(result: result, pattern: pictures.pattern.description, cameraName: cameraName)
-            let output = try OutputFolder(path: out, input: folder)
+            let output = try results.open(path: out, input: folder)
             try report.write(into: output)
             var written = CalibrationReport.fileNames
             if undistort {
-                for view in pictures.views {
-                    let name = "undistorted/" + ((view.name as NSString).deletingPathExtension) + ".png"
-                    let image: PixelBuffer
-                    do {
-                        image = try ImageFile.read(pictures.path(of: view.name))
-                    } catch {
-                        throw CalibrationError.unreadableInput(path: pictures.path(of: view.name), reason: "\(error)")
-                    }
-                    try output.write(try CalibrationReport.png(report.result.camera.undistort(image), output: output), to: name)
-                }
+                try report.writeUndistorted(pictures, into: output)
                 written.append("undistorted/")
             }
             try output.commit()
-            for line in report.summary { FileHandle.standardError.write(line + "\n") }
-            for name in written { StandardOutput.line((out as NSString).appendingPathComponent(name)) }
-        } catch let error as CalibrationError {
-            throw RuntimeError("\(error)")
+            for line in report.summary { FileHandle.standardError.write(FileNameText.escaped(line) + "\n") }
+            for name in written { StandardOutput.line(FileNameText.escaped((out as NSString).appendingPathComponent(name))) }
+        } catch {
+            // The process may end before the folder is released: remove its temporary folder now.
+            results.discard()
+            throw RuntimeError(FileNameText.escaped(error.description))
         }
+    }
+}
+
+/// The output folder of a run, for a signal handler to abandon: it is made under the same lock the
+/// handler takes, so that a signal either finds it (and removes its temporary folder) or stops the
+/// run before it is made.
+private final class Results: Sendable {
+    private struct State {
+        var output: OutputFolder?
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Makes the output folder, unless a signal came first (the handler then ends the program).
+    func open(path: String, input: String) throws(CalibrationError) -> OutputFolder {
+        try state.withLock { (state: inout State) throws(CalibrationError) -> OutputFolder in
+            guard !state.stopped else { throw .output(path: path, reason: "stopped by a signal") }
+            let output = try OutputFolder(path: path, input: input)
+            state.output = output
+            return output
+        }
+    }
+
+    /// Removes the temporary folder of a run that failed (old files a failed replacement could not
+    /// put back stay where the error says).
+    func discard() {
+        state.withLock { $0.output }?.abandon()
+    }
+
+    /// Stops the run: abandons the output folder (waiting for a write or move under way).
+    ///
+    /// - Returns: Whether the files were already moved into place.
+    func stop() -> Bool {
+        let output = state.withLock { state in
+            state.stopped = true
+            return state.output
+        }
+        guard let output else { return false }
+        return !output.abandon()
     }
 }

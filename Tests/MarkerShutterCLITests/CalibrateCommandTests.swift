@@ -62,7 +62,7 @@ import Testing
         #expect(result.standardError.contains("views: \(count) used, 0 rejected (model pinhole, image 640x480, pattern charuco:5x7:DICT_6X6_250)"))
         #expect(Self.contents(scratch + "/picks") == pictures)
         let info = try String(contentsOfFile: scratch + "/calibration/camera_info.yaml", encoding: .utf8)
-        #expect(info.contains("camera_name: sample\n"))
+        #expect(info.contains("camera_name: \"sample\"\n"))
     }
 
     /// A folder of AprilGrid pictures (the board command's drawing seen tilted every way through a

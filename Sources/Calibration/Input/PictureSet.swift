@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 public import MarkerDetection
+public import Pixels
 import Synchronization
 
 /// The views in a folder of calibration pictures.
@@ -27,6 +28,8 @@ public struct PictureSet: Sendable {
     public let views: [CalibrationView]
     /// Pictures in which the target was not found.
     public let empty: [RejectedView]
+    /// The folder's image files by name.
+    private let files: [String: FolderEntry]
 
     /// The image files detection reads.
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "bmp", "tif", "tiff"]
@@ -41,20 +44,22 @@ public struct PictureSet: Sendable {
     ///   sidecar, an unreadable image or a pattern that disagrees with the sidecars;
     ///   ``CalibrationError/patternWithoutLayout(_:)`` for loose markers.
     public init(folder: String, pattern: Pattern?) throws(CalibrationError) {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
-        } catch {
-            throw .unreadableInput(path: folder, reason: "not a readable folder")
-        }
+        let entries = try FolderEntry.list(folder)
         self.folder = folder
-        let images = names.filter { Self.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-        let stems = Set(images.map { ($0 as NSString).deletingPathExtension })
-        let sidecars = names.filter { $0.hasSuffix(".json") && stems.contains(($0 as NSString).deletingPathExtension) }
+        let images = entries.filter { Self.imageExtensions.contains(($0.text as NSString).pathExtension.lowercased()) }
+        let stems = Set(images.map { ($0.text as NSString).deletingPathExtension })
+        let sidecars = entries.filter { $0.text.hasSuffix(".json") && stems.contains(($0.text as NSString).deletingPathExtension) }
         if !sidecars.isEmpty {
             var found: [(String, Pattern, CalibrationView)] = []
-            for name in sidecars {
-                found.append(try Self.readSidecar(folder: folder, name: name))
+            var named: [String: String] = [:]
+            for entry in sidecars {
+                let sidecar = try Self.readSidecar(folder: folder, entry: entry)
+                if let other = named.updateValue(entry.text, forKey: sidecar.2.name) {
+                    throw .unreadableInput(
+                        path: (folder as NSString).appendingPathComponent(entry.text),
+                        reason: "corrupted sidecar: field \"image\" names \(sidecar.2.name), as \(other) does: each picture has one sidecar")
+                }
+                found.append(sidecar)
             }
             let patterns = Set(found.map(\.1))
             guard patterns.count == 1, let stored = patterns.first else {
@@ -70,6 +75,7 @@ public struct PictureSet: Sendable {
             source = .sidecars
             views = found.map(\.2).filter { !$0.points.isEmpty }
             empty = found.map(\.2).filter(\.points.isEmpty).map { RejectedView(name: $0.name, reason: "no target corners") }
+            files = Dictionary(images.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
         } else {
             guard let pattern else {
                 throw .unreadableInput(path: folder, reason: "it has no sidecars, so the target must be named with --pattern")
@@ -80,6 +86,7 @@ public struct PictureSet: Sendable {
             let detected = try Self.detect(images, in: folder, pattern: pattern)
             views = detected.filter { !$0.points.isEmpty }
             empty = detected.filter(\.points.isEmpty).map { RejectedView(name: $0.name, reason: "target not found") }
+            files = Dictionary(images.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -90,61 +97,47 @@ public struct PictureSet: Sendable {
         try CameraCalibration.calibrate(views, model: model, setAside: empty)
     }
 
-    /// The path of a picture.
+    /// The path of a picture, as it is shown (a name that is not UTF-8 has its other bytes written `\xFF`).
     public func path(of name: String) -> String { (folder as NSString).appendingPathComponent(name) }
 
-    private static func readSidecar(folder: String, name: String) throws(CalibrationError) -> (String, Pattern, CalibrationView) {
-        let path = (folder as NSString).appendingPathComponent(name)
+    /// Decodes the picture of a view (by its name's own bytes, when they are not UTF-8).
+    ///
+    /// - Throws: ``CalibrationError/unreadableInput(path:reason:)`` naming the picture.
+    public func image(of name: String) throws(CalibrationError) -> PixelBuffer {
+        try (files[name] ?? FolderEntry(text: name, bytes: nil)).image(in: folder)
+    }
+
+    /// Reads one sidecar, every field checked (see ``PictureSidecar``).
+    private static func readSidecar(folder: String, entry: FolderEntry) throws(CalibrationError) -> (String, Pattern, CalibrationView) {
+        let path = (folder as NSString).appendingPathComponent(entry.text)
         func bad(_ reason: String) -> CalibrationError { .unreadableInput(path: path, reason: "corrupted sidecar: \(reason)") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableInput(path: path, reason: "cannot be read") }
-        guard let object = try? JSONSerialization.jsonObject(with: data), let fields = object as? [String: Any] else {
-            throw bad("not a JSON object")
-        }
-        guard let text = fields["pattern"] as? String else { throw bad("no \"pattern\" string") }
-        let pattern: Pattern
+        let sidecar: PictureSidecar
         do {
-            pattern = try Pattern(parsing: text)
+            sidecar = try PictureSidecar(parsing: try entry.contents(in: folder, limit: PictureSidecar.maximumBytes))
+        } catch let problem as PictureSidecar.Problem {
+            throw bad(problem.description)
+        } catch let error as CalibrationError {
+            throw error
         } catch {
             throw bad("\(error)")
         }
-        guard let width = fields["width"] as? Int, let height = fields["height"] as? Int, width > 0, height > 0 else {
-            throw bad("no positive \"width\" and \"height\"")
+        let pattern: Pattern
+        do {
+            pattern = try Pattern(parsing: sidecar.pattern)
+        } catch {
+            throw bad("\(error)")
         }
-        guard let image = fields["image"] as? String else { throw bad("no \"image\" name") }
-        guard let cornerList = fields["corners"] as? [Any], let markerList = fields["markers"] as? [Any] else {
-            throw bad("no \"corners\" and \"markers\" lists")
-        }
-        func point(_ value: Any?) -> ImagePoint? {
-            guard let pair = value as? [Any], pair.count == 2, let x = (pair[0] as? NSNumber)?.doubleValue,
-                  let y = (pair[1] as? NSNumber)?.doubleValue, x.isFinite, y.isFinite else { return nil }
-            return ImagePoint(x: x, y: y)
-        }
-        var corners: [BoardCorner] = []
-        for (index, entry) in cornerList.enumerated() {
-            guard let entry = entry as? [String: Any], let id = entry["id"] as? Int, let xy = point(entry["xy"]) else {
-                throw bad("corner \(index) is not {\"id\": integer, \"xy\": [x, y]}")
-            }
-            corners.append(BoardCorner(id: id, point: xy))
-        }
-        var markers: [Marker] = []
-        for (index, entry) in markerList.enumerated() {
-            guard let entry = entry as? [String: Any], let id = entry["id"] as? Int, let list = entry["corners"] as? [Any],
-                  list.count == 4 else {
-                throw bad("marker \(index) is not {\"id\": integer, \"corners\": [4 points]}")
-            }
-            let points = list.compactMap(point)
-            guard points.count == 4 else { throw bad("marker \(index) has a corner that is not [x, y]") }
-            markers.append(Marker(id: id, corners: points))
-        }
+        func point(_ point: PictureSidecar.Point) -> ImagePoint { ImagePoint(x: point.x, y: point.y) }
         let detection = Detection(
-            imageSize: ImageSize(width: width, height: height), markers: markers, boardCorners: corners, sharpness: nil,
-            duration: .zero)
+            imageSize: ImageSize(width: sidecar.width, height: sidecar.height),
+            markers: sidecar.markers.map { Marker(id: $0.id, corners: $0.corners.map(point)) },
+            boardCorners: sidecar.corners.map { BoardCorner(id: $0.id, point: point($0.point)) }, sharpness: nil, duration: .zero)
         let layout = try TargetLayout(pattern)
-        return (name, pattern, layout.view(named: image, detection))
+        return (entry.text, pattern, layout.view(named: sidecar.image, detection))
     }
 
     /// Detects `pattern` in every image, on all cores; views keep the names' order.
-    private static func detect(_ names: [String], in folder: String, pattern: Pattern) throws(CalibrationError) -> [CalibrationView] {
+    private static func detect(_ names: [FolderEntry], in folder: String, pattern: Pattern) throws(CalibrationError) -> [CalibrationView] {
         let layout = try TargetLayout(pattern)
         let detector: MarkerDetector
         do {
@@ -154,13 +147,16 @@ public struct PictureSet: Sendable {
         }
         let results = Mutex([Result<CalibrationView, CalibrationError>?](repeating: nil, count: names.count))
         DispatchQueue.concurrentPerform(iterations: names.count) { index in
-            let path = (folder as NSString).appendingPathComponent(names[index])
             let outcome: Result<CalibrationView, CalibrationError>
-            do {
-                let detection = try detector.detect(ImageFile.read(path))
-                outcome = .success(layout.view(named: names[index], detection))
+            do throws(CalibrationError) {
+                let image = try names[index].image(in: folder)
+                do {
+                    outcome = .success(layout.view(named: names[index].text, try detector.detect(image)))
+                } catch {
+                    outcome = .failure(.unreadableInput(path: (folder as NSString).appendingPathComponent(names[index].text), reason: "\(error)"))
+                }
             } catch {
-                outcome = .failure(.unreadableInput(path: path, reason: "\(error)"))
+                outcome = .failure(error)
             }
             results.withLock { $0[index] = outcome }
         }

@@ -8,10 +8,18 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
     case patternWithoutLayout(String)
     /// The input could not be read: a folder, a picture or a sidecar.
     case unreadableInput(path: String, reason: String)
-    /// Output could not be written.
+    /// Output could not be written; nothing was (an existing folder keeps its old files).
     case output(path: String, reason: String)
+    /// The output folder has files in it, and replacing them was not asked for.
+    case folderNotEmpty(String)
+    /// Replacing the files of an output folder failed, and some old files could not be put back:
+    /// they are in `keptIn`.
+    case partlyReplaced(path: String, reason: String, keptIn: String)
     /// OpenCV refused the problem or failed to solve it.
     case openCV(String)
+    /// The solve ended, but with a value that is no number (NaN), infinite, or a negative variance:
+    /// the views do not determine the camera. Names the first such value (`fx = nan`).
+    case nonFiniteSolve(String)
 
     public var description: String {
         switch self {
@@ -32,8 +40,16 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
             return "cannot read \(path): \(reason)"
         case .output(let path, let reason):
             return "cannot write \(path): \(reason); nothing was written"
+        case .folderNotEmpty(let path):
+            return "\(path) is not empty: give a new or empty folder, or --force to replace the calibration files in it"
+        case .partlyReplaced(let path, let reason, let kept):
+            return "cannot write \(path): \(reason); the folder now holds some new files and some old ones, "
+                + "and the old files that could not be put back are in \(kept)"
         case .openCV(let reason):
             return "the solve failed: \(reason)"
+        case .nonFiniteSolve(let value):
+            return "the solve gave \(value), not a camera: these views do not determine one (points piled up or "
+                + "every view alike); take pictures of the whole target from different positions and angles"
         }
     }
 }

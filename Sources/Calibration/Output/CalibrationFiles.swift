@@ -1,3 +1,4 @@
+import Foundation
 import MarkerDetection
 public import Pixels
 
@@ -9,14 +10,34 @@ extension CalibrationReport {
     /// Writes the calibration files into `output` (they appear at its ``OutputFolder/commit()``):
     /// the OpenCV and ROS YAML files, the JSON report, and the coverage and residual pictures.
     ///
-    /// - Throws: ``CalibrationError/output(path:reason:)`` when a file cannot be written or a
-    ///   picture encoded; ``CalibrationError/openCV(_:)`` when drawing fails.
+    /// - Throws: ``CalibrationError/nonFiniteSolve(_:)`` before anything is written when a run
+    ///   holds a value that is not a finite number; ``CalibrationError/output(path:reason:)`` when a
+    ///   file cannot be written or a picture encoded; ``CalibrationError/openCV(_:)`` when drawing fails.
     public func write(into output: OutputFolder) throws(CalibrationError) {
+        for run in [result.firstRun] + (result.finalRun.map { [$0] } ?? []) {
+            if let value = run.firstNonFiniteValue { throw .nonFiniteSolve(value) }
+        }
         try output.write(Array(openCVYAML.utf8), to: "calibration.yaml")
         try output.write(Array(cameraInfoYAML.utf8), to: "camera_info.yaml")
         try output.write(Array(json.utf8), to: "calibration.json")
         try output.write(try Self.png(CalibrationPictures.coverage(self), output: output), to: "coverage.png")
         try output.write(try Self.png(CalibrationPictures.residuals(self), output: output), to: "residuals.png")
+    }
+
+    /// Writes every view's picture of `pictures`, undistorted by the calibrated camera
+    /// (``Camera/undistort(_:)``), into `undistorted/` of `output` as PNG, named after the picture
+    /// (`left01.jpg` becomes `undistorted/left01.png`; pictures whose names differ only in their
+    /// extension keep it: `a.jpg.png`).
+    ///
+    /// - Throws: ``CalibrationError/unreadableInput(path:reason:)`` for a picture that cannot be
+    ///   read, and what ``OutputFolder/write(_:to:)`` throws.
+    public func writeUndistorted(_ pictures: PictureSet, into output: OutputFolder) throws(CalibrationError) {
+        let stems = Dictionary(grouping: pictures.views.map(\.name)) { ($0 as NSString).deletingPathExtension }
+        for view in pictures.views {
+            let stem = (view.name as NSString).deletingPathExtension
+            let name = "undistorted/" + ((stems[stem]?.count ?? 0) > 1 ? view.name : stem) + ".png"
+            try output.write(try Self.png(result.camera.undistort(pictures.image(of: view.name)), output: output), to: name)
+        }
     }
 
     /// `image` as PNG bytes.

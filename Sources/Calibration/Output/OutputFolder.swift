@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -8,14 +9,31 @@ import Glibc
 /// temporary folder beside it, flushed, and only moved into place by ``commit()`` once every one of
 /// them is written. An error before then leaves the destination as it was.
 ///
+/// Into an existing destination the files are moved one by one, each old file of the same name
+/// first set aside in the temporary folder; when a move fails, the moves made are undone and the
+/// old files put back, so that the destination holds the old set, whole, or the new one. Files of
+/// other names in the destination are left alone.
+///
 /// The destination may not be, or lie inside, the input folder (when there is one).
-public final class OutputFolder {
+///
+/// It may be used from several threads: ``abandon()`` (for a signal) waits for a write or a commit
+/// under way, then removes the temporary folder, after which writes and commits are refused.
+public final class OutputFolder: Sendable {
     /// The destination folder.
     public let path: String
     /// The temporary folder the files are written into.
     public let staging: String
-    private var files: [String] = []
-    private var committed = false
+
+    private enum Phase { case open, committed, abandoned, keptAside }
+
+    private struct State {
+        var files: [String] = []
+        var phase = Phase.open
+    }
+
+    private let state = Mutex(State())
+    /// Moves a file (`rename`); returns 0 or an errno. Replaced by tests to make a move fail.
+    let move: @Sendable (String, String) -> Int32
 
     /// Prepares to write into `path`.
     ///
@@ -25,7 +43,11 @@ public final class OutputFolder {
     ///     they are made from no folder (detections held in memory).
     /// - Throws: ``CalibrationError/output(path:reason:)`` when `path` is the input folder or inside
     ///   it, is not a folder, or its parent cannot be written.
-    public init(path: String, input: String?) throws(CalibrationError) {
+    public convenience init(path: String, input: String?) throws(CalibrationError) {
+        try self.init(path: path, input: input, move: { rename($0, $1) == 0 ? 0 : errno })
+    }
+
+    init(path: String, input: String?, move: @escaping @Sendable (String, String) -> Int32) throws(CalibrationError) {
         try Self.check(path: path, input: input)
         let destination = Self.resolved(path)
         let parent = (destination as NSString).deletingLastPathComponent
@@ -35,6 +57,7 @@ public final class OutputFolder {
             throw .output(path: path, reason: "its parent folder cannot be made")
         }
         self.path = path
+        self.move = move
         staging = (parent as NSString).appendingPathComponent(".\((destination as NSString).lastPathComponent).\(getpid()).tmp")
         try? FileManager.default.removeItem(atPath: staging)
         guard mkdir(staging, 0o755) == 0 else {
@@ -57,40 +80,105 @@ public final class OutputFolder {
         }
     }
 
+    /// Checks, before any work, that `path` may receive results (see ``check(path:input:)``) and,
+    /// unless `replacing`, that it is missing or empty.
+    ///
+    /// - Throws: ``CalibrationError/output(path:reason:)``, or
+    ///   ``CalibrationError/folderNotEmpty(_:)`` when it has files and `replacing` is false.
+    public static func check(path: String, input: String?, replacing: Bool) throws(CalibrationError) {
+        try check(path: path, input: input)
+        if !replacing, let names = try? FileManager.default.contentsOfDirectory(atPath: path), !names.isEmpty {
+            throw .folderNotEmpty(path)
+        }
+    }
+
     deinit {
-        if !committed { try? FileManager.default.removeItem(atPath: staging) }
+        if state.withLock({ $0.phase == .open }) { try? FileManager.default.removeItem(atPath: staging) }
     }
 
     /// Writes one file (`name` may hold one folder level, as in `undistorted/a.png`), flushed to disk.
     ///
-    /// - Throws: ``CalibrationError/output(path:reason:)`` when it cannot be written.
+    /// - Throws: ``CalibrationError/output(path:reason:)`` when it cannot be written, or when the
+    ///   folder was abandoned or committed.
     public func write(_ bytes: [UInt8], to name: String) throws(CalibrationError) {
-        let target = (staging as NSString).appendingPathComponent(name)
-        let folder = (target as NSString).deletingLastPathComponent
-        if folder != staging { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        do throws(SystemCallError) {
-            let descriptor = try SystemCall.retrying("open") { open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-            defer { close(descriptor) }
-            try SystemCall.writeAll(bytes, to: descriptor)
-            try SystemCall.retrying("fsync") { fsync(descriptor) }
-        } catch {
-            throw .output(path: (path as NSString).appendingPathComponent(name), reason: error.description)
+        try state.withLock { (state: inout State) throws(CalibrationError) in
+            guard state.phase == .open else { throw .output(path: path, reason: "the results were \(state.phase == .abandoned ? "abandoned" : "moved already")") }
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+                throw .output(path: path, reason: "\"\(name)\" is not a file name, or one folder and a file name, inside it")
+            }
+            let target = (staging as NSString).appendingPathComponent(name)
+            let folder = (target as NSString).deletingLastPathComponent
+            if folder != staging, mkdir(folder, 0o755) != 0, errno != EEXIST {
+                throw .output(path: (path as NSString).appendingPathComponent(name), reason: SystemCallError(call: "mkdir", errno: errno).description)
+            }
+            do throws(SystemCallError) {
+                let descriptor = try SystemCall.retrying("open") { open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+                defer { close(descriptor) }
+                try SystemCall.writeAll(bytes, to: descriptor)
+                try SystemCall.retrying("fsync") { fsync(descriptor) }
+            } catch {
+                throw .output(path: (path as NSString).appendingPathComponent(name), reason: error.description)
+            }
+            if !state.files.contains(name) { state.files.append(name) }
         }
-        files.append(name)
+    }
+
+    /// Removes the temporary folder and refuses any later write or commit, after waiting for a
+    /// write or commit under way.
+    ///
+    /// - Returns: Whether the results were abandoned; `false` when they were committed already
+    ///   (they are then complete in the destination).
+    @discardableResult
+    public func abandon() -> Bool {
+        state.withLock { state in
+            switch state.phase {
+            case .committed, .keptAside: return false
+            case .abandoned: return true
+            case .open:
+                state.phase = .abandoned
+                try? FileManager.default.removeItem(atPath: staging)
+                return true
+            }
+        }
     }
 
     /// Moves every file into the destination: the whole temporary folder when the destination does
-    /// not exist yet, otherwise file by file (after checking that none would replace a folder).
+    /// not exist yet, otherwise file by file, each old file of the same name set aside first and put
+    /// back when a later move fails.
     ///
-    /// - Throws: ``CalibrationError/output(path:reason:)`` when a file cannot be moved.
+    /// - Throws: ``CalibrationError/output(path:reason:)`` when a file cannot be moved (the
+    ///   destination then holds its old files) or a file of the same name is not a regular file
+    ///   (checked before anything moves); ``CalibrationError/partlyReplaced(path:reason:keptIn:)``
+    ///   when, after a failed move, the old files could not all be put back.
     public func commit() throws(CalibrationError) {
+        try state.withLock { (state: inout State) throws(CalibrationError) in
+            guard state.phase == .open else { throw .output(path: path, reason: "the results were \(state.phase == .abandoned ? "abandoned" : "moved already")") }
+            do throws(CalibrationError) {
+                try commitLocked(files: state.files)
+            } catch {
+                // Old files that could not be put back are in the temporary folder: keep it.
+                if case .partlyReplaced = error { state.phase = .keptAside }
+                throw error
+            }
+            state.phase = .committed
+        }
+        try? FileManager.default.removeItem(atPath: staging)
+    }
+
+    private func commitLocked(files: [String]) throws(CalibrationError) {
         var status = stat()
         if lstat(path, &status) != 0 {
-            guard rename(staging, path) == 0 else {
-                throw .output(path: path, reason: SystemCallError(call: "rename", errno: errno).description)
-            }
-            committed = true
+            let code = move(staging, path)
+            guard code == 0 else { throw .output(path: path, reason: SystemCallError(call: "rename", errno: code).description) }
             return
+        }
+        let folders = Set(files.map { ($0 as NSString).deletingLastPathComponent }.filter { !$0.isEmpty }).sorted()
+        for folder in folders {
+            let target = (path as NSString).appendingPathComponent(folder)
+            if lstat(target, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR {
+                throw .output(path: target, reason: "it exists and is not a folder")
+            }
         }
         for name in files {
             let target = (path as NSString).appendingPathComponent(name)
@@ -98,16 +186,58 @@ public final class OutputFolder {
                 throw .output(path: target, reason: "it exists and is not a regular file")
             }
         }
-        for name in files {
-            let target = (path as NSString).appendingPathComponent(name)
-            let folder = (target as NSString).deletingLastPathComponent
-            if folder != path { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            guard rename((staging as NSString).appendingPathComponent(name), target) == 0 else {
-                throw .output(path: target, reason: SystemCallError(call: "rename", errno: errno).description)
+        let aside = (staging as NSString).appendingPathComponent(".replaced")
+        guard mkdir(aside, 0o755) == 0 else {
+            throw .output(path: path, reason: SystemCallError(call: "mkdir", errno: errno).description)
+        }
+        // Each step, to be undone in reverse order when a later one fails.
+        enum Step { case madeFolder(String), setAside(String), moved(String) }
+        var steps: [Step] = []
+        func undo() -> [String] {
+            var lost: [String] = []
+            for step in steps.reversed() {
+                switch step {
+                case .moved(let name):
+                    if move((path as NSString).appendingPathComponent(name), (staging as NSString).appendingPathComponent(name)) != 0 {
+                        lost.append(name)
+                    }
+                case .setAside(let name):
+                    if move((aside as NSString).appendingPathComponent(name), (path as NSString).appendingPathComponent(name)) != 0 {
+                        lost.append(name)
+                    }
+                case .madeFolder(let folder): rmdir((path as NSString).appendingPathComponent(folder))
+                }
+            }
+            return lost
+        }
+        func fail(_ target: String, _ error: SystemCallError) throws(CalibrationError) -> Never {
+            let lost = undo()
+            guard lost.isEmpty else {
+                throw .partlyReplaced(path: target, reason: error.description, keptIn: aside)
+            }
+            throw .output(path: target, reason: error.description)
+        }
+        for folder in folders {
+            let target = (path as NSString).appendingPathComponent(folder)
+            if lstat(target, &status) != 0 {
+                guard mkdir(target, 0o755) == 0 else { try fail(target, SystemCallError(call: "mkdir", errno: errno)) }
+                steps.append(.madeFolder(folder))
+            }
+            if mkdir((aside as NSString).appendingPathComponent(folder), 0o755) != 0, errno != EEXIST {
+                try fail(target, SystemCallError(call: "mkdir", errno: errno))
             }
         }
-        committed = true
-        try? FileManager.default.removeItem(atPath: staging)
+        for name in files {
+            let target = (path as NSString).appendingPathComponent(name)
+            if lstat(target, &status) == 0 {
+                let code = move(target, (aside as NSString).appendingPathComponent(name))
+                guard code == 0 else { try fail(target, SystemCallError(call: "rename", errno: code)) }
+                steps.append(.setAside(name))
+            }
+            let code = move((staging as NSString).appendingPathComponent(name), target)
+            guard code == 0 else { try fail(target, SystemCallError(call: "rename", errno: code)) }
+            steps.append(.moved(name))
+        }
     }
 
     /// An absolute path with symbolic links resolved as far as the path exists.

@@ -36,6 +36,30 @@ public struct CalibrationReport: Sendable {
         return text
     }
 
+    /// `text` as a double-quoted YAML scalar, read back unchanged by YAML 1.1 and 1.2 parsers
+    /// (PyYAML, yaml-cpp, Yams): `"` and `\` escaped, and every character that is not printable
+    /// (controls, line and paragraph separators, the byte order mark) written as an escape, so that
+    /// nothing in it can end the scalar, start another key or be read as another type.
+    public static func yamlQuoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case let s where s.value < 0x20 || (0x7F...0x9F).contains(s.value):
+                result += "\\x" + String(s.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            case let s where s.value == 0x2028 || s.value == 0x2029 || s.value == 0xFEFF || (0xFFFE...0xFFFF).contains(s.value)
+                || (0xD800...0xDFFF).contains(s.value):
+                result += "\\u" + String(s.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
     private static func list(_ values: [Double]) -> String {
         "[ " + values.map(yamlNumber).joined(separator: ", ") + " ]"
     }
@@ -75,7 +99,7 @@ public struct CalibrationReport: Sendable {
         let k = camera.cameraMatrix
         var text = "image_width: \(result.imageSize.width)\n"
         text += "image_height: \(result.imageSize.height)\n"
-        text += "camera_name: \(cameraName)\n"
+        text += "camera_name: \(Self.yamlQuoted(cameraName))\n"
         text += matrix("camera_matrix", rows: 3, cols: 3, k)
         text += "distortion_model: \(result.model.rosName)\n"
         text += matrix("distortion_coefficients", rows: 1, cols: camera.distortion.count, camera.distortion)
@@ -133,8 +157,24 @@ public struct CalibrationReport: Sendable {
             (parameter.name, ["std": finite(parameter.standardDeviation), "ci95_half_width": finite(parameter.interval95)])
         })
         object["final_run"] = result.finalRun.map(run) ?? NSNull()
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        if let data = try? JSONSerialization.data(withJSONObject: Self.jsonSafe(object), options: [.prettyPrinted, .sortedKeys]) {
+            return String(decoding: data, as: UTF8.self) + "\n"
+        }
+        // Not reached with the values above (every number is finite or null); kept so that the
+        // file is never empty whatever a future field holds.
+        return "{\"error\": \"the report could not be encoded\"}\n"
+    }
+
+    /// `value` with every number that is not finite, at any depth, replaced by `null` (JSON has
+    /// no NaN or infinity, and one would make the whole encoding fail).
+    static func jsonSafe(_ value: Any) -> Any {
+        switch value {
+        case let number as Double: number.isFinite ? number : NSNull()
+        case let list as [Double]: list.map { $0.isFinite ? $0 as Any : NSNull() }
+        case let list as [Any]: list.map(jsonSafe)
+        case let object as [String: Any]: object.mapValues(jsonSafe)
+        default: value
+        }
     }
 
     // MARK: - Summary
@@ -167,4 +207,8 @@ public struct CalibrationReport: Sendable {
         for sentence in advice { lines.append("advice: " + sentence) }
         return lines
     }
+}
+
+private extension String {
+    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

@@ -40,6 +40,23 @@ public struct CalibrationRun: Sendable, Hashable {
     /// The parameter of that name.
     public func parameter(_ name: String) -> Parameter? { parameters.first { $0.name == name } }
 
+    /// The first value of the run that is not a finite number, or a standard deviation whose
+    /// variance was negative, as `fx = nan`; `nil` when there is none. A run with one is no camera.
+    public var firstNonFiniteValue: String? {
+        for parameter in parameters where !parameter.value.isFinite { return "\(parameter.name) = \(parameter.value)" }
+        if !rms.isFinite { return "an RMS reprojection error of \(rms)" }
+        for parameter in parameters where !parameter.standardDeviation.isFinite || parameter.standardDeviation < 0 {
+            return "a standard deviation of \(parameter.name) of \(parameter.standardDeviation) (its variance is negative or no number)"
+        }
+        for view in views where !view.rms.isFinite || !view.tiltDegrees.isFinite {
+            return "an RMS error of \(view.rms) and a tilt of \(view.tiltDegrees) degrees in view \(view.view.name)"
+        }
+        for view in views where view.projected.contains(where: { !$0.x.isFinite || !$0.y.isFinite }) {
+            return "reprojected points that are not finite in view \(view.view.name)"
+        }
+        return nil
+    }
+
     /// The median of the views' RMS errors.
     public var medianViewRMS: Double {
         let sorted = views.map(\.rms).sorted()

@@ -50,7 +50,7 @@ public enum CameraCalibration {
         guard usable.count >= model.minimumViews, let imageSize = usable.first?.imageSize else {
             throw .tooFewViews(usable: usable.count, needed: model.minimumViews, model: model, rejected: unusable)
         }
-        let first = CalibrationRun(try CalibrationShim.calibrate(usable, model: model, imageSize: imageSize), views: usable)
+        let first = try checked(CalibrationRun(try CalibrationShim.calibrate(usable, model: model, imageSize: imageSize), views: usable))
         let limit = outlierFactor * first.medianViewRMS
         let outliers = first.views.filter { $0.rms > limit }
         var final = first
@@ -58,7 +58,7 @@ public enum CameraCalibration {
         if !outliers.isEmpty, usable.count - outliers.count >= model.minimumViews {
             let names = Set(outliers.map(\.view.name))
             let kept = usable.filter { !names.contains($0.name) }
-            final = CalibrationRun(try CalibrationShim.calibrate(kept, model: model, imageSize: imageSize), views: kept)
+            final = try checked(CalibrationRun(try CalibrationShim.calibrate(kept, model: model, imageSize: imageSize), views: kept))
             dropped = outliers.map { solved in
                 RejectedView(
                     name: solved.view.name,
@@ -72,5 +72,12 @@ public enum CameraCalibration {
     }
 
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }
-}
 
+    /// `run` when every number in it is finite and every variance not negative.
+    ///
+    /// - Throws: ``CalibrationError/nonFiniteSolve(_:)`` naming the first value that is not.
+    static func checked(_ run: CalibrationRun) throws(CalibrationError) -> CalibrationRun {
+        if let value = run.firstNonFiniteValue { throw .nonFiniteSolve(value) }
+        return run
+    }
+}

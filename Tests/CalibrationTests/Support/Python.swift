@@ -9,6 +9,11 @@ enum Python {
 
     static let missing = "/usr/bin/python3 with cv2 (Debian's python3-opencv) is not installed"
 
+    /// Whether /usr/bin/python3 imports yaml (PyYAML).
+    static let hasYAML: Bool = (try? run("import yaml")) != nil
+
+    static let missingYAML = "/usr/bin/python3 with yaml (Debian's python3-yaml) is not installed"
+
     /// Runs `script` with `arguments`; returns standard output, or throws with standard error.
     static func run(_ script: String, _ arguments: [String] = []) throws -> String {
         let process = Process()
