@@ -93,7 +93,8 @@ struct BoardCommand: ParsableCommand {
                 }
                 first = value
             }
-            guard first + size[0] * size[1] <= family.codeCount else {
+            // Compared as a difference: `first + count` overflows for an id near `Int.max`.
+            guard first <= family.codeCount - size[0] * size[1] else {
                 throw ValidationError(
                     "\(size[0] * size[1]) tags from id \(first) do not fit in \(family)'s ids 0...\(family.codeCount - 1)")
             }
