@@ -161,26 +161,40 @@ msd_image_header read_header(const uint8_t *data, size_t count, JpegLayout *jpeg
 struct JpegErrors {
     jpeg_error_mgr manager;  // first, so that libjpeg's pointer to it is one to the whole
     std::jmp_buf escape;
+    // libjpeg's words for the error that stopped it; empty when the decode was declined instead.
+    char message[JMSG_LENGTH_MAX];
 };
 
-[[noreturn]] void leave_jpeg(j_common_ptr info) { std::longjmp(reinterpret_cast<JpegErrors *>(info->err)->escape, 1); }
+[[noreturn]] void leave_jpeg(j_common_ptr info) {
+    auto *errors = reinterpret_cast<JpegErrors *>(info->err);
+    info->err->format_message(info, errors->message);
+    std::longjmp(errors->escape, 1);
+}
+
+// libjpeg's default prints warnings (corrupt data it decodes past, as some cameras' frames have)
+// on standard error, in the middle of the command's own output: they are dropped instead.
+void keep_jpeg_quiet(j_common_ptr) {}
 
 // Decodes a JPEG into `pixels` (already of the size its header gives) with libjpeg(-turbo), the
 // library imdecode uses, with imdecode's settings. For BGR (a three-component JPEG only): imdecode
 // asks libjpeg for RGB and then swaps every pixel's bytes in a pass of its own; asking for BGR
 // directly gives the same pixels without that pass. For gray (a one-component JPEG, or YCbCr):
 // libjpeg gives the luma as it is, which is what imdecode's IMREAD_GRAYSCALE gives too. Returns
-// false, leaving the image to imdecode, for anything else (CMYK, RGB without YCbCr) or when libjpeg
-// fails. Warnings go to standard error as libjpeg's defaults (and so imdecode) print them.
+// false, leaving the image to imdecode, for anything else (CMYK, RGB without YCbCr). An error of
+// libjpeg's is the decode's (imdecode, with the same libjpeg, would only fail again and print it on
+// standard error); libjpeg's warnings are not printed.
 bool decode_jpeg(const uint8_t *data, size_t count, msd_image_channels channels, cv::Mat &pixels) {
     // No object with a destructor lives in this frame, so longjmp may leave it.
     jpeg_decompress_struct info;
     std::memset(&info, 0, sizeof info);
     JpegErrors errors;
+    errors.message[0] = '\0';
     info.err = jpeg_std_error(&errors.manager);
     errors.manager.error_exit = leave_jpeg;
+    errors.manager.output_message = keep_jpeg_quiet;
     if (setjmp(errors.escape) != 0) {
         jpeg_destroy_decompress(&info);
+        if (errors.message[0] != '\0') fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: %s", errors.message);
         return false;
     }
     jpeg_create_decompress(&info);
@@ -255,13 +269,21 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_ima
     const msd_pixel_format format = gray ? MSD_PIXEL_FORMAT_GRAY8 : MSD_PIXEL_FORMAT_BGR24;
     if (header.format == MSD_FILE_FORMAT_JPEG) {
         // libjpeg fills a cut-off scan with gray and only warns, so look for the end-of-image marker
-        // ourselves. Inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker.
+        // ourselves. Inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker,
+        // so every other marker on the way is a segment between scans: each start of scan is
+        // counted, and the decoder (libjpeg, or imdecode's) never sees more scans than counted here,
+        // as it stops at the same end-of-image marker.
         bool ended = false;
+        size_t scans = 1;
         for (size_t offset = jpeg.scan_data; offset + 1 < count && !ended; ++offset) {
             const void *next = std::memchr(data + offset, 0xFF, count - offset - 1);
             if (next == nullptr) break;
             offset = size_t(static_cast<const uint8_t *>(next) - data);
             ended = data[offset + 1] == 0xD9;
+            if (data[offset + 1] == 0xDA && ++scans > MSD_JPEG_MAX_SCANS) {
+                fail(MSD_STATUS_DECODE_FAILED, "JPEG of more than %d scans (a progressive JPEG has about ten): refused, "
+                     "as decoding each scan is a pass over the whole image", MSD_JPEG_MAX_SCANS);
+            }
         }
         if (!ended) fail(MSD_STATUS_TRUNCATED, "truncated JPEG: no end-of-image marker after the image data");
         if (!jpeg.exif && jpeg.huffman_tables) {
