@@ -369,7 +369,8 @@ msd_status msd_image_annotate(const msd_pixels *pixels, const msd_annotation *an
 
 /* MARK: - Threads */
 
-/* OpenCV's worker thread count for its internal parallel loops (cv::setNumThreads); process-wide. */
+/* OpenCV's worker thread count for its internal parallel loops (cv::setNumThreads); process-wide.
+ * A count above the cores (cv::getNumberOfCPUs) sets one per core. */
 msd_status msd_threads_set(int32_t count, msd_error *error);
 msd_status msd_threads_get(int32_t *count, msd_error *error);
 
