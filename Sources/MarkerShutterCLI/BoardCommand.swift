@@ -182,7 +182,7 @@ struct BoardCommand: ParsableCommand {
     /// `--height`, `--margin`), is a usage error (exit 64); anything else a failure (exit 1).
     private static func renderingError(_ error: any Error, of name: String) -> any Error {
         switch error as? DetectionError {
-        case .invalidPattern, .cannotRender: ValidationError("cannot render \(name): \(error)")
+        case .invalidPattern, .cannotRender: UsageError("cannot render \(name): \(error)")
         default: RuntimeError("cannot render \(name): \(error)")
         }
     }

@@ -79,7 +79,7 @@ struct DetectionOptions: ParsableArguments {
             return try MarkerDetector(pattern: parsed, mode: mode)
         } catch .invalidPattern(let reason) {
             // A board its dictionary cannot hold, lengths too far apart: a mistake in the pattern.
-            throw ValidationError("cannot use pattern \(pattern): invalid pattern: \(reason)")
+            throw UsageError("cannot use pattern \(pattern): invalid pattern: \(reason)")
         } catch {
             throw RuntimeError("cannot use pattern \(pattern): \(error)")
         }

@@ -60,7 +60,7 @@ struct DevicesCommand: ParsableCommand {
                 camera = try Camera(path: path)
             } catch {
                 // A camera named with --device that cannot be opened is the command's failure.
-                if device != nil { throw RuntimeError("\(path) cannot be opened: \(error)") }
+                if device != nil { throw RuntimeError("cannot open camera: \(error)") }
                 StandardOutput.line(title)
                 StandardOutput.line("  cannot be opened: \(error)")
                 continue
@@ -81,7 +81,7 @@ struct DevicesCommand: ParsableCommand {
                     for control in controls { StandardOutput.line("    " + Self.describe(control)) }
                 }
             } catch {
-                if device != nil { throw RuntimeError("\(path) cannot be listed: \(error)") }
+                if device != nil { throw RuntimeError("cannot list camera: \(error)") }
                 StandardOutput.line("  cannot be opened: \(error)")
             }
         }

@@ -80,7 +80,7 @@ import Testing
         let result = try MarkerShutterBinary.run(["devices", "--device", path])
         #expect(result.status == 1, "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
-        #expect(result.standardError.hasPrefix("Error: \(path) cannot be opened: "), "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("Error: cannot open camera: \(path): open failed: "), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
         #expect(!result.standardError.contains("libv4l2"), "\(result.standardError)")
     }

@@ -19,7 +19,13 @@ import Testing
          "cannot use pattern charuco:5x7:DICT_4X4_50:square=1,marker=1e-9: invalid pattern: the board's lengths"),
     ])
     func aPatternThatCannotBeUsedIsAUsageError(arguments: [String], message: String) throws {
-        try MarkerShutterBinary.expectUsageError(arguments, message: message)
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try MarkerShutterBinary.run(arguments, in: scratch)
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("Error: " + message), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "one line, no usage text: \(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch).isEmpty)
     }
 
     @Test func moreOpenCVThreadsThanCoresRunOnePerCoreWithANote() throws {
