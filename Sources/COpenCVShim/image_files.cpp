@@ -65,14 +65,49 @@ bool is_start_of_frame(uint8_t marker) {
     return marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
 }
 
+// The orientation tag (0x0112) of an Exif segment's first directory, as OpenCV's ExifReader reads
+// it: `exif` points at "Exif\0\0" and the TIFF data after it. 1 (as stored) when there is none, it
+// is malformed, or its value is not one of the eight orientations.
+int exif_orientation(const uint8_t *exif, size_t count) {
+    if (count < 6 + 8) return 1;
+    const uint8_t *tiff = exif + 6;
+    const size_t size = count - 6;
+    const bool little = tiff[0] == 'I' && tiff[1] == 'I';
+    if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return 1;
+    auto u16 = [&](size_t at) { return little ? uint32_t(tiff[at]) | uint32_t(tiff[at + 1]) << 8 : uint32_t(tiff[at]) << 8 | tiff[at + 1]; };
+    auto u32 = [&](size_t at) { return little ? u16(at) | u16(at + 2) << 16 : u16(at) << 16 | u16(at + 2); };
+    const size_t directory = u32(4);
+    if (directory > size || size - directory < 2) return 1;
+    const size_t entries = u16(directory);
+    for (size_t index = 0; index < entries; ++index) {
+        const size_t entry = directory + 2 + 12 * index;
+        if (entry > size || size - entry < 12) return 1;
+        if (u16(entry) != 0x0112) continue;
+        const uint32_t value = u16(entry + 2) == 3 ? u16(entry + 8) : 1;
+        return value >= 1 && value <= 8 ? int(value) : 1;
+    }
+    return 1;
+}
+
+// Turns decoded pixels as an Exif orientation says, as imdecode's ApplyExifOrientation does.
+void apply_orientation(int orientation, cv::Mat &pixels) {
+    if (orientation >= 5) cv::transpose(pixels, pixels);
+    switch (orientation) {
+    case 2: case 6: cv::flip(pixels, pixels, 1); break;
+    case 3: case 7: cv::flip(pixels, pixels, -1); break;
+    case 4: case 8: cv::flip(pixels, pixels, 0); break;
+    default: break;
+    }
+}
+
 // What a JPEG's segments before its first scan say, besides its size.
 struct JpegLayout {
     // Where entropy-coded data begins.
     size_t scan_data = 0;
-    // Whether it defines Huffman tables (motion JPEG frames often leave them out).
-    bool huffman_tables = false;
     // Whether it carries Exif data, whose orientation imdecode applies.
     bool exif = false;
+    // The orientation the first Exif segment gives (1 to 8, 1 when it gives none).
+    int orientation = 1;
 };
 
 // Walks the JPEG's marker segments up to the first start-of-scan. Returns the frame header's size
@@ -94,8 +129,10 @@ msd_image_header jpeg_header(const Bytes &bytes, JpegLayout *layout) {
             header.height = bytes.big16(offset + 3);
             header.width = bytes.big16(offset + 5);
         }
-        if (marker == 0xC4) layout->huffman_tables = true;
-        if (marker == 0xE1 && length >= 8 && std::memcmp(bytes.pointer(offset + 2), "Exif", 4) == 0) layout->exif = true;
+        if (marker == 0xE1 && length >= 8 && std::memcmp(bytes.pointer(offset + 2), "Exif", 4) == 0 && !layout->exif) {
+            layout->exif = true;
+            layout->orientation = exif_orientation(bytes.pointer(offset + 2), length - 2);
+        }
         if (marker == 0xDA) {
             if (header.width < 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: a scan before the frame header");
             layout->scan_data = offset + length;
@@ -286,9 +323,16 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_ima
             }
         }
         if (!ended) fail(MSD_STATUS_TRUNCATED, "truncated JPEG: no end-of-image marker after the image data");
-        if (!jpeg.exif && jpeg.huffman_tables) {
+        // libjpeg decodes every JPEG it can: Exif data only turns the picture (as imdecode would),
+        // and libjpeg-turbo fills in the standard Huffman tables motion JPEG frames leave out (as
+        // imdecode inserts them). imdecode, whose libjpeg prints its warnings on standard error,
+        // sees only the colour spaces decode_jpeg declines.
+        {
             cv::Mat pixels(int(header.height), int(header.width), gray ? CV_8UC1 : CV_8UC3);
-            if (decode_jpeg(data, count, channels, pixels)) return new msd_image{pixels, format};
+            if (decode_jpeg(data, count, channels, pixels)) {
+                if (jpeg.exif) apply_orientation(jpeg.orientation, pixels);
+                return new msd_image{pixels, format};
+            }
         }
     }
     const cv::Mat encoded(1, int(std::min(count, size_t(INT32_MAX))), CV_8UC1, const_cast<uint8_t *>(data));

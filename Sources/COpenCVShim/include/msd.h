@@ -143,7 +143,9 @@ msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_h
 /* Decodes a JPEG, PNG, BMP or TIFF image into BGR24 pixels, after checking from its header that it
  * has at most `max_pixels` pixels. A JPEG whose data stops before its end-of-image marker counts
  * as truncated; one of more than MSD_JPEG_MAX_SCANS scans is refused (MSD_STATUS_DECODE_FAILED)
- * before any is decoded. libjpeg's warnings (corrupt data it decodes past) are not printed. */
+ * before any is decoded. A JPEG is turned as its Exif orientation says, as imdecode turns it.
+ * libjpeg's warnings (corrupt data it decodes past) are not printed, but for a JPEG of a colour
+ * space only imdecode reads (CMYK). */
 msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
                             msd_error *error);
 
