@@ -1,5 +1,6 @@
-// libFuzzer harness over the manifest parser (compiled with FrameManifest.swift by Fuzz/build).
-// A parsed manifest must write itself back as text that parses to the same files in order.
+// libFuzzer harness over the manifest parser (compiled with FrameManifest.swift and OutputNames.swift
+// by Fuzz/build). A parsed manifest must write itself back as text that parses to the same files in
+// order, and its files must get one distinct annotation name each.
 
 import Foundation
 
@@ -14,5 +15,7 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         preconditionFailure("'\(text)' parsed, but its own text does not: \(error)")
     }
+    let names = OutputNames.assign(manifest.entries.map(\.file), pathExtension: "jpg")
+    precondition(names.count == manifest.entries.count && Set(names).count == names.count, "annotation names collide for '\(text)'")
     return 0
 }

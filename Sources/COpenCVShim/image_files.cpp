@@ -65,14 +65,49 @@ bool is_start_of_frame(uint8_t marker) {
     return marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
 }
 
+// The orientation tag (0x0112) of an Exif segment's first directory, as OpenCV's ExifReader reads
+// it: `exif` points at "Exif\0\0" and the TIFF data after it. 1 (as stored) when there is none, it
+// is malformed, or its value is not one of the eight orientations.
+int exif_orientation(const uint8_t *exif, size_t count) {
+    if (count < 6 + 8) return 1;
+    const uint8_t *tiff = exif + 6;
+    const size_t size = count - 6;
+    const bool little = tiff[0] == 'I' && tiff[1] == 'I';
+    if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return 1;
+    auto u16 = [&](size_t at) { return little ? uint32_t(tiff[at]) | uint32_t(tiff[at + 1]) << 8 : uint32_t(tiff[at]) << 8 | tiff[at + 1]; };
+    auto u32 = [&](size_t at) { return little ? u16(at) | u16(at + 2) << 16 : u16(at) << 16 | u16(at + 2); };
+    const size_t directory = u32(4);
+    if (directory > size || size - directory < 2) return 1;
+    const size_t entries = u16(directory);
+    for (size_t index = 0; index < entries; ++index) {
+        const size_t entry = directory + 2 + 12 * index;
+        if (entry > size || size - entry < 12) return 1;
+        if (u16(entry) != 0x0112) continue;
+        const uint32_t value = u16(entry + 2) == 3 ? u16(entry + 8) : 1;
+        return value >= 1 && value <= 8 ? int(value) : 1;
+    }
+    return 1;
+}
+
+// Turns decoded pixels as an Exif orientation says, as imdecode's ApplyExifOrientation does.
+void apply_orientation(int orientation, cv::Mat &pixels) {
+    if (orientation >= 5) cv::transpose(pixels, pixels);
+    switch (orientation) {
+    case 2: case 6: cv::flip(pixels, pixels, 1); break;
+    case 3: case 7: cv::flip(pixels, pixels, -1); break;
+    case 4: case 8: cv::flip(pixels, pixels, 0); break;
+    default: break;
+    }
+}
+
 // What a JPEG's segments before its first scan say, besides its size.
 struct JpegLayout {
     // Where entropy-coded data begins.
     size_t scan_data = 0;
-    // Whether it defines Huffman tables (motion JPEG frames often leave them out).
-    bool huffman_tables = false;
     // Whether it carries Exif data, whose orientation imdecode applies.
     bool exif = false;
+    // The orientation the first Exif segment gives (1 to 8, 1 when it gives none).
+    int orientation = 1;
 };
 
 // Walks the JPEG's marker segments up to the first start-of-scan. Returns the frame header's size
@@ -94,8 +129,10 @@ msd_image_header jpeg_header(const Bytes &bytes, JpegLayout *layout) {
             header.height = bytes.big16(offset + 3);
             header.width = bytes.big16(offset + 5);
         }
-        if (marker == 0xC4) layout->huffman_tables = true;
-        if (marker == 0xE1 && length >= 8 && std::memcmp(bytes.pointer(offset + 2), "Exif", 4) == 0) layout->exif = true;
+        if (marker == 0xE1 && length >= 8 && std::memcmp(bytes.pointer(offset + 2), "Exif", 4) == 0 && !layout->exif) {
+            layout->exif = true;
+            layout->orientation = exif_orientation(bytes.pointer(offset + 2), length - 2);
+        }
         if (marker == 0xDA) {
             if (header.width < 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: a scan before the frame header");
             layout->scan_data = offset + length;
@@ -161,26 +198,40 @@ msd_image_header read_header(const uint8_t *data, size_t count, JpegLayout *jpeg
 struct JpegErrors {
     jpeg_error_mgr manager;  // first, so that libjpeg's pointer to it is one to the whole
     std::jmp_buf escape;
+    // libjpeg's words for the error that stopped it; empty when the decode was declined instead.
+    char message[JMSG_LENGTH_MAX];
 };
 
-[[noreturn]] void leave_jpeg(j_common_ptr info) { std::longjmp(reinterpret_cast<JpegErrors *>(info->err)->escape, 1); }
+[[noreturn]] void leave_jpeg(j_common_ptr info) {
+    auto *errors = reinterpret_cast<JpegErrors *>(info->err);
+    info->err->format_message(info, errors->message);
+    std::longjmp(errors->escape, 1);
+}
+
+// libjpeg's default prints warnings (corrupt data it decodes past, as some cameras' frames have)
+// on standard error, in the middle of the command's own output: they are dropped instead.
+void keep_jpeg_quiet(j_common_ptr) {}
 
 // Decodes a JPEG into `pixels` (already of the size its header gives) with libjpeg(-turbo), the
 // library imdecode uses, with imdecode's settings. For BGR (a three-component JPEG only): imdecode
 // asks libjpeg for RGB and then swaps every pixel's bytes in a pass of its own; asking for BGR
 // directly gives the same pixels without that pass. For gray (a one-component JPEG, or YCbCr):
 // libjpeg gives the luma as it is, which is what imdecode's IMREAD_GRAYSCALE gives too. Returns
-// false, leaving the image to imdecode, for anything else (CMYK, RGB without YCbCr) or when libjpeg
-// fails. Warnings go to standard error as libjpeg's defaults (and so imdecode) print them.
+// false, leaving the image to imdecode, for anything else (CMYK, RGB without YCbCr). An error of
+// libjpeg's is the decode's (imdecode, with the same libjpeg, would only fail again and print it on
+// standard error); libjpeg's warnings are not printed.
 bool decode_jpeg(const uint8_t *data, size_t count, msd_image_channels channels, cv::Mat &pixels) {
     // No object with a destructor lives in this frame, so longjmp may leave it.
     jpeg_decompress_struct info;
     std::memset(&info, 0, sizeof info);
     JpegErrors errors;
+    errors.message[0] = '\0';
     info.err = jpeg_std_error(&errors.manager);
     errors.manager.error_exit = leave_jpeg;
+    errors.manager.output_message = keep_jpeg_quiet;
     if (setjmp(errors.escape) != 0) {
         jpeg_destroy_decompress(&info);
+        if (errors.message[0] != '\0') fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: %s", errors.message);
         return false;
     }
     jpeg_create_decompress(&info);
@@ -255,18 +306,33 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_ima
     const msd_pixel_format format = gray ? MSD_PIXEL_FORMAT_GRAY8 : MSD_PIXEL_FORMAT_BGR24;
     if (header.format == MSD_FILE_FORMAT_JPEG) {
         // libjpeg fills a cut-off scan with gray and only warns, so look for the end-of-image marker
-        // ourselves. Inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker.
+        // ourselves. Inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker,
+        // so every other marker on the way is a segment between scans: each start of scan is
+        // counted, and the decoder (libjpeg, or imdecode's) never sees more scans than counted here,
+        // as it stops at the same end-of-image marker.
         bool ended = false;
+        size_t scans = 1;
         for (size_t offset = jpeg.scan_data; offset + 1 < count && !ended; ++offset) {
             const void *next = std::memchr(data + offset, 0xFF, count - offset - 1);
             if (next == nullptr) break;
             offset = size_t(static_cast<const uint8_t *>(next) - data);
             ended = data[offset + 1] == 0xD9;
+            if (data[offset + 1] == 0xDA && ++scans > MSD_JPEG_MAX_SCANS) {
+                fail(MSD_STATUS_DECODE_FAILED, "JPEG of more than %d scans (a progressive JPEG has about ten): refused, "
+                     "as decoding each scan is a pass over the whole image", MSD_JPEG_MAX_SCANS);
+            }
         }
         if (!ended) fail(MSD_STATUS_TRUNCATED, "truncated JPEG: no end-of-image marker after the image data");
-        if (!jpeg.exif && jpeg.huffman_tables) {
+        // libjpeg decodes every JPEG it can: Exif data only turns the picture (as imdecode would),
+        // and libjpeg-turbo fills in the standard Huffman tables motion JPEG frames leave out (as
+        // imdecode inserts them). imdecode, whose libjpeg prints its warnings on standard error,
+        // sees only the colour spaces decode_jpeg declines.
+        {
             cv::Mat pixels(int(header.height), int(header.width), gray ? CV_8UC1 : CV_8UC3);
-            if (decode_jpeg(data, count, channels, pixels)) return new msd_image{pixels, format};
+            if (decode_jpeg(data, count, channels, pixels)) {
+                if (jpeg.exif) apply_orientation(jpeg.orientation, pixels);
+                return new msd_image{pixels, format};
+            }
         }
     }
     const cv::Mat encoded(1, int(std::min(count, size_t(INT32_MAX))), CV_8UC1, const_cast<uint8_t *>(data));

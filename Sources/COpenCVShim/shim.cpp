@@ -180,7 +180,9 @@ msd_status msd_image_pixels_get(const msd_image *image, msd_pixels *pixels, msd_
 void msd_image_free(msd_image *image) { delete image; }
 
 msd_status msd_threads_set(int32_t count, msd_error *error) {
-    return msd::guarded(error, [&] { cv::setNumThreads(count); });
+    // OpenCV's TBB backend asks TBB for count - 1 workers, and TBB refuses more than the cores
+    // allow with a warning on standard error: never more threads than cores are asked for.
+    return msd::guarded(error, [&] { cv::setNumThreads(std::min(count, int32_t(std::max(1, cv::getNumberOfCPUs())))); });
 }
 
 msd_status msd_threads_get(int32_t *count, msd_error *error) {

@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +59,39 @@ const int32_t MSV_EXPOSURE_MANUAL = V4L2_EXPOSURE_MANUAL, MSV_EXPOSURE_APERTURE_
 
 // MARK: - The libv4l2 table
 
+// libv4l2 prints its errors ("libv4l2: error getting capabilities: Inappropriate ioctl for
+// device") on standard error unless v4l2_log_file names another stream. Every one of them also
+// comes back as errno, which the caller turns into a message of its own, so they go to /dev/null
+// instead: unless LIBV4L2_LOG_FILENAME asks libv4l2 for its log, which it then opens itself.
+static void quiet_libv4l2_once(void) {
+    if (v4l2_log_file != NULL || getenv("LIBV4L2_LOG_FILENAME") != NULL) return;
+    v4l2_log_file = fopen("/dev/null", "we");
+}
+
+// Opening also runs libv4l2's plugins, which print on standard error themselves when the file is
+// no capture device (libv4l-mplane: "Failed to query video capabilities: Inappropriate ioctl for
+// device"). While v4l2_open runs, standard error goes to /dev/null; the failure comes back as errno.
+// The lock keeps two opens from swapping the descriptor under each other; a line another thread
+// writes in that moment is lost with them.
 static int libv4l2_open(void *context, const char *path, int flags) {
     (void)context;
-    return v4l2_open(path, flags);
+    static pthread_once_t quieted = PTHREAD_ONCE_INIT;
+    pthread_once(&quieted, quiet_libv4l2_once);
+    static pthread_mutex_t standard_error = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&standard_error);
+    fflush(stderr);
+    int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    int sink = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    bool silenced = saved >= 0 && sink >= 0 && dup2(sink, STDERR_FILENO) >= 0;
+    int fd = v4l2_open(path, flags);
+    int error = errno;
+    fflush(stderr);
+    if (silenced) dup2(saved, STDERR_FILENO);
+    if (saved >= 0) close(saved);
+    if (sink >= 0) close(sink);
+    pthread_mutex_unlock(&standard_error);
+    errno = error;
+    return fd;
 }
 
 static int libv4l2_close(void *context, int fd) {

@@ -104,7 +104,11 @@ enum AprilTagDrawing {
     static func renderSheet(
         family: AprilTagFamily, columns: Int, rows: Int, firstTag: Int, width: Int, height: Int, margin: Int
     ) throws(DetectionError) -> PixelBuffer {
-        guard columns >= 1, rows >= 1, firstTag >= 0, firstTag + columns * rows <= family.codeCount else {
+        // Compared as a difference: `firstTag + count` overflows for an id near `Int.max`.
+        let (count, overflow) = columns.multipliedReportingOverflow(by: rows)
+        guard columns >= 1, rows >= 1, firstTag >= 0, !overflow, count <= family.codeCount,
+            firstTag <= family.codeCount - count
+        else {
             throw .cannotRender(
                 reason: "\(columns)x\(rows) tags from id \(firstTag) do not fit in \(family)'s ids 0...\(family.codeCount - 1)")
         }

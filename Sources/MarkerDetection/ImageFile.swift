@@ -13,6 +13,11 @@ public enum ImageFile {
     /// A larger file (a sparse file, a symlink to a huge one) is refused before any byte is read.
     public static let fileByteLimit = Shim.imageFileByteLimit
 
+    /// The most scans a JPEG may have: 100 (`MSD_JPEG_MAX_SCANS`). Each scan of a progressive JPEG
+    /// is a pass over the whole image, so a JPEG of more (a baseline one has one, a progressive one
+    /// about ten) is refused as ``ImageFileError/undecodable(path:reason:)`` before any is decoded.
+    public static let jpegScanLimit = Shim.jpegScanLimit
+
     /// A format OpenCV's codecs read here.
     public enum Format: String, Sendable, Hashable, CaseIterable {
         /// JPEG (JFIF or Exif).

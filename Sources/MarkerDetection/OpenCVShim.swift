@@ -121,6 +121,8 @@ enum Shim {
     static let minimumDetectionSide = 16
     /// The largest image file msd_image_read reads.
     static let imageFileByteLimit = Int(MSD_IMAGE_FILE_MAX_BYTES)
+    /// The most scans a JPEG may have to be decoded.
+    static let jpegScanLimit = Int(MSD_JPEG_MAX_SCANS)
     /// The largest width and height msd_detector_render draws.
     static let maximumRenderSide = Int(MSD_RENDER_MAX_SIDE)
 

@@ -48,6 +48,10 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
                     the first three
         """
 
+    /// The largest marker or tag id a pattern may name (`first=ID`): more than any dictionary or
+    /// family holds (tagStandard52h13 has 48,714 tags), and far from where counting on overflows.
+    public static let maximumID = 1_000_000
+
     /// Parses a pattern string (see ``grammar``).
     ///
     /// Parsing reads no file: a dictionary path is checked when a detector is made.
@@ -272,10 +276,12 @@ private struct PatternOptions {
         return length
     }
 
+    /// A whole number in `0...Pattern.maximumID`, so that ids counted on from it cannot overflow.
     mutating func count(_ key: String) throws(PatternSyntaxError) -> Int? {
         guard let value = values.removeValue(forKey: key) else { return nil }
-        guard let count = Int(value), count >= 0 else {
-            throw PatternSyntaxError(text: text, expected: "\(key)=N with a whole number N >= 0, found '\(key)=\(value)'")
+        guard let count = Int(value), (0...Pattern.maximumID).contains(count) else {
+            throw PatternSyntaxError(
+                text: text, expected: "\(key)=N with a whole number N from 0 to \(Pattern.maximumID), found '\(key)=\(value)'")
         }
         return count
     }

@@ -21,7 +21,8 @@ struct BoardCommand: ParsableCommand {
 
             Exit status: 0 the file written; 1 nothing written (the file exists and --force was not given, \
             or it cannot be written) or standard output cannot be written; 64 a usage error (an unknown \
-            target, a size outside its range).
+            target, a size outside its range, a board its dictionary cannot hold, a target that does not \
+            fit the image).
 
             Examples:
               marker-shutter board charuco 5x7 DICT_6X6_250 --out board.png
@@ -93,7 +94,8 @@ struct BoardCommand: ParsableCommand {
                 }
                 first = value
             }
-            guard first + size[0] * size[1] <= family.codeCount else {
+            // Compared as a difference: `first + count` overflows for an id near `Int.max`.
+            guard first <= family.codeCount - size[0] * size[1] else {
                 throw ValidationError(
                     "\(size[0] * size[1]) tags from id \(first) do not fit in \(family)'s ids 0...\(family.codeCount - 1)")
             }
@@ -148,7 +150,7 @@ struct BoardCommand: ParsableCommand {
                     height: height, margin: margin)
                 image = try ImageFile.encode(rendered, as: .png)
             } catch {
-                throw RuntimeError("cannot render \(name): \(error)")
+                throw Self.renderingError(error, of: name)
             }
         } else {
             let pattern = try Pattern(parsing: patternText)
@@ -158,7 +160,7 @@ struct BoardCommand: ParsableCommand {
                 let rendered = try PrintableTarget.render(pattern, width: width, height: height, margin: margin)
                 image = try ImageFile.encode(rendered, as: .png)
             } catch {
-                throw RuntimeError("cannot render \(pattern): \(error)")
+                throw Self.renderingError(error, of: pattern.description)
             }
         }
         do {
@@ -173,6 +175,15 @@ struct BoardCommand: ParsableCommand {
             FileHandle.standardError.write(summary + "\n")
         } else {
             StandardOutput.line(summary)
+        }
+    }
+
+    /// A pattern its dictionary cannot hold, or a target too large for the image (`--width`,
+    /// `--height`, `--margin`), is a usage error (exit 64); anything else a failure (exit 1).
+    private static func renderingError(_ error: any Error, of name: String) -> any Error {
+        switch error as? DetectionError {
+        case .invalidPattern, .cannotRender: UsageError("cannot render \(name): \(error)")
+        default: RuntimeError("cannot render \(name): \(error)")
         }
     }
 

@@ -77,6 +77,9 @@ struct DetectionOptions: ParsableArguments {
         let mode = try mode()
         do {
             return try MarkerDetector(pattern: parsed, mode: mode)
+        } catch .invalidPattern(let reason) {
+            // A board its dictionary cannot hold, lengths too far apart: a mistake in the pattern.
+            throw UsageError("cannot use pattern \(pattern): invalid pattern: \(reason)")
         } catch {
             throw RuntimeError("cannot use pattern \(pattern): \(error)")
         }

@@ -13,8 +13,9 @@ struct DevicesCommand: ParsableCommand {
             `--device`, `--exposure`, `--focus`, `--control` and `--lock` set them before the listing.
 
             Exit status: 0 listed (also when there is no camera: the list says so); 1 standard output \
-            cannot be written, or a control could not be set (the message gives the values it takes); \
-            64 a usage error.
+            cannot be written, the camera named with --device cannot be opened or listed (a missing \
+            path, a file that is no capture device), or a control could not be set (the message gives \
+            the values it takes); 64 a usage error.
 
             Examples:
               marker-shutter devices
@@ -54,15 +55,17 @@ struct DevicesCommand: ParsableCommand {
         }
         let settings = try cameraControls.settings
         for (path, title) in devices {
-            StandardOutput.line(title)
             let camera: Camera
             do {
                 camera = try Camera(path: path)
             } catch {
-                if !settings.isEmpty { throw error }
+                // A camera named with --device that cannot be opened is the command's failure.
+                if device != nil { throw RuntimeError("cannot open camera: \(error)") }
+                StandardOutput.line(title)
                 StandardOutput.line("  cannot be opened: \(error)")
                 continue
             }
+            StandardOutput.line(title)
             defer { camera.stop() }
             if !settings.isEmpty {
                 // A refused value ends the command with the control's range; nothing is listed.
@@ -78,6 +81,7 @@ struct DevicesCommand: ParsableCommand {
                     for control in controls { StandardOutput.line("    " + Self.describe(control)) }
                 }
             } catch {
+                if device != nil { throw RuntimeError("cannot list camera: \(error)") }
                 StandardOutput.line("  cannot be opened: \(error)")
             }
         }

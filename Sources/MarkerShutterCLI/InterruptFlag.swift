@@ -1,10 +1,12 @@
 import Dispatch
 import Foundation
+import MarkerShutter
 import Synchronization
 
 /// Set by Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal went away): long work checks it, or is told through ``onInterrupt(_:)``,
 /// and stops in good order. A second signal restores the terminal and exits at once (files appear
-/// only by rename, so none is left half-written under its final name).
+/// only by rename, so none is left half-written under its final name, and the temporary files
+/// still being written are removed).
 ///
 /// Make it before the work acquires anything (a camera, a folder): a signal that arrives while the
 /// work is still being set up is then kept and acted on, instead of ending the program outright.
@@ -37,7 +39,7 @@ final class InterruptFlag: Sendable {
                 }
                 guard first else {
                     TerminalMode.restore()
-                    _exit(130)
+                    AtomicFile.exitRemovingStagedFiles(status: 130)
                 }
                 handler?(name)
             }

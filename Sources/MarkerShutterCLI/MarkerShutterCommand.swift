@@ -36,6 +36,9 @@ struct MarkerShutterCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as UsageError {
+            FileHandle.standardError.write("Error: \(error)\n")
+            Foundation.exit(UsageError.status)
         } catch {
             guard exitCode(for: error) == .success else { exit(withError: error) }
             let text = fullMessage(for: error)

@@ -89,7 +89,7 @@ struct ProcessCommand: ParsableCommand {
     var select: String?
 
     @Option(name: .customLong("opencv-threads"), parsing: .unconditional,
-            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own; \(InputLimits.openCVThreads)).",
+            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own; \(InputLimits.openCVThreads), and more than the cores runs one per core, with a note).",
             transform: InputLimits.openCVThreads.parse(option: "--opencv-threads"))
     var openCVThreads: Int?
 
@@ -117,6 +117,10 @@ struct ProcessCommand: ParsableCommand {
             FileHandle.standardError.write("note: --jobs \(jobs) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
         }
         if let jobs { configuration.options.jobs = jobs }
+        if let openCVThreads, openCVThreads > InputLimits.cores {
+            FileHandle.standardError.write(
+                "note: --opencv-threads \(openCVThreads) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
+        }
         configuration.openCVThreads = openCVThreads
         configuration.output = destination
         configuration.annotate = annotate

@@ -2,9 +2,10 @@ import MarkerDetection
 import Pixels
 import Testing
 
-/// Common JPEGs are decoded by libjpeg straight to BGR; files with Exif data, motion JPEG frames
-/// without Huffman tables, and grayscale or CMYK files go through OpenCV's imdecode. Either way the
-/// pixels must be the ones imdecode gives.
+/// JPEGs are decoded by libjpeg straight to BGR or gray, turned as their Exif orientation says,
+/// motion JPEG frames without Huffman tables included (libjpeg-turbo fills in the standard ones);
+/// only CMYK and other colour spaces go through OpenCV's imdecode. The pixels must be the ones
+/// imdecode gives.
 @Suite struct JPEGDecodingTests {
     /// A colourful 96x64 picture with fine detail, as JPEG at quality 90 (OpenCV's encoder:
     /// baseline, 4:2:0, the standard Huffman tables).
@@ -47,14 +48,13 @@ import Testing
 
     static func pixels(_ image: PixelBuffer) -> [[UInt8]] { (0..<image.height).map { image.row($0) } }
 
-    @Test func directDecodingGivesImdecodesPixels() throws {
+    @Test func exifOfOrientationOneChangesNothing() throws {
         let jpeg = try Self.colourJPEG()
         let direct = try ImageFile.decode(jpeg)
-        // Exif data (orientation 1: as stored) sends the same picture through imdecode.
-        let throughOpenCV = try ImageFile.decode(Self.withExif(jpeg, orientation: 1))
+        let withExif = try ImageFile.decode(Self.withExif(jpeg, orientation: 1))
         #expect(direct.format == .bgr24 && direct.width == 96 && direct.height == 64)
-        #expect(throughOpenCV.width == 96 && throughOpenCV.height == 64)
-        let same = Self.pixels(direct) == Self.pixels(throughOpenCV)
+        #expect(withExif.width == 96 && withExif.height == 64)
+        let same = Self.pixels(direct) == Self.pixels(withExif)
         #expect(same, "the two decodings differ")
     }
 
@@ -66,6 +66,44 @@ import Testing
         #expect(turned.width == 64 && turned.height == 96)
         // Clockwise: the stored picture's bottom-left pixel becomes the top-left one.
         #expect(Array(turned.row(0).prefix(3)) == Array(upright.row(63).prefix(3)))
+    }
+
+    /// A picture turned as Exif orientation `orientation` says, as OpenCV's ApplyExifOrientation
+    /// turns it: 5 to 8 transpose first; then 2 and 6 mirror left to right, 3 and 7 turn half
+    /// round, 4 and 8 mirror top to bottom. Each pixel is its `channels` bytes.
+    static func turned(_ rows: [[[UInt8]]], orientation: Int) -> [[[UInt8]]] {
+        var rows = rows
+        if orientation >= 5 {
+            rows = (0..<rows[0].count).map { x in rows.map { $0[x] } }
+        }
+        switch orientation {
+        case 2, 6: rows = rows.map { Array($0.reversed()) }
+        case 3, 7: rows = rows.reversed().map { Array($0.reversed()) }
+        case 4, 8: rows = rows.reversed()
+        default: break
+        }
+        return rows
+    }
+
+    static func pixelRows(_ image: PixelBuffer) -> [[[UInt8]]] {
+        let size = image.format == .gray8 ? 1 : 3
+        return (0..<image.height).map { y in
+            let row = image.row(y)
+            return (0..<image.width).map { x in Array(row[(x * size)..<(x * size + size)]) }
+        }
+    }
+
+    /// The picture is turned as its Exif orientation says, for all eight, in colour and in gray.
+    @Test(arguments: 1...8)
+    func everyExifOrientationTurnsThePictureAsOpenCVDoes(orientation: Int) throws {
+        let jpeg = try Self.colourJPEG()
+        for channels in [ImageFile.Channels.bgr, .gray] {
+            let upright = try ImageFile.decode(jpeg, channels: channels)
+            let turned = try ImageFile.decode(Self.withExif(jpeg, orientation: UInt8(orientation)), channels: channels)
+            #expect([turned.width, turned.height] == (orientation >= 5 ? [64, 96] : [96, 64]))
+            let same = Self.pixelRows(turned) == Self.turned(Self.pixelRows(upright), orientation: orientation)
+            #expect(same, "orientation \(orientation), \(channels): turned otherwise")
+        }
     }
 
     @Test func motionJPEGWithoutHuffmanTablesDecodesAsWithThem() throws {

@@ -58,7 +58,12 @@ import Testing
         ("charuco:5x7:DICT_6X6_250:marker=0.05", "a marker (0.05) smaller than its square (0.04)"),
         ("charuco:5x7:DICT_6X6_250:legacy=yes", "'legacy' alone, without a value, found 'legacy=yes'"),
         ("charuco:5x7:DICT_6X6_250:legacy,legacy", "each option once, found 'legacy' twice"),
-        ("gridboard:5x7:DICT_6X6_250:first=-1", "first=N with a whole number N >= 0, found 'first=-1'"),
+        ("gridboard:5x7:DICT_6X6_250:first=-1", "first=N with a whole number N from 0 to 1000000, found 'first=-1'"),
+        ("gridboard:5x7:DICT_6X6_250:first=1000001", "first=N with a whole number N from 0 to 1000000, found 'first=1000001'"),
+        ("gridboard:2x2:DICT_4X4_50:first=9223372036854775807",
+         "first=N with a whole number N from 0 to 1000000, found 'first=9223372036854775807'"),
+        ("aprilgrid:6x6:tag36h11:first=9223372036854775807",
+         "first=N with a whole number N from 0 to 1000000, found 'first=9223372036854775807'"),
         ("chessboard:9x6x2", "a size COLSxROWS in inner corners, like 5x7, found '9x6x2'"),
         ("chessboard:2x6", "a size of 3...1000 inner corners each way, found 2x6"),
     ])

@@ -66,9 +66,22 @@ import Testing
         return result
     }
 
-    @Test func aMissingDeviceSaysSo() throws {
-        let result = try MarkerShutterBinary.run(["devices", "--device", "/nonexistent/video7"])
-        #expect(result.status == 0)
-        #expect(result.standardOutput.contains("/nonexistent/video7\n  cannot be opened:"))
+    /// A camera named with --device that cannot be opened is the command's failure, said in the
+    /// tool's own words: libv4l2's lines never reach standard error.
+    @Test(arguments: ["/nonexistent/video7", "/dev/null", "regular file"])
+    func aDeviceThatCannotBeOpenedExitsWithStatusOne(device: String) throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var path = device
+        if device == "regular file" {
+            path = folder + "/video0"
+            try #require(FileManager.default.createFile(atPath: path, contents: Data("not a camera".utf8)))
+        }
+        let result = try MarkerShutterBinary.run(["devices", "--device", path])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.hasPrefix("Error: cannot open camera: \(path): open failed: "), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(!result.standardError.contains("libv4l2"), "\(result.standardError)")
     }
 }

@@ -194,7 +194,7 @@ import Testing
     @Test(arguments: [
         ("process", ["--hold <seconds> Seconds a lost detection is held before the shutter is disabled (0 to 3600 seconds)",
                      "(default: 50; 0 to 1000000000)", "no manifest.jsonl (0.01 to 10000 frames per second)",
-                     "else OpenCV's own; 1 to 256 threads)"]),
+                     "else OpenCV's own; 1 to 256 threads, and more than the cores runs one per core, with a note)"]),
         ("board", ["Width of the image in pixels (100 to 16384 pixels)", "a tenth of the shorter side; 0 to 16384 pixels)"]),
     ])
     func helpStatesTheRangeOfEveryNumber(command: String, ranges: [String]) throws {

@@ -50,6 +50,34 @@ import Testing
         }
     }
 
+    /// A second signal right after the first ends the run at once, and the temporary file of
+    /// `--output` goes with it. The process is stopped while both signals are sent, so that the
+    /// second one always comes while the file is still being written.
+    @Test func aQuickSecondSignalLeavesNoTemporaryFile() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = folder + "/frames"
+        try Self.makeLongFolder(frames)
+        let started = try MarkerShutterBinary.start(
+            ["process", frames, "--pattern", "charuco:5x7:DICT_6X6_250", "--jobs", "1", "--output", "g"],
+            in: folder, scratch: folder)
+        let pid = started.process.processIdentifier
+        let temporary = folder + "/.g.\(pid).tmp"
+        let deadline = Date().addingTimeInterval(60)
+        while Self.size(of: temporary) == 0, started.process.isRunning, Date() < deadline {
+            usleep(10_000)
+        }
+        try #require(started.process.isRunning, "process ended before it could be interrupted")
+        kill(pid, SIGSTOP)
+        kill(pid, SIGINT)
+        kill(pid, SIGTERM)
+        kill(pid, SIGCONT)
+        let result = try started.wait()
+        #expect(result.status == 130, "\(result.standardError)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "temporary files left behind: \(left)")
+    }
+
     /// The bundled session's frames, linked five times over as one long folder without a manifest.
     static func makeLongFolder(_ path: String) throws {
         let session = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"

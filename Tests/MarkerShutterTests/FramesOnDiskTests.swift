@@ -106,13 +106,16 @@ import Testing
             buffer.withMemoryRebound(to: CChar.self) { rename(path + "/copy", $0.baseAddress!) }
         }
         #expect(renamed == 0)
-        let skipped = Mutex<[String]>([])
-        let source = LiveSource.replay(try FrameFolder(path: path)) { file, reason in
-            skipped.withLock { $0.append("\(file): \(reason)") }
-        }
+        let source = LiveSource.replay(try FrameFolder(path: path))
         var delivered: [SourceFrame] = []
-        for try await frame in source.frames { delivered.append(frame) }
-        #expect(skipped.withLock { $0 } == [])
+        var skipped: [LiveSource.MissingFrame] = []
+        for try await item in source.items {
+            switch item {
+            case .frame(let frame): delivered.append(frame)
+            case .missing(let missing): skipped.append(missing)
+            }
+        }
+        #expect(skipped == [])
         #expect(delivered.map(\.file) == ["b\\xFF\\xFE.jpg"])
         #expect(delivered.first.map { [$0.pixels.width, $0.pixels.height] } == [640, 480])
     }

@@ -101,4 +101,47 @@ import Testing
         #expect(OutputNames.assign(["a.png", "a.png.jpg", "a"], pathExtension: "jpg") == ["a.jpg", "a.png.jpg", "a-2.jpg"])
         #expect(OutputNames.assign(["a.jpg", "a.png", "a.png.jpg"], pathExtension: "jpg") == ["a.jpg", "a.png.jpg", "a.png.jpg.jpg"])
     }
+
+    /// A manifest that lists one file 20,000 times: each listing gets the next number, and a
+    /// number a name already took is passed over.
+    @Test func oneFileListedManyTimesGetsNumbersInTurn() {
+        let names = OutputNames.assign(Array(repeating: "a.png", count: 20_000) + ["a.png-7.jpg"], pathExtension: "jpg")
+        #expect(names.count == 20_001)
+        #expect(Set(names).count == 20_001)
+        #expect(Array(names.prefix(4)) == ["a.jpg", "a.png.jpg", "a.png-2.jpg", "a.png-3.jpg"])
+        #expect(names[19_999] == "a.png-19999.jpg")
+        #expect(names[20_000] == "a.png-7.jpg.jpg")
+        let later = OutputNames.assign(["b.png", "b.png", "b.png-2.jpg", "b.png", "b.png"], pathExtension: "jpg")
+        #expect(later == ["b.jpg", "b.png.jpg", "b.png-2.jpg", "b.png-3.jpg", "b.png-4.jpg"])
+    }
+}
+
+/// A manifest larger than ``InputLimits/manifestBytes`` is refused before it is read.
+@Suite struct ManifestSizeTests {
+    @Test func aManifestOverTheLimitIsRefusedUnread() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/manifest.jsonl"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("{\"file\":\"a.jpg\",\"t\":0}\n".utf8)))
+        #expect(truncate(path, off_t(InputLimits.manifestBytes + 1)) == 0)  // sparse: nothing is written
+        #expect(throws: FrameFolderError.manifestTooLarge(path, bytes: InputLimits.manifestBytes + 1)) {
+            try FrameFolder(path: folder)
+        }
+        #expect(FrameFolderError.manifestTooLarge(path, bytes: 67_108_865).description
+            == "\(path): 67108865 bytes, more than the limit of 67108864 bytes (64 MiB) for a manifest")
+    }
+
+    @Test func aManifestAtTheLimitIsRead() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let line = "{\"file\":\"a.jpg\",\"t\":0}\n"
+        let padding = String(repeating: " ", count: 1 << 20 - 1) + "\n"
+        var text = line
+        while text.utf8.count + padding.utf8.count <= InputLimits.manifestBytes { text += padding }
+        text += String(repeating: " ", count: InputLimits.manifestBytes - text.utf8.count)
+        #expect(text.utf8.count == InputLimits.manifestBytes)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/manifest.jsonl"))
+        let frames = try FrameFolder(path: folder).frames
+        #expect(frames.map(\.file) == ["a.jpg"])
+    }
 }

@@ -76,6 +76,10 @@ typedef struct msd_error {
 
 /* Image files larger than this (256 MiB) are refused before their bytes are read. */
 #define MSD_IMAGE_FILE_MAX_BYTES 268435456
+/* A JPEG of more scans than this is refused before it is decoded: each scan is a pass over the
+ * whole image, so a small file of thousands of scans would take minutes (a baseline JPEG has one
+ * scan, a progressive one about ten). */
+#define MSD_JPEG_MAX_SCANS 100
 /* Dictionary files larger than this (4 MiB) are refused before they are parsed. */
 #define MSD_DICTIONARY_FILE_MAX_BYTES 4194304
 /* A dictionary's markers have 2 to 16 bits a side ... */
@@ -138,7 +142,10 @@ msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_h
 
 /* Decodes a JPEG, PNG, BMP or TIFF image into BGR24 pixels, after checking from its header that it
  * has at most `max_pixels` pixels. A JPEG whose data stops before its end-of-image marker counts
- * as truncated. */
+ * as truncated; one of more than MSD_JPEG_MAX_SCANS scans is refused (MSD_STATUS_DECODE_FAILED)
+ * before any is decoded. A JPEG is turned as its Exif orientation says, as imdecode turns it.
+ * libjpeg's warnings (corrupt data it decodes past) are not printed, but for a JPEG of a colour
+ * space only imdecode reads (CMYK). */
 msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
                             msd_error *error);
 
@@ -364,7 +371,8 @@ msd_status msd_image_annotate(const msd_pixels *pixels, const msd_annotation *an
 
 /* MARK: - Threads */
 
-/* OpenCV's worker thread count for its internal parallel loops (cv::setNumThreads); process-wide. */
+/* OpenCV's worker thread count for its internal parallel loops (cv::setNumThreads); process-wide.
+ * A count above the cores (cv::getNumberOfCPUs) sets one per core. */
 msd_status msd_threads_set(int32_t count, msd_error *error);
 msd_status msd_threads_get(int32_t *count, msd_error *error);
 

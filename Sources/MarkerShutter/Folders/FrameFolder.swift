@@ -92,12 +92,7 @@ public struct FrameFolder: Sendable {
         if FileManager.default.fileExists(atPath: manifestPath) {
             // Never wait on a FIFO or stream from a device put where the manifest belongs.
             guard Self.isRegularFile(manifestPath) else { throw .unreadable(manifestPath, reason: "not a regular file") }
-            let text: String
-            do {
-                text = try String(contentsOfFile: manifestPath, encoding: .utf8)
-            } catch {
-                throw .unreadable(manifestPath, reason: "\(error.localizedDescription)")
-            }
+            let text = try Self.manifestText(manifestPath)
             let manifest: FrameManifest
             do {
                 manifest = try FrameManifest(parsing: text)
@@ -148,6 +143,29 @@ extension FrameFolder {
         return names
     }
 
+    /// The text of the manifest at `path`, read only when it has at most
+    /// ``InputLimits/manifestBytes`` bytes (and never more than one byte past them, should it grow).
+    static func manifestText(_ path: String) throws(FrameFolderError) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .unreadable(path, reason: SystemCallError.explanation(of: errno))
+        }
+        defer { try? handle.close() }
+        let limit = InputLimits.manifestBytes
+        var status = stat()
+        if fstat(handle.fileDescriptor, &status) == 0, status.st_size > limit {
+            throw .manifestTooLarge(path, bytes: Int(status.st_size))
+        }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: limit + 1) ?? Data()
+        } catch {
+            throw .unreadable(path, reason: "\(error.localizedDescription)")
+        }
+        guard data.count <= limit else { throw .manifestTooLarge(path, bytes: data.count) }
+        guard let text = String(data: data, encoding: .utf8) else { throw .unreadable(path, reason: "not UTF-8 text") }
+        return text
+    }
+
     /// Whether `path`, after following symbolic links, is a regular file.
     static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
@@ -169,6 +187,8 @@ public enum FrameFolderError: Error, Equatable, CustomStringConvertible {
     case manifest(String, FrameManifestError)
     /// A frame rate outside ``InputLimits/framesPerSecond``.
     case badRate(Double)
+    /// The manifest has more than ``InputLimits/manifestBytes`` bytes (at least `bytes`); it was not read.
+    case manifestTooLarge(String, bytes: Int)
 
     public var description: String {
         switch self {
@@ -178,6 +198,8 @@ public enum FrameFolderError: Error, Equatable, CustomStringConvertible {
         case .empty(let path):
             "\(path): no frames (image files ending in \(FrameFolder.imageExtensions.sorted().joined(separator: ", ")), or a \(FrameManifest.fileName) listing them)"
         case .manifest(let path, let error): "\(path): \(error)"
+        case .manifestTooLarge(let path, let bytes):
+            "\(path): \(bytes) bytes, more than the limit of \(InputLimits.manifestBytes) bytes (64 MiB) for a manifest"
         case .badRate(let fps): "\(OutOfRangeError(name: "the frame rate", value: "\(fps)", allowed: InputLimits.framesPerSecond.description))"
         }
     }

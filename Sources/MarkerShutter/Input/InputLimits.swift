@@ -6,6 +6,9 @@ import Foundation
 public enum InputLimits {
     /// Frame timestamps, in seconds (about ±31 years; nanoseconds in an `Int64` reach ±292 years).
     public static let frameSeconds = AllowedRange(-1e9...1e9, unit: "seconds")
+    /// The size of a `manifest.jsonl`, in bytes: 64 MiB, about 800,000 frames (seven hours at
+    /// 30 frames per second); a larger one is refused before it is read.
+    public static let manifestBytes = 64 << 20
     /// How long a lost detection is held (`--hold`): up to an hour.
     public static let holdSeconds = AllowedRange(0.0...3600, unit: "seconds")
     /// The rate of a folder without a manifest (`process --fps`, `live --fps` for a replay).

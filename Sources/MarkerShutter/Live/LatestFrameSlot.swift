@@ -14,6 +14,15 @@ final class LatestFrameSlot<Value: Sendable>: Sendable {
     private let state = Mutex(State())
     /// Signalled when the slot goes from empty to full, and on close.
     private let filled = DispatchSemaphore(value: 0)
+    /// Which replaced values ``replacedCount`` counts.
+    private let counts: @Sendable (Value) -> Bool
+
+    /// An empty slot.
+    ///
+    /// - Parameter counting: Which replaced values ``replacedCount`` counts (all of them by default).
+    init(counting: @escaping @Sendable (Value) -> Bool = { _ in true }) {
+        counts = counting
+    }
 
     /// Puts a value, replacing a waiting one. Never blocks.
     ///
@@ -23,7 +32,7 @@ final class LatestFrameSlot<Value: Sendable>: Sendable {
         let (wasEmpty, replaced) = state.withLock { s -> (Bool, Bool) in
             guard !s.closed else { return (false, false) }
             let replaced = s.value != nil
-            if replaced { s.replaced += 1 }
+            if let waiting = s.value, counts(waiting) { s.replaced += 1 }
             s.value = value
             return (!replaced, replaced)
         }
@@ -50,6 +59,6 @@ final class LatestFrameSlot<Value: Sendable>: Sendable {
         filled.signal()
     }
 
-    /// Values replaced before the consumer took them.
+    /// Values replaced before the consumer took them (those the slot was told to count).
     var replacedCount: Int { state.withLock { $0.replaced } }
 }

@@ -35,7 +35,10 @@ public final class LiveShutter: Sendable {
 
     private struct Submitted: Sendable {
         let index: Int
-        let frame: SourceFrame
+        /// The frame; `nil` for a frame that cannot be read, of which only the time passes.
+        let frame: SourceFrame?
+        /// The frame's time.
+        let time: FrameTime
         /// When it arrived, on the session clock.
         let arrivedAt: Duration
     }
@@ -79,7 +82,8 @@ public final class LiveShutter: Sendable {
     public let detector: MarkerDetector
     /// Which detections may enable the shutter.
     public let rule: ValidityRule
-    private let slot = LatestFrameSlot<Submitted>()
+    /// Frames waiting for detection; a missing frame replaced by a newer one is not a frame skipped.
+    private let slot = LatestFrameSlot<Submitted>(counting: { $0.frame != nil })
     private let state: Mutex<State>
     /// Where the next frame is searched; `nil` searches every frame whole.
     private let tracker: Mutex<RegionTracker?>
@@ -120,7 +124,10 @@ public final class LiveShutter: Sendable {
     ///   Keep it short: detection waits for it. ``advance(to:)`` waits until it returned for the newest frame.
     ///   - afterFrame: Called on the detection thread when a frame is done with (detected or not),
     ///   after `onFrame`.
-    public func start(onFrame: @escaping @Sendable (Report) -> Void, afterFrame: @escaping @Sendable () -> Void = {}) {
+    ///   - onExpiry: Called on the detection thread when the time of a frame that cannot be read
+    ///   (``pass(_:)``) ran the hold out.
+    public func start(onFrame: @escaping @Sendable (Report) -> Void, afterFrame: @escaping @Sendable () -> Void = {},
+                      onExpiry: @escaping @Sendable (Expiry) -> Void = { _ in }) {
         let first = state.withLock { s -> Bool in
             defer { s.started = true }
             return !s.started
@@ -128,6 +135,10 @@ public final class LiveShutter: Sendable {
         precondition(first, "LiveShutter.start called twice")
         let thread = Thread { [self] in
             while let submitted = slot.take() {
+                guard submitted.frame != nil else {
+                    if let expiry = pass(submitted) { onExpiry(expiry) }
+                    continue
+                }
                 if let report = process(submitted) { onFrame(report) }
                 state.withLock { $0.lastHandled = submitted.index }
                 afterFrame()
@@ -145,7 +156,19 @@ public final class LiveShutter: Sendable {
             defer { s.nextIndex += 1 }
             return s.nextIndex
         }
-        slot.put(Submitted(index: index, frame: frame, arrivedAt: clock.now()))
+        slot.put(Submitted(index: index, frame: frame, time: frame.time, arrivedAt: clock.now()))
+    }
+
+    /// Hands over the time of a frame that cannot be read (a replayed file that is missing or
+    /// corrupt): in its turn after the frames before it, the shutter's time moves on to `time` as
+    /// if the frame had shown nothing, so a hold runs out in a hole of such frames and a picture
+    /// asked for there is refused. It takes no frame index. Never blocks.
+    public func pass(_ time: FrameTime) {
+        let index = state.withLock { s -> Int in
+            s.statistics.framesMissing += 1
+            return s.nextIndex
+        }
+        slot.put(Submitted(index: index, frame: nil, time: time, arrivedAt: clock.now()))
     }
 
     /// No more frames: detection finishes the frame waiting, if any, then stops.
@@ -226,8 +249,18 @@ public final class LiveShutter: Sendable {
         }
     }
 
+    /// Moves the shutter's time to a missing frame's; the expiry when that ran the hold out.
+    private func pass(_ submitted: Submitted) -> Expiry? {
+        state.withLock { s -> Expiry? in
+            guard let anchor = s.anchor, submitted.time >= anchor.time, let expiry = s.timeline.expiry,
+                s.timeline.advance(to: submitted.time)
+            else { return nil }
+            return Expiry(state: s.timeline.state, time: expiry, lastFrame: anchor.index)
+        }
+    }
+
     private func process(_ submitted: Submitted) -> Report? {
-        let frame = submitted.frame
+        guard let frame = submitted.frame else { return nil }
         let detection: Detection
         do {
             detection = try detect(frame.pixels)
@@ -267,6 +300,8 @@ public struct LiveStatistics: Sendable {
     public var detectionFailures = 0
     /// Frames dropped because their timestamp went back.
     public var framesOutOfOrder = 0
+    /// Replayed frames that are missing or cannot be read (their time passed all the same).
+    public var framesMissing = 0
     /// The last detection's duration.
     public var lastDetectionTime: Duration?
     /// The last detection's marker and board-corner counts.

@@ -89,10 +89,10 @@ public struct ProcessRun: Sendable {
         self.configuration = configuration
     }
 
-    /// The value for ``MarkerDetector/openCVThreadCount`` this run wants: the configured one, else 1
-    /// when several jobs already share the cores, else -1 (OpenCV's own).
+    /// The value for ``MarkerDetector/openCVThreadCount`` this run wants: the configured one (at
+    /// most one per core), else 1 when several jobs already share the cores, else -1 (OpenCV's own).
     public var openCVThreadCount: Int {
-        configuration.openCVThreads
+        configuration.openCVThreads.map { min($0, InputLimits.cores) }
             ?? (max(1, min(configuration.options.jobs, InputLimits.cores, configuration.folder.frames.count)) > 1 ? 1 : -1)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -8,6 +9,25 @@ import Glibc
 /// name in the same folder, are flushed to the disk, and only then renamed into place. An
 /// interrupted write (Ctrl-C, a full disk, a crash) leaves no partial file under the final name.
 public enum AtomicFile {
+    /// The temporary files that exist now: each is added before it is created and taken away once
+    /// it is renamed or removed, under this lock, so that ``exitRemovingStagedFiles(status:)`` finds
+    /// every one and none appears after it.
+    private static let staging = Mutex<Set<String>>([])
+
+    /// The temporary files being written now.
+    static var stagedFiles: Set<String> { staging.withLock { $0 } }
+
+    /// Ends the process at once with `status`, removing every temporary file still being written:
+    /// a second Ctrl-C leaves no `.NAME.PID.tmp` behind. The final names keep what was renamed
+    /// into place before; a file being renamed right now is either renamed or removed, never both
+    /// nor neither.
+    public static func exitRemovingStagedFiles(status: Int32) -> Never {
+        staging.withLock { files -> Never in
+            for file in files { unlink(file) }
+            _exit(status)
+        }
+    }
+
     /// Writes `bytes` to `path`.
     ///
     /// - Parameters:
@@ -40,10 +60,20 @@ public enum AtomicFile {
         /// - Throws: ``FileWriteError`` when it cannot be opened.
         init(_ path: String) throws(FileWriteError) {
             let temporary = AtomicFile.temporaryPath(for: path)
-            do {
-                descriptor = try SystemCall.retrying("open") { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-            } catch {
-                throw FileWriteError(path: path, error)
+            let opened = AtomicFile.staging.withLock { files -> Result<Int32, SystemCallError> in
+                do throws(SystemCallError) {
+                    let descriptor = try SystemCall.retrying("open") {
+                        open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                    }
+                    files.insert(temporary)
+                    return .success(descriptor)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch opened {
+            case .success(let opened): descriptor = opened
+            case .failure(let error): throw FileWriteError(path: path, error)
             }
             self.path = path
             self.temporary = temporary
@@ -67,25 +97,38 @@ public enum AtomicFile {
             // No retry of close: the descriptor is released whatever it reports.
             if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
             if failure != nil, !keepingUnflushed {
-                unlink(temporary)
+                remove()
                 throw failure!
             }
             if !replacing, access(path, F_OK) == 0 {
-                unlink(temporary)
+                remove()
                 throw FileWriteError(path: path, call: "rename", errno: EEXIST)
             }
-            if rename(temporary, path) != 0 {
-                let renameFailure = FileWriteError(path: path, call: "rename", errno: errno)
-                unlink(temporary)
-                throw renameFailure
+            let renameFailure = AtomicFile.staging.withLock { files -> FileWriteError? in
+                guard rename(temporary, path) == 0 else {
+                    let renameFailure = FileWriteError(path: path, call: "rename", errno: errno)
+                    unlink(temporary)
+                    files.remove(temporary)
+                    return renameFailure
+                }
+                files.remove(temporary)
+                return nil
             }
+            if let renameFailure { throw renameFailure }
             if let failure { throw failure }
         }
 
         /// Closes and removes the temporary file; nothing reaches ``path``.
         func abandon() {
             close(descriptor)
-            unlink(temporary)
+            remove()
+        }
+
+        private func remove() {
+            AtomicFile.staging.withLock { files in
+                unlink(temporary)
+                files.remove(temporary)
+            }
         }
     }
 
@@ -105,9 +148,8 @@ public enum AtomicFile {
 
     /// The hidden name a file is written under before it is renamed to `path`: `.NAME.PID.tmp` in the same folder.
     static func temporaryPath(for path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        return (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).tmp"
+        let (folder, name) = PathParts.split(path)
+        return (folder.isEmpty ? "" : folder == "/" ? "/" : folder + "/") + ".\(name).\(getpid()).tmp"
     }
 
     /// Writes all of `bytes` to an open descriptor, retrying when interrupted.
@@ -135,7 +177,7 @@ public enum AtomicFile {
             guard (status.st_mode & S_IFMT) == S_IFDIR else { throw FileWriteError(path: path, call: "mkdir", errno: ENOTDIR) }
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathParts.folder(of: path)
         if !parent.isEmpty, parent != path { try makeFolder(parent) }
         if mkdir(path, 0o755) != 0, errno != EEXIST { throw FileWriteError(path: path, call: "mkdir", errno: errno) }
     }

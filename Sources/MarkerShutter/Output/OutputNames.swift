@@ -15,12 +15,24 @@ public enum OutputNames {
     ///   - pathExtension: The extension of the derived files, without the dot (`"jpg"`).
     public static func assign(_ files: [String], pathExtension: String) -> [String] {
         var taken = Set<String>()
+        // The number each file's numbered names go on from, so that a file listed many times costs
+        // one look per listing, not one per name taken before it.
+        var nextNumber: [String: Int] = [:]
         return files.map { file in
             let stem = (file as NSString).deletingPathExtension
             var candidates = ["\(stem).\(pathExtension)"]
             if stem != file { candidates.append("\(file).\(pathExtension)") }
-            let name = candidates.first { !taken.contains($0) }
-                ?? (2...).lazy.map { "\(file)-\($0).\(pathExtension)" }.first { !taken.contains($0) }!
+            var name: String
+            if let free = candidates.first(where: { !taken.contains($0) }) {
+                name = free
+            } else {
+                var number = nextNumber[file, default: 2]
+                repeat {
+                    name = "\(file)-\(number).\(pathExtension)"
+                    number += 1
+                } while taken.contains(name)
+                nextNumber[file] = number
+            }
             taken.insert(name)
             return name
         }

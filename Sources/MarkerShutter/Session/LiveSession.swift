@@ -74,7 +74,8 @@ public final class LiveSession: Sendable {
     public enum Event: Sendable {
         /// A frame was detected; `shutterChanged` when the shutter's phase differs from the frame before.
         case frame(LiveShutter.Report, shutterChanged: Bool, guidance: Guidance)
-        /// No frame came before the hold ran out (a camera that stalled): the shutter is disabled.
+        /// No frame came before the hold ran out (a camera that stalled, replayed frames that
+        /// cannot be read): the shutter is disabled.
         case shutterExpired(LiveShutter.Expiry)
         /// A picture was saved.
         case pictureSaved(SavedPicture)
@@ -87,7 +88,7 @@ public final class LiveSession: Sendable {
         case pictureNotTaken
         /// The recording stopped; the frames recorded so far are kept.
         case recordingStopped(FileWriteError)
-        /// A replayed frame could not be read and was skipped.
+        /// A replayed frame could not be read and was skipped; its time passed all the same.
         case frameSkipped(file: String, reason: String)
         /// A background solve of the pictures so far ended (``Configuration/calibration``).
         case calibrated(LiveCalibration.Update)
@@ -205,11 +206,8 @@ public final class LiveSession: Sendable {
         case .camera(let path, let settings):
             source = try Self.openCamera(path: path, settings: settings, configuration: configuration, continuation: continuation)
         case .replay(let path, let framesPerSecond):
-            let continuation = continuation
             do {
-                source = .replay(try FrameFolder(path: path, framesPerSecond: framesPerSecond)) { file, reason in
-                    continuation.yield(.frameSkipped(file: file, reason: reason))
-                }
+                source = .replay(try FrameFolder(path: path, framesPerSecond: framesPerSecond))
             } catch {
                 throw .replay("\(error)")
             }
@@ -294,12 +292,27 @@ public final class LiveSession: Sendable {
     /// picture asked for and the recording are complete when it returns.
     public func run() async -> LiveSummary {
         let doorbell = doorbell
-        shutter.start(onFrame: { [self] report in onFrame(report) }, afterFrame: { doorbell.continuation.yield() })
+        shutter.start(onFrame: { [self] report in onFrame(report) }, afterFrame: { doorbell.continuation.yield() },
+                      onExpiry: { [self] expiry in
+                          counts.withLock { c in
+                              c.lastPhase = expiry.state.phase
+                              continuation.yield(.shutterExpired(expiry))
+                          }
+                      })
         let stallWatch = source.mayStall ? Task { await watchStalls() } : nil
         var failure: String?
         var recordingFailureShown = false
         do {
-            for try await frame in source.frames {
+            for try await item in source.items {
+                let frame: SourceFrame
+                switch item {
+                case .frame(let delivered):
+                    frame = delivered
+                case .missing(let missing):
+                    continuation.yield(.frameSkipped(file: missing.file, reason: missing.reason))
+                    shutter.pass(missing.time)
+                    continue
+                }
                 if let recorder {
                     recorder.record(frame)
                     if !recordingFailureShown, let failure = recorder.summary.failure {

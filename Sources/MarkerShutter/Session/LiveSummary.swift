@@ -77,7 +77,8 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
         var lines = [
             "stopped (\(stopReason ?? "end of frames")): \(statistics.framesReceived) frames received, "
                 + "\(statistics.framesDetected) detected, \(statistics.framesSkipped) skipped while detection was busy, "
-                + "\(statistics.framesLostByCamera) lost by the camera",
+                + "\(statistics.framesLostByCamera) lost by the camera"
+                + (statistics.framesMissing > 0 ? ", \(statistics.framesMissing) missing or unreadable" : ""),
             String(format: "  shutter enabled %.2f s in %d stretch%@", enabled.inSeconds, stretches.count,
                    stretches.count == 1 ? "" : "es"),
             "  pictures: \(pictures.saved) saved" + (pictures.refused > 0 ? ", \(pictures.refused) refused (shutter disabled)" : "")

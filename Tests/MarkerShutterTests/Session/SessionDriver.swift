@@ -12,7 +12,7 @@ final class SessionDriver {
     static let pattern = try! Pattern(parsing: "charuco:5x7:DICT_6X6_250")
     let session: LiveSession
     let frames: [FrameFolder.Frame]
-    private let continuation: AsyncThrowingStream<SourceFrame, any Error>.Continuation
+    private let continuation: AsyncThrowingStream<LiveSource.Item, any Error>.Continuation
     private var iterator: AsyncStream<LiveSession.Event>.Iterator
     /// Every event so far, in order.
     private(set) var events: [LiveSession.Event] = []
@@ -25,9 +25,9 @@ final class SessionDriver {
         var configuration = LiveSession.Configuration(detector: detector, rule: ValidityRule(defaultsFor: Self.pattern),
                                                       hold: .milliseconds(300), pictures: pictures)
         change(&configuration)
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SourceFrame.self, throwing: (any Error).self)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: LiveSource.Item.self, throwing: (any Error).self)
         self.continuation = continuation
-        session = try LiveSession(source: .source(.frames(named: "sample", stream, mayStall: mayStall, stop: { continuation.finish() })),
+        session = try LiveSession(source: .source(.items(named: "sample", stream, mayStall: mayStall, stop: { continuation.finish() })),
                                   configuration: configuration)
         iterator = session.events.makeAsyncIterator()
     }
@@ -37,13 +37,35 @@ final class SessionDriver {
     func feed(_ index: Int) async throws -> Bool {
         let frame = frames[index]
         let pixels = try ImageFile.read(frame.path)
-        continuation.yield(SourceFrame(pixels: pixels, time: frame.time, sequence: frame.sequence, file: frame.file))
+        continuation.yield(.frame(SourceFrame(pixels: pixels, time: frame.time, sequence: frame.sequence, file: frame.file)))
         while let event = await iterator.next() {
             events.append(event)
             if case .frame(let report, _, _) = event, report.observation.index >= 0 { return true }
         }
         return false
     }
+
+    /// Hands over a frame that cannot be read, at `time`, and waits until the session has told of it.
+    func feedMissing(at time: FrameTime, file: String) async throws {
+        continuation.yield(.missing(LiveSource.MissingFrame(time: time, file: file, reason: "no such file")))
+        _ = try await waitFor("the skipped frame") { event -> Bool? in
+            guard case .frameSkipped(file, "no such file") = event else { return nil }
+            return true
+        }
+    }
+
+    /// Waits for the first event that `match` makes something of, passing over the others (kept
+    /// in ``events``); fails the test when the session ends first.
+    func waitFor<T>(_ what: String, _ match: (LiveSession.Event) -> T?) async throws -> T {
+        while let event = await next() {
+            if let matched = match(event) { return matched }
+        }
+        Issue.record("expected \(what) before the end")
+        throw SessionEnded()
+    }
+
+    /// The session ended before an event a test waited for.
+    struct SessionEnded: Error {}
 
     /// A session over a camera-like source (its frames may stop), telling time by `clock`, which
     /// stands still while frames are fed however slowly they are; its pictures go to a temporary

@@ -1,0 +1,32 @@
+import Foundation
+@testable import MarkerShutter
+import Testing
+
+/// The temporary files being written are known, so that a second Ctrl-C can remove them.
+@Suite struct StagedFileRegistryTests {
+    @Test func aTemporaryFileIsKnownWhileItExistsAndForgottenOnceRenamedOrRemoved() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let committed = try AtomicFile.Staged(folder + "/rows.jsonl")
+        let abandoned = try AtomicFile.Staged(folder + "/other.jsonl")
+        let temporaries = [AtomicFile.temporaryPath(for: folder + "/rows.jsonl"), AtomicFile.temporaryPath(for: folder + "/other.jsonl")]
+        #expect(AtomicFile.stagedFiles.isSuperset(of: temporaries))
+        #expect(temporaries.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        try committed.commit()
+        abandoned.abandon()
+        #expect(AtomicFile.stagedFiles.isDisjoint(with: temporaries))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["rows.jsonl"])
+    }
+
+    @Test func aFailedRenameForgetsAndRemovesItsTemporaryFile() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/taken", withIntermediateDirectories: false)
+        try FileManager.default.createFile(atPath: folder + "/taken/inside", contents: Data())
+        let staged = try AtomicFile.Staged(folder + "/taken")
+        let temporary = AtomicFile.temporaryPath(for: folder + "/taken")
+        #expect(throws: FileWriteError.self) { try staged.commit() }
+        #expect(!AtomicFile.stagedFiles.contains(temporary))
+        #expect(!FileManager.default.fileExists(atPath: temporary))
+    }
+}
