@@ -82,6 +82,8 @@ struct LiveCommand: AsyncParsableCommand {
         // The camera, the recording, the pictures and the browser view's connections all take file
         // descriptors: allow as many as the system lets (a shell's soft limit is often 1024).
         SystemCall.raiseOpenFileLimit()
+        // A session runs for hours: frames and pictures go back to the system when freed.
+        SystemCall.giveLargeBlocksBack()
         let window = preview ? try LivePreview.open() : nil  // without a display, before anything is opened
         defer { window?.close() }
         let detector = try detection.makeDetector()
