@@ -56,8 +56,10 @@ public final class MarkerDetector: Sendable {
     /// Detects the pattern in `image`, reading its pixels in place (GRAY8, BGR24, RGB24 or YUYV).
     ///
     /// Markers come from `cv::aruco::detectMarkers` with default parameters; ChArUco corners from
-    /// `cv::aruco::interpolateCornersCharuco`; chessboard corners from `cv::findChessboardCorners`
-    /// refined by `cv::cornerSubPix`. In ``mode`` `.fast` these run first on a downscaled copy (see ``DetectionMode``). Wraps `msd_detector_detect_with`. AprilTags come from libapriltag's
+    /// `cv::aruco::interpolateCornersCharuco`; chessboard corners from `cv::findChessboardCorners`.
+    /// Every board corner is then settled on the image's saddle point around it (the estimator
+    /// `cv::cornerSubPix` uses, with a reach that falls off smoothly), so that it does not depend
+    /// on how the board was found. In ``mode`` `.fast` these run first on a downscaled copy (see ``DetectionMode``). Wraps `msd_detector_detect_with`. AprilTags come from libapriltag's
     /// `apriltag_detector_detect` (`mat_detector_detect`); AprilGrid corners are the tags' corners
     /// refined as X-junctions, and a corner that does not settle is left out.
     /// - Throws: ``DetectionError/imageTooSmall(width:height:minimum:)`` for an image smaller than

@@ -6,9 +6,9 @@
 /// downscaled pass that size calls for; the rest of the image is searched only when that search
 /// does not account for the board (a board marker it did not find would lie elsewhere in the
 /// image). Between consecutive frames a board barely moves, so most frames are searched in a small
-/// part only. The markers and corners found are those a search of the whole image finds (board
-/// corners within a few hundredths of a pixel), but for one case: with two copies of one board in
-/// view, the search keeps to the copy where the board was.
+/// part only. The markers and corners found are those a full search of the whole image finds
+/// (board corners within 0.1 px on the real recordings of `RealRecordingTrackingTests`), but for
+/// one case: with two copies of one board in view, the search keeps to the copy where the board was.
 public struct SearchHint: Sendable, Hashable {
     /// Where the board was, grown by a margin; `nil` when the frame showed none.
     public var region: ImageRegion?
