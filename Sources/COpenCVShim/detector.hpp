@@ -47,9 +47,9 @@ Markers find_markers_full(const msd_detector &detector, const cv::Mat &gray);
 void move_detection(msd_detection &result, cv::Point2f offset);
 
 // How far inside a search region's edge (one that cuts the image, not the image's own) a point
-// must lie to be what a search of the whole image finds: thresholding windows (up to 23 px) and
-// corner refinement windows (up to 12 px on either side, plus a pixel for the gradients) near such
-// an edge see the edge instead of the image, and their corners come out moved.
+// must lie to be what a search of the whole image finds: thresholding windows (up to 23 px wide)
+// and corner refinement (a reach of up to 15 px, plus a pixel for the gradients) near such an edge
+// see the edge instead of the image, and their corners come out moved.
 constexpr int cut_edge_clearance = 16;
 
 // Whether the point (x, y) of `part` (in the part's coordinates) lies cut_edge_clearance pixels or

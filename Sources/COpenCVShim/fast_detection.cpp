@@ -110,8 +110,9 @@ bool accounts_for_board(const msd_detector &detector, const Markers &markers, cv
 
 // How far a chessboard corner may lie from where the corners around it put it, as a fraction of its
 // distance to its neighbours. Corners found whole at full resolution stay within 0.035 of a square
-// (the shared chessboard photos and the recorded Gloworm folders, lens distortion included); the
-// wrong corners a downscaled pass returned on those folders lay 0.2 to 0.8 of a square off.
+// (the shared chessboard photos and the recorded Gloworm folders, lens distortion included); each
+// board with wrong corners a downscaled pass returned on those folders had one 0.5 to 0.76 of a
+// square off (its other wrong corners 0.1 to 0.4).
 constexpr double grid_tolerance = 0.1;
 
 // Whether every corner of a chessboard (in row order) lies where its neighbours put it: a
