@@ -32,28 +32,10 @@ struct FolderEntry: Sendable, Hashable {
             if let text = String(validating: bytes, as: UTF8.self) {
                 entries.append(FolderEntry(text: text, bytes: nil))
             } else {
-                entries.append(FolderEntry(text: text(ofBytes: bytes), bytes: bytes))
+                entries.append(FolderEntry(text: SystemCall.text(ofNameBytes: bytes), bytes: bytes))
             }
         }
         return entries.sorted { $0.text < $1.text }
-    }
-
-    /// `bytes` as text: valid UTF-8 as it is, every other byte written `\xFF`.
-    static func text(ofBytes bytes: [UInt8]) -> String {
-        var result = ""
-        var index = 0
-        while index < bytes.count {
-            let lead = bytes[index]
-            let length = lead < 0x80 ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
-            if length > 0, index + length <= bytes.count, let character = String(validating: bytes[index..<index + length], as: UTF8.self) {
-                result += character
-                index += length
-            } else {
-                result += "\\x" + String(lead, radix: 16, uppercase: true).leftPadded(to: 2)
-                index += 1
-            }
-        }
-        return result
     }
 
     /// A path that opens this entry of `folder`: the folder and name, or for a name that is not
@@ -123,6 +105,3 @@ struct FolderEntry: Sendable, Hashable {
     }
 }
 
-private extension String {
-    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
-}
