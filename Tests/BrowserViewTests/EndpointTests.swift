@@ -11,7 +11,7 @@ import Testing
 /// The endpoints against a scripted in-memory feed: no camera, and no outcome that depends on
 /// timing (each step waits for what it checks: a part, an event, a viewer count). The time limit
 /// only turns a server that never answers into a failure instead of a hang.
-@Suite(.timeLimit(.minutes(2))) struct EndpointTests {
+@Suite(.timeLimit(.minutes(10))) struct EndpointTests {
     static let boundary = "markershutterframe"
 
     private static func held(frame: Int, since: Double, at: Double) -> ViewState {

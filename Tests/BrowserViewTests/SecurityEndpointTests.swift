@@ -5,7 +5,7 @@ import Testing
 @testable import BrowserView
 
 /// The view as a network service: other sites' pages, other names for the server, idle clients.
-@Suite(.timeLimit(.minutes(2))) struct SecurityEndpointTests {
+@Suite(.timeLimit(.minutes(10))) struct SecurityEndpointTests {
     private static let commandPaths = ["/capture", "/stop"]
 
     @Test func otherSitesCannotTakePicturesOrStop() async throws {

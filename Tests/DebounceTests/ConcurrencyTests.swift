@@ -2,7 +2,7 @@ import Debounce
 import DebounceTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ConcurrencyTests {
+@Suite(.timeLimit(.minutes(10))) struct ConcurrencyTests {
     @Test func manySendersThenFlushDeliverExactlyOneSentValue() async {
         let clock = ManualClock()
         let recorder = Recorder<Int>(clock: clock)

@@ -82,14 +82,6 @@ private func t(_ milliseconds: Int) -> ManualClock.Instant { .at(.milliseconds(m
         #expect(machine.deadline == t(2_000))
     }
 
-    @Test func sendingWhileAValueIsOverdueIsAProgrammingError() async {
-        await #expect(processExitsWith: .failure) {
-            var machine = ConditionalDebounceMachine<String, ManualClock.Instant>()
-            _ = machine.send("old", .debounce(.seconds(1)), at: .zero)
-            _ = machine.send("new", .now, at: .zero + .seconds(1))  // advance(to:) was skipped
-        }
-    }
-
     @Test func flushAndCancel() {
         var machine = Machine()
         #expect(machine.flush() == nil)

@@ -20,7 +20,7 @@ private func makeDebouncer(
     )
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ConditionalDebouncerTests {
+@Suite(.timeLimit(.minutes(10))) struct ConditionalDebouncerTests {
     @Test func nowValuesAreDeliveredInOrderWithoutAnyTimer() async {
         let clock = ManualClock()
         let recorder = Recorder<String>(clock: clock)

@@ -4,7 +4,7 @@ import Testing
 
 private func ms(_ value: Int) -> ManualClock.Instant { .at(.milliseconds(value)) }
 
-@Suite(.timeLimit(.minutes(1))) struct LastOutQueueTests {
+@Suite(.timeLimit(.minutes(10))) struct LastOutQueueTests {
     @Test func onlyTheLastTaskForAKeyRunsAndEnqueueingRestartsTheDelay() async {
         let clock = ManualClock()
         let log = Recorder<String>(clock: clock)

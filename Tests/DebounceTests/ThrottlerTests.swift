@@ -42,7 +42,7 @@ private func run(_ inputs: [(Int, Int)], interval: Duration, options: ThrottleOp
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ThrottlerTests {
+@Suite(.timeLimit(.minutes(10))) struct ThrottlerTests {
     @Test func theTrailingValueIsDeliveredByTheTimerNotByTheNextValue() async {
         let clock = ManualClock()
         let recorder = Recorder<Int>(clock: clock)

@@ -6,7 +6,7 @@ import Testing
 /// changes at the same frames), ending only when the page stops it.
 /// Every step waits for what it needs on the page; the time limits only turn a page that never
 /// gets there into a failure.
-@Suite(.timeLimit(.minutes(5))) struct BrowserPageTests {
+@Suite(.timeLimit(.minutes(10))) struct BrowserPageTests {
     /// The sample's shutter, frame by frame: valid 0-29, 33-54, 57-71 and 102-119, held 0.3 s.
     static func expectedPhase(_ frame: Int) -> String {
         switch frame {

@@ -42,7 +42,7 @@ import Testing
     /// detector) and the green ENABLED badge at the window's top-left corner; Space in the window
     /// takes a picture and `q` quits. Keys go through XTEST, as a keyboard's would.
     @Test(.enabled(if: VirtualDisplay.missing == nil, "\(VirtualDisplay.missing ?? "")"),
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(10)))
     func theWindowShowsTheBoardAndTheBadgeAndTakesKeys() throws {
         try Self.withPreview { scratch, display, started in
             // The window, once mapped: no window manager, so its position is where its pixels are.
@@ -90,7 +90,7 @@ import Testing
     /// Closing the window, as a window manager's close button would, ends the session like `q`.
     @Test(.enabled(if: VirtualDisplay.missing == nil, "\(VirtualDisplay.missing ?? "")"),
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 (sends the close message) is missing"),
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(10)))
     func closingTheWindowStopsTheSession() throws {
         try Self.withPreview { _, display, started in
             let window = try Self.window(on: display, of: started)

@@ -14,15 +14,20 @@ import Testing
         let error: String
     }
 
-    /// Runs a program with the test's environment and `environment` added, and waits for it.
+    /// The longest a script or `sbatch --wait` may take: a job the node never runs (a node gone
+    /// down, say) fails the test instead of holding the whole run. A run here takes seconds.
+    static let deadline = "900"
+
+    /// Runs a program with the test's environment and `environment` added, and waits for it, under
+    /// `timeout`, which ends the program and whatever it started at the deadline (status 124).
     static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> Ran {
         let scratch = try MarkerShutterBinary.temporaryFolder("script")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         _ = FileManager.default.createFile(atPath: scratch + "/out", contents: nil)
         _ = FileManager.default.createFile(atPath: scratch + "/err", contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["--kill-after=30", Self.deadline, program] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardOutput = FileHandle(forWritingAtPath: scratch + "/out")
