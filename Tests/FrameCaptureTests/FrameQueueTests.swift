@@ -63,8 +63,20 @@ import Testing
     @Test func aWaitingConsumerGetsTheNextFrame() async throws {
         let queue = FrameQueue(limit: 2)
         async let next = queue.next()
-        try await Task.sleep(for: .milliseconds(20))
-        queue.push(try frame(9))
+        // Push only once the consumer is known to wait, so the frame takes the hand-over path.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !queue.isWaitedOn {
+            guard ContinuousClock.now < deadline else {
+                queue.finish(nil)
+                Issue.record("the consumer never waited")
+                return
+            }
+            await Task.yield()
+        }
+        #expect(queue.push(try frame(9)) == 0)
+        let handedOver = !queue.isWaitedOn
+        #expect(handedOver, "the frame was queued while the consumer kept waiting")
+        if !handedOver { queue.finish(nil) }  // releases the consumer rather than hanging the test
         #expect(try await next.get()?.sequence == 9)
     }
 }

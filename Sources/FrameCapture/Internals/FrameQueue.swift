@@ -76,6 +76,9 @@ final class FrameQueue: Sendable {
         waiter?.resume(returning: error.map { .failure($0) } ?? .success(nil))
     }
 
+    /// Whether the consumer is waiting for a frame (none is queued and the queue has not ended).
+    var isWaitedOn: Bool { state.withLock { $0.waiter != nil } }
+
     /// The next frame, waiting for one; nil once the queue is finished and empty.
     func next() async -> Result<Frame?, CaptureError> {
         await withCheckedContinuation { (continuation: Waiter) in

@@ -74,7 +74,16 @@ import Testing
         let answers = (0..<5).map { _ in session.requestPicture() }
         resume()
         // Once the three are written, a request is taken again.
-        while session.picturesSaved < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while session.picturesSaved < 3 {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the writer saved \(session.picturesSaved) of 3 pictures in 120 s")
+                await driver.finish()
+                _ = await summary
+                return
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
         for index in 6...8 { try await driver.feed(index) }
         let later = session.requestPicture()
         await driver.finish()
@@ -261,7 +270,7 @@ import Testing
     @Test func aSessionThatCannotStartLeavesNoFolderBehind() throws {
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let pattern = SessionDriver.pattern
+        let pattern = try SessionDriver.pattern
         var configuration = LiveSession.Configuration(detector: try MarkerDetector(pattern: pattern),
                                                       rule: ValidityRule(defaultsFor: pattern), hold: .milliseconds(300),
                                                       pictures: folder + "/pictures")
