@@ -5,8 +5,13 @@ import Testing
 
 /// The ChArUco marker layout of OpenCV before 4.6 (boards with an even number of rows).
 @Suite struct CharucoLayoutTests {
-    let legacy = BoardGeometry(pattern: try! Pattern(parsing: "charuco:6x4:DICT_5X5_100:legacy"), side: 100, margin: 50)
-    let current = BoardGeometry(pattern: try! Pattern(parsing: "charuco:6x4:DICT_5X5_100"), side: 100, margin: 50)
+    let legacy: BoardGeometry
+    let current: BoardGeometry
+
+    init() throws {
+        legacy = BoardGeometry(pattern: try Pattern(parsing: "charuco:6x4:DICT_5X5_100:legacy"), side: 100, margin: 50)
+        current = BoardGeometry(pattern: try Pattern(parsing: "charuco:6x4:DICT_5X5_100"), side: 100, margin: 50)
+    }
 
     @Test(arguments: DetectionMode.allCases)
     func eachLayoutPutsItsMarkersWhereItsRuleSays(mode: DetectionMode) throws {

@@ -4,7 +4,7 @@ import Pixels
 import Testing
 
 @Suite struct MarkerDetectorTests {
-    static let pattern = try! Pattern(parsing: "charuco:5x7:DICT_6X6_250")
+    static var pattern: Pattern { get throws { try Pattern(parsing: "charuco:5x7:DICT_6X6_250") } }
 
     static func board() throws -> PixelBuffer {
         try PrintableTarget.render(pattern, width: 640, height: 480)

@@ -43,7 +43,7 @@ import Testing
             let own = lines[(part * 40)..<(part * 40 + 40)]
             try (own.joined(separator: "\n") + "\n").write(toFile: folder + "/manifest.jsonl", atomically: true, encoding: .utf8)
             for line in own {
-                let file = (try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any])["file"] as! String
+                let file = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["file"] as? String)
                 try FileManager.default.copyItem(atPath: session + "/" + file, toPath: folder + "/" + file)
             }
             return folder

@@ -68,7 +68,7 @@ extension LiveTests {
 
             // The recording replays with them: `process` reads the manifest as before.
             let processed = try await harness.run(harness.markerShutter, [
-                "process", recording, "--pattern", ScriptedSession.pattern.description,
+                "process", recording, "--pattern", ScriptedSession.patternText,
             ])
             #expect(processed.status == 0, "\(processed.standardError)")
             #expect(processed.standardOutput.split(separator: "\n").count == lines.count)

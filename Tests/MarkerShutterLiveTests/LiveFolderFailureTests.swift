@@ -128,7 +128,7 @@ extension LiveTests {
                 .split(separator: "\n").map { try JSONLine(String($0)) }
             #expect(manifest.map { $0.string("file") } == names)
             let processed = try await harness.run(harness.markerShutter, [
-                "process", snapshot, "--pattern", ScriptedSession.pattern.description,
+                "process", snapshot, "--pattern", ScriptedSession.patternText,
             ])
             #expect(processed.status == 0, "\(processed.standardError)")
             #expect(processed.standardOutput.split(separator: "\n").count == recorded)

@@ -42,7 +42,7 @@ extension LiveTests {
 
             // `process` replays it: every frame valid or not as scripted, and the same phase changes.
             let processed = try await harness.run(harness.markerShutter, [
-                "process", recording, "--pattern", ScriptedSession.pattern.description,
+                "process", recording, "--pattern", ScriptedSession.patternText,
             ])
             #expect(processed.status == 0, "\(processed.standardError)")
             let rows = try processed.standardOutput.split(separator: "\n").map { try JSONLine(String($0)) }

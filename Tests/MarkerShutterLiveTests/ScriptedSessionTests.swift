@@ -8,7 +8,7 @@ import Testing
     @Test func everyShotDetectsAsScripted() throws {
         let session = ScriptedSession([.valid(5), .dropout(6)])
         let detector = try MarkerDetector(pattern: ScriptedSession.pattern)
-        let rule = ValidityRule(defaultsFor: ScriptedSession.pattern)
+        let rule = ValidityRule(defaultsFor: try ScriptedSession.pattern)
         let shots = Set(session.shots)
         #expect(shots.count == 5 + 3 + 1, "every pose, three covered poses and the empty scene")
         for shot in shots {

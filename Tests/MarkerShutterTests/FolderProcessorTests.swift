@@ -5,6 +5,12 @@ import MarkerShutter
 import Pixels
 import Testing
 
+/// A row the processor printed that is not a JSON object.
+private struct RowError: Error, CustomStringConvertible {
+    let text: String
+    var description: String { "not a JSON object: \(text)" }
+}
+
 /// Runs a processor and collects each frame's row and outcome in order.
 private func process(_ path: String, pattern: String, jobs: Int) throws -> (rows: [[String: Any]], summary: ProcessingSummary) {
     let folder = try FrameFolder(path: path)
@@ -13,14 +19,16 @@ private func process(_ path: String, pattern: String, jobs: Int) throws -> (rows
     options.jobs = jobs
     let processor = FolderProcessor(folder: folder, detector: detector, rule: ValidityRule(defaultsFor: detector.pattern), options: options)
     var rows: [[String: Any]] = []
+    var unparsed: [String] = []
     let summary = processor.run { frame, outcome in
         let text: String
         switch outcome {
         case .observed(let observation, let step): text = FrameRow.row(for: observation, state: step.state)
         case .unreadable(let reason): text = FrameRow.errorRow(index: frame.index, file: frame.file, time: frame.time, reason: reason)
         }
-        rows.append(try! JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any])
+        if let row = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] { rows.append(row) } else { unparsed.append(text) }
     }
+    guard unparsed.isEmpty else { throw RowError(text: unparsed[0]) }
     return (rows, summary)
 }
 
@@ -74,16 +82,16 @@ private func process(_ path: String, pattern: String, jobs: Int) throws -> (rows
 
     @Test func resultsAreTheSameWhateverTheNumberOfJobs() throws {
         let path = TestPaths.sharedImages + "/chessboard"
-        func comparable(_ rows: [[String: Any]]) -> [String] {
-            rows.map { row in
+        func comparable(_ rows: [[String: Any]]) throws -> [String] {
+            try rows.map { row in
                 var row = row
                 row["detect_ms"] = nil  // timing varies
-                return String(decoding: try! JSONSerialization.data(withJSONObject: row, options: .sortedKeys), as: UTF8.self)
+                return String(decoding: try JSONSerialization.data(withJSONObject: row, options: .sortedKeys), as: UTF8.self)
             }
         }
         let one = try process(path, pattern: "chessboard:9x6", jobs: 1).rows
         let four = try process(path, pattern: "chessboard:9x6", jobs: 4).rows
-        #expect(comparable(one) == comparable(four))
+        #expect(try comparable(one) == comparable(four))
     }
 
     /// A made-up video: a ChArUco board drifting across a 960x540 frame, gone for a few frames in
@@ -118,16 +126,16 @@ private func process(_ path: String, pattern: String, jobs: Int) throws -> (rows
         }
         #expect(FolderProcessor.stretchLength(frames: count) == 6)
 
-        func comparable(_ rows: [[String: Any]]) -> [String] {
-            rows.map { row in
+        func comparable(_ rows: [[String: Any]]) throws -> [String] {
+            try rows.map { row in
                 var row = row
                 row["detect_ms"] = nil  // timing varies
-                return String(decoding: try! JSONSerialization.data(withJSONObject: row, options: .sortedKeys), as: UTF8.self)
+                return String(decoding: try JSONSerialization.data(withJSONObject: row, options: .sortedKeys), as: UTF8.self)
             }
         }
         let one = try process(folder, pattern: pattern.description, jobs: 1).rows
         let three = try process(folder, pattern: pattern.description, jobs: 3).rows
-        #expect(comparable(one) == comparable(three))
+        #expect(try comparable(one) == comparable(three))
 
         let detector = try MarkerDetector(pattern: pattern)
         for (index, row) in one.enumerated() {

@@ -26,7 +26,7 @@ private func charucoObservation(index: Int = 7) throws -> FrameObservation {
         let written = try ImageFile.read(saved.image)
         #expect(written.width == 640 && written.height == 480)
         #expect((0..<480).allSatisfy { written.row($0) == observation.pixels!.row($0) }, "PNG is lossless")
-        let sidecar = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: saved.sidecar))) as! [String: Any]
+        let sidecar = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: saved.sidecar))) as? [String: Any])
         #expect(sidecar["frame_index"] as? Int == 7)
         #expect(sidecar["shutter"] as? String == "held")
         #expect(abs((sidecar["hold_age_s"] as? Double ?? 0) - 0.1) < 1e-9)

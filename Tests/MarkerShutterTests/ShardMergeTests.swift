@@ -99,7 +99,7 @@ import Testing
             .split(separator: "\n").prefix(60).joined(separator: "\n") + "\n"
         try manifest.write(toFile: other + "/manifest.jsonl", atomically: true, encoding: .utf8)
         for line in manifest.split(separator: "\n") {
-            let file = (try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any])["file"] as! String
+            let file = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["file"] as? String)
             try FileManager.default.copyItem(atPath: SampleSessionTests.folder + "/" + file, toPath: other + "/" + file)
         }
         let foreign = try Self.writeShards(of: other, count: 4, into: scratch + "/c")

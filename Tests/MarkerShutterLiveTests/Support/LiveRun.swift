@@ -44,7 +44,7 @@ extension EmulatedCameraHarness {
     func liveArguments(_ camera: EmulatedCamera) -> [String] {
         let size = ScriptedSession.size
         return [
-            "live", "--device", camera.path, "--pattern", ScriptedSession.pattern.description,
+            "live", "--device", camera.path, "--pattern", ScriptedSession.patternText,
             "--size", "\(size.width)x\(size.height)", "--fps", "\(ScriptedSession.framesPerSecond)",
         ]
     }

@@ -28,7 +28,8 @@ struct ScriptedSession: Sendable {
         case dropout(Int)
     }
 
-    static let pattern = try! Pattern(parsing: "charuco:5x7:DICT_6X6_250")
+    static let patternText = "charuco:5x7:DICT_6X6_250"
+    static var pattern: Pattern { get throws { try Pattern(parsing: patternText) } }
     static let framesPerSecond = 30
     static let frameInterval = 1 / Double(framesPerSecond)
     static let size = (width: 640, height: 480)

@@ -9,7 +9,7 @@ import Testing
 /// and waiting until it is detected before the next: every frame is detected (none is skipped while
 /// detection is busy), however slow the machine, so the timeline is exact.
 final class SessionDriver {
-    static let pattern = try! Pattern(parsing: "charuco:5x7:DICT_6X6_250")
+    static var pattern: Pattern { get throws { try Pattern(parsing: "charuco:5x7:DICT_6X6_250") } }
     let session: LiveSession
     let frames: [FrameFolder.Frame]
     private let continuation: AsyncThrowingStream<LiveSource.Item, any Error>.Continuation
@@ -22,7 +22,7 @@ final class SessionDriver {
     init(pictures: String, mayStall: Bool = false, change: (inout LiveSession.Configuration) -> Void = { _ in }) throws {
         frames = try FrameFolder(path: SampleSessionTests.folder).frames
         let detector = try MarkerDetector(pattern: Self.pattern)
-        var configuration = LiveSession.Configuration(detector: detector, rule: ValidityRule(defaultsFor: Self.pattern),
+        var configuration = LiveSession.Configuration(detector: detector, rule: ValidityRule(defaultsFor: try Self.pattern),
                                                       hold: .milliseconds(300), pictures: pictures)
         change(&configuration)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: LiveSource.Item.self, throwing: (any Error).self)
