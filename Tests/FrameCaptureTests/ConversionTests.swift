@@ -8,9 +8,9 @@ extension EmulatedCameraTests {
     @Suite struct ConversionTests {
         @Test func yuyvBecomesBGR24ExactlyAsLibv4lconvertDefinesIt() async throws {
             let harness = try await makeHarness()
-            let camera = try harness.addCamera(EmulatedCameraConfiguration(formats: [.yuyv]))
+            let camera = try harness.addCamera(EmulatedCameraConfiguration(formats: [.yuyv], paced: false))
             let dump = try harness.makeFolder("dump")
-            let run = try await harness.stream(camera, ["--size", "640x480", "--frames", "3", "--dump", dump, "--dump-count", "3"])
+            let run = try await harness.streamEveryFrame(camera, ["--size", "640x480", "--frames", "3", "--dump", dump, "--dump-count", "3"])
             #expect(run.result.status == 0, "\(run.result.standardError)")
             #expect(run.opened.string("pixel_format") == "bgr24")
             #expect(run.opened.int("row_stride") == 1920)

@@ -7,15 +7,10 @@ extension EmulatedCameraTests {
     /// are unpaced (each frame is made when the reader has a buffer waiting) and the probe's frame
     /// queue is long, so a reader slowed by a busy machine loses no frame and the sequences are exact.
     @Suite struct FaultTests {
-        /// A frame queue longer than any run here: an unpaced camera makes frames as fast as the
-        /// capture thread takes them, and a consumer slowed by a busy machine would otherwise see the
-        /// short default queue discard some.
-        static let keepEveryFrame = ["--queue", "64"]
-
         @Test func sequenceGapsAreReportedAsDroppedFrames() async throws {
             let harness = try await makeHarness()
             let camera = try harness.addCamera(EmulatedCameraConfiguration(paced: false, faults: [.gap(at: 10, count: 3)]))
-            let run = try await harness.stream(camera, Self.keepEveryFrame + ["--frames", "20"])
+            let run = try await harness.streamEveryFrame(camera, ["--frames", "20"])
             #expect(run.result.status == 0, "\(run.result.standardError)")
             #expect(run.sequences == Array(0..<10) + Array(13..<23))
             let dropped = Dictionary(uniqueKeysWithValues: run.frames.map { ($0.int("sequence")!, $0.int("dropped")!) })
@@ -29,7 +24,7 @@ extension EmulatedCameraTests {
         @Test func errorFlaggedBuffersAreDroppedAndCounted() async throws {
             let harness = try await makeHarness()
             let camera = try harness.addCamera(EmulatedCameraConfiguration(paced: false, faults: [.errorFlag(at: 7), .errorFlag(at: 8)]))
-            let run = try await harness.stream(camera, Self.keepEveryFrame + ["--frames", "12"])
+            let run = try await harness.streamEveryFrame(camera, ["--frames", "12"])
             #expect(run.result.status == 0, "\(run.result.standardError)")
             #expect(run.sequences == Array(0..<7) + Array(9..<14))
             #expect(run.frames.first { $0.int("sequence") == 9 }?.int("dropped") == 2)
@@ -41,7 +36,7 @@ extension EmulatedCameraTests {
         @Test func eioRestartsStreamingAndFramesContinue() async throws {
             let harness = try await makeHarness()
             let camera = try harness.addCamera(EmulatedCameraConfiguration(paced: false, faults: [.eio(at: 10)]))
-            let run = try await harness.stream(camera, Self.keepEveryFrame + ["--frames", "20"])
+            let run = try await harness.streamEveryFrame(camera, ["--frames", "20"])
             #expect(run.result.status == 0, "\(run.result.standardError)")
             #expect(run.error == nil)
             #expect(run.teardown.int("restarts") == 1)
@@ -57,7 +52,7 @@ extension EmulatedCameraTests {
         @Test func enodevEndsTheStreamAtTheNextFrameAndReleasesEverything() async throws {
             let harness = try await makeHarness()
             let camera = try harness.addCamera(EmulatedCameraConfiguration(paced: false, faults: [.enodev(at: 15)]))
-            let run = try await harness.stream(camera, Self.keepEveryFrame + ["--fps", "30"])
+            let run = try await harness.streamEveryFrame(camera, ["--fps", "30"])
             #expect(run.result.status == 1, "a failed stream ends the probe with 1")
             #expect(run.sequences == Array(0..<15))
             let error = try #require(run.error)
@@ -82,7 +77,7 @@ extension EmulatedCameraTests {
         @Test func aStallEndsWithATimeoutAfterTheConfiguredTime() async throws {
             let harness = try await makeHarness()
             let camera = try harness.addCamera(EmulatedCameraConfiguration(paced: false, faults: [.stall(at: 10, milliseconds: 0)]))
-            let run = try await harness.stream(camera, Self.keepEveryFrame + ["--timeout-ms", "500"])
+            let run = try await harness.streamEveryFrame(camera, ["--timeout-ms", "500"])
             #expect(run.sequences == Array(0..<10))
             let error = try #require(run.error)
             #expect(error.string("kind") == "timedOut")
@@ -97,7 +92,7 @@ extension EmulatedCameraTests {
         @Test func aStallShorterThanTheTimeoutOnlyDelaysFrames() async throws {
             let harness = try await makeHarness()
             let camera = try harness.addCamera(EmulatedCameraConfiguration(paced: false, faults: [.stall(at: 5, milliseconds: 300)]))
-            let run = try await harness.stream(camera, Self.keepEveryFrame + ["--timeout-ms", "1000", "--frames", "10"])
+            let run = try await harness.streamEveryFrame(camera, ["--timeout-ms", "1000", "--frames", "10"])
             #expect(run.result.status == 0, "\(run.result.standardError)")
             #expect(run.sequences == Array(0..<10))
             let stamps = run.frames.compactMap { $0.int64("timestamp_ns") }

@@ -15,7 +15,7 @@ extension EmulatedCameraTests {
         @Test func mjpegPassesTheFilesThroughUnchangedInNameOrder() async throws {
             let harness = try await makeHarness()
             let frames = try folder(harness)
-            let camera = try harness.addCamera(EmulatedCameraConfiguration(formats: [.mjpeg], framesFolder: frames))
+            let camera = try harness.addCamera(EmulatedCameraConfiguration(formats: [.mjpeg], paced: false, framesFolder: frames))
             let output = harness.directory + "/stream.mjpeg"
             // v4l2-ctl takes the camera's own format, so the buffers reach the file as the camera filled them.
             let run = try await harness.run("/usr/bin/v4l2-ctl", [
@@ -30,11 +30,11 @@ extension EmulatedCameraTests {
         @Test func yuyvMadeFromTheFilesLooksLikeTheJPEG() async throws {
             let harness = try await makeHarness()
             let frames = try folder(harness)
-            let mjpeg = try harness.addCamera(EmulatedCameraConfiguration(formats: [.mjpeg], framesFolder: frames), named: "video0")
-            let yuyv = try harness.addCamera(EmulatedCameraConfiguration(formats: [.yuyv], framesFolder: frames), named: "video1")
+            let mjpeg = try harness.addCamera(EmulatedCameraConfiguration(formats: [.mjpeg], paced: false, framesFolder: frames), named: "video0")
+            let yuyv = try harness.addCamera(EmulatedCameraConfiguration(formats: [.yuyv], paced: false, framesFolder: frames), named: "video1")
             let fromMJPEG = try harness.makeFolder("from-mjpeg"), fromYUYV = try harness.makeFolder("from-yuyv")
             for (camera, dump) in [(mjpeg, fromMJPEG), (yuyv, fromYUYV)] {
-                let run = try await harness.stream(camera, ["--frames", "2", "--dump", dump, "--dump-count", "2"])
+                let run = try await harness.streamEveryFrame(camera, ["--frames", "2", "--dump", dump, "--dump-count", "2"])
                 #expect(run.result.status == 0, "\(run.result.standardError)")
                 #expect(run.sequences == [0, 1])
             }

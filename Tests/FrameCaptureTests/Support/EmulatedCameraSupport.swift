@@ -61,6 +61,13 @@ extension EmulatedCameraHarness {
         ProbeRun(try await runProbe(["stream", "--device", camera.path] + arguments, timeout: timeout))
     }
 
+    /// Streams with a frame queue longer than any run here, so that a probe slowed by a busy machine
+    /// discards no frame. With an unpaced camera (each frame made when the reader has a buffer
+    /// waiting) the sequences are then exact whatever the load.
+    func streamEveryFrame(_ camera: EmulatedCamera, _ arguments: [String], timeout: Duration = .seconds(60)) async throws -> ProbeRun {
+        try await stream(camera, ["--queue", "64"] + arguments, timeout: timeout)
+    }
+
     /// Reads the probe's dump of frame `sequence`.
     func dumpedFrame(_ sequence: Int, in folder: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/frame-\(sequence).raw")))
