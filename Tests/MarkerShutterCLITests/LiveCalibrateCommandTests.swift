@@ -7,35 +7,55 @@ import Testing
     static let session = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"
     static let files = ["calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png"]
 
+    /// How many frames a replay skipped while detection was busy, from its summary.
+    static func skippedFrames(_ standardError: String) -> Int? {
+        guard let match = standardError.firstMatch(of: /, ([0-9]+) skipped while detection was busy/) else { return nil }
+        return Int(match.1)
+    }
+
+    /// A replay runs at the recording's pace: on an idle machine every frame is detected and `--auto`
+    /// takes the six pictures the sample gives; a machine too busy to detect every frame takes those
+    /// its detected frames allow, and every count that follows must agree with that number.
     @Test func theSampleSessionIsCalibratedIntoThePictureFolder() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let arguments = ["live", "--replay", Self.session, "--auto", "--calibrate", "--out", "picks"]
         let result = try MarkerShutterBinary.run(arguments, in: scratch)
         #expect(result.status == 0, "\(result.standardError)")
+        let errors = result.standardError
+        let skipped = try #require(Self.skippedFrames(errors), "\(errors)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.count == 11, "\(lines)")
-        #expect(lines.prefix(6).allSatisfy { $0.hasPrefix("picks/capture_000") && $0.hasSuffix(", auto)") })
+        let pictures = lines.filter { $0.hasPrefix("picks/capture_") }
+        if skipped == 0 {
+            #expect(pictures.count == 6, "\(lines)")
+        } else {
+            print("\(skipped) frames skipped while detection was busy: \(pictures.count) pictures taken")
+            #expect((3...6).contains(pictures.count), "\(lines)")
+        }
+        #expect(lines.count == pictures.count + 5, "\(lines)")
+        #expect(lines.prefix(pictures.count).allSatisfy { $0.hasPrefix("picks/capture_000") && $0.hasSuffix(", auto)") })
         #expect(Array(lines.suffix(5)) == Self.files.map { "picks/calibration/" + $0 })
         #expect(CalibrateCommandTests.contents(scratch + "/picks/calibration") == Self.files.sorted())
-        let errors = result.standardError
         #expect(errors.contains("calibration to picks/calibration (good: RMS under 0.5 px and focal lengths within 1%)"))
-        #expect(errors.contains("\ncalibration: 6 views, RMS "), "\(errors)")
+        #expect(errors.contains("\ncalibration: \(pictures.count) views, RMS "), "\(errors)")
         #expect(errors.contains("\n  calibration written to picks/calibration\n"))
         let json = try JSONSerialization.jsonObject(
             with: Data(contentsOf: URL(fileURLWithPath: scratch + "/picks/calibration/calibration.json"))) as? [String: Any]
         #expect(json?["pattern"] as? String == "charuco:5x7:DICT_6X6_250")
-        #expect(((json?["first_run"] as? [String: Any])?["views"] as? [Any])?.count == 6)
+        #expect(((json?["first_run"] as? [String: Any])?["views"] as? [Any])?.count == pictures.count)
 
         // A second session would mix its calibration with the first's: refused before anything starts.
         let again = try MarkerShutterBinary.run(arguments, in: scratch)
         #expect(again.status == 1)
         #expect(again.standardError.contains("picks/calibration is not empty"), "\(again.standardError)")
-        #expect(CalibrateCommandTests.contents(scratch + "/picks").count == 13)
-        // With --force it replaces the files; looser thresholds call the result good.
+        #expect(CalibrateCommandTests.contents(scratch + "/picks").count == 2 * pictures.count + 1)
+        // With --force it replaces the files; looser thresholds call the result good (on the six
+        // pictures of a run that detected every frame; fewer may not be good, and are not judged).
         let forced = try MarkerShutterBinary.run(arguments + ["--force", "--good-focal-interval", "5"], in: scratch)
         #expect(forced.status == 0, "\(forced.standardError)")
-        #expect(forced.standardError.contains(": good (RMS under 0.5 px and focal lengths within 5%)\n"), "\(forced.standardError)")
+        if Self.skippedFrames(forced.standardError) == 0 {
+            #expect(forced.standardError.contains(": good (RMS under 0.5 px and focal lengths within 5%)\n"), "\(forced.standardError)")
+        }
         #expect(CalibrateCommandTests.contents(scratch + "/picks/calibration") == Self.files.sorted())
     }
 
