@@ -14,6 +14,14 @@ extension LiveTests {
             .valid(30), .dropout(3), .valid(30), .dropout(8), .valid(30), .dropout(20), .valid(30),
         ])
 
+        /// The phase changes the script calls for, written out (not computed by the code under
+        /// test): the short dropouts at frames 30 and 63 are held and bridged; the long one at 101
+        /// is held and disabled 0.3 s (9 frames) later, at frame 110; the board is back at 121.
+        static let scriptedChanges: [(frame: Int, phase: String)] = [
+            (0, "enabled"), (30, "held"), (33, "enabled"), (63, "held"), (71, "enabled"), (101, "held"),
+            (110, "disabled"), (121, "enabled"),
+        ]
+
         /// A frame interval, and a millisecond for the camera's microsecond timestamps.
         static let tolerance = ScriptedSession.frameInterval + 0.001
 
@@ -29,9 +37,13 @@ extension LiveTests {
             #expect(result.status == 0, "\(result.standardError)")
             let output = LiveOutput(result)
 
-            let expected = Self.session.expectedChanges()
+            let expected = Self.scriptedChanges.map {
+                PhaseChange(frame: $0.frame, phase: $0.phase, seconds: Double($0.frame) * ScriptedSession.frameInterval)
+            }
             let live = output.phaseChanges
-            #expect(expected.map(\.phase) == ["enabled", "held", "enabled", "held", "enabled", "held", "disabled", "enabled"])
+            // The shutter's own timeline for the script agrees with the written-out changes.
+            #expect(Self.session.expectedChanges().map(\.frame) == expected.map(\.frame))
+            #expect(Self.session.expectedChanges().map(\.phase) == expected.map(\.phase))
             let counts = try #require(output.counts, "\(result.standardError)")
             // Whatever frames a busy machine skipped, every change must be one the shutter can make
             // (when the camera lost none, so that live's frame numbers are the script's).
