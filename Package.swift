@@ -103,7 +103,7 @@ let calibrationTargets: [Target] = [
     .testTarget(
         name: "CalibrationTests",
         dependencies: [
-            "Calibration", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels",
+            "Calibration", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels", "SystemCalls",
             .product(name: "Yams", package: "Yams"),
         ],
         swiftSettings: strictSwift

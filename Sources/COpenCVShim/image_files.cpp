@@ -1,5 +1,6 @@
 // Image files: header sniffing (so the pixel limit is checked before any decoding), decoding,
-// reading and encoding through OpenCV's codecs, and common JPEGs decoded by libjpeg straight to BGR.
+// reading and encoding through OpenCV's codecs, and JPEGs (every kind we read) decoded by libjpeg
+// straight to BGR or gray.
 #include "shim.hpp"
 
 #include <opencv2/imgcodecs.hpp>
@@ -194,33 +195,66 @@ msd_image_header read_header(const uint8_t *data, size_t count, JpegLayout *jpeg
     fail(MSD_STATUS_UNRECOGNIZED_FORMAT, "not a JPEG, PNG, BMP or TIFF image");
 }
 
-#ifdef JCS_EXTENSIONS
+#ifndef JCS_EXTENSIONS
+#error "libjpeg-turbo is needed: JPEGs are decoded straight to BGR (JCS_EXT_BGR)"
+#endif
+
 struct JpegErrors {
     jpeg_error_mgr manager;  // first, so that libjpeg's pointer to it is one to the whole
     std::jmp_buf escape;
-    // libjpeg's words for the error that stopped it; empty when the decode was declined instead.
-    char message[JMSG_LENGTH_MAX];
+    // Why the decode stopped, worded for the user.
+    char message[JMSG_LENGTH_MAX + 64];
 };
 
 [[noreturn]] void leave_jpeg(j_common_ptr info) {
     auto *errors = reinterpret_cast<JpegErrors *>(info->err);
-    info->err->format_message(info, errors->message);
+    char words[JMSG_LENGTH_MAX];
+    info->err->format_message(info, words);
+    std::snprintf(errors->message, sizeof errors->message, "corrupt JPEG: %s", words);
     std::longjmp(errors->escape, 1);
 }
 
 // libjpeg's default prints warnings (corrupt data it decodes past, as some cameras' frames have)
-// on standard error, in the middle of the command's own output: they are dropped instead.
+// on standard error, in the middle of the command's own output: they are dropped instead. libjpeg
+// counts them (`num_warnings`) all the same.
 void keep_jpeg_quiet(j_common_ptr) {}
 
+// A product of two 8-bit values scaled back to 8 bits, rounded: a * b / 255.
+inline uint8_t scaled(unsigned a, unsigned b) {
+    const unsigned product = a * b + 128;
+    return uint8_t((product + (product >> 8)) >> 8);
+}
+
+// One row of CMYK (as libjpeg gives it for CMYK and YCCK JPEGs) as BGR, or as gray when `gray`.
+// Adobe's applications, which write nearly every such file, store the four inks inverted (0 is full
+// ink) and say so with their APP14 marker: then red is C * K / 255 of the stored values, otherwise
+// (255 - C) * (255 - K) / 255; likewise green from M and blue from Y. Gray is the luma of that BGR
+// with OpenCV's weights (0.299 R + 0.587 G + 0.114 B, in 14-bit fixed point), as its grayscale
+// reading of such a file gives.
+void cmyk_row(const uint8_t *cmyk, uint8_t *out, size_t width, bool inverted, bool gray) {
+    for (size_t x = 0; x < width; ++x, cmyk += 4) {
+        const unsigned k = inverted ? cmyk[3] : 255u - cmyk[3];
+        auto ink = [&](int channel) { return scaled(inverted ? cmyk[channel] : 255u - cmyk[channel], k); };
+        const uint8_t red = ink(0), green = ink(1), blue = ink(2);
+        if (gray) {
+            *out++ = uint8_t((red * 4899u + green * 9617u + blue * 1868u + 8192u) >> 14);
+        } else {
+            *out++ = blue;
+            *out++ = green;
+            *out++ = red;
+        }
+    }
+}
+
 // Decodes a JPEG into `pixels` (already of the size its header gives) with libjpeg(-turbo), the
-// library imdecode uses, with imdecode's settings. For BGR (a three-component JPEG only): imdecode
-// asks libjpeg for RGB and then swaps every pixel's bytes in a pass of its own; asking for BGR
-// directly gives the same pixels without that pass. For gray (a one-component JPEG, or YCbCr):
-// libjpeg gives the luma as it is, which is what imdecode's IMREAD_GRAYSCALE gives too. Returns
-// false, leaving the image to imdecode, for anything else (CMYK, RGB without YCbCr). An error of
-// libjpeg's is the decode's (imdecode, with the same libjpeg, would only fail again and print it on
-// standard error); libjpeg's warnings are not printed.
-bool decode_jpeg(const uint8_t *data, size_t count, msd_image_channels channels, cv::Mat &pixels) {
+// library imdecode uses, with imdecode's settings, so that OpenCV's own JPEG decoder (whose libjpeg
+// prints its warnings on standard error) is never needed. For BGR from one or three components,
+// libjpeg converts straight to BGR (imdecode asks for RGB and swaps every pixel's bytes in a pass of
+// its own; the pixels are the same). For gray from one or three components, libjpeg gives the luma,
+// as imdecode's IMREAD_GRAYSCALE does. CMYK and YCCK JPEGs (four components) come as CMYK and are
+// turned into BGR or gray here (see cmyk_row). Any other number of components, and every error of
+// libjpeg's, is a failure worded for the user; libjpeg's warnings are not printed.
+void decode_jpeg(const uint8_t *data, size_t count, msd_image_channels channels, cv::Mat &pixels) {
     // No object with a destructor lives in this frame, so longjmp may leave it.
     jpeg_decompress_struct info;
     std::memset(&info, 0, sizeof info);
@@ -231,36 +265,39 @@ bool decode_jpeg(const uint8_t *data, size_t count, msd_image_channels channels,
     errors.manager.output_message = keep_jpeg_quiet;
     if (setjmp(errors.escape) != 0) {
         jpeg_destroy_decompress(&info);
-        if (errors.message[0] != '\0') fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: %s", errors.message);
-        return false;
+        fail(MSD_STATUS_DECODE_FAILED, "%s", errors.message);
     }
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, static_cast<unsigned long>(count));
     jpeg_read_header(&info, TRUE);
-    if (channels == MSD_IMAGE_CHANNELS_GRAY) {
-        const bool luma = info.num_components == 1 || (info.num_components == 3 && info.jpeg_color_space == JCS_YCbCr);
-        if (!luma) std::longjmp(errors.escape, 1);
-        info.out_color_space = JCS_GRAYSCALE;
-    } else {
-        if (info.num_components != 3) std::longjmp(errors.escape, 1);
-        info.out_color_space = JCS_EXT_BGR;
-    }
-    jpeg_start_decompress(&info);
-    if (int(info.output_width) != pixels.cols || int(info.output_height) != pixels.rows ||
-        int(info.output_components) != pixels.channels()) {
+    const bool gray = channels == MSD_IMAGE_CHANNELS_GRAY;
+    const bool cmyk = info.num_components == 4;
+    if (info.num_components != 1 && info.num_components != 3 && !cmyk) {
+        std::snprintf(errors.message, sizeof errors.message,
+                      "unsupported JPEG: %d colour components (JPEGs of 1, 3 or 4 are read)", info.num_components);
         std::longjmp(errors.escape, 1);
     }
+    info.out_color_space = cmyk ? JCS_CMYK : gray ? JCS_GRAYSCALE : JCS_EXT_BGR;
+    jpeg_start_decompress(&info);
+    if (int(info.output_width) != pixels.cols || int(info.output_height) != pixels.rows) {
+        std::snprintf(errors.message, sizeof errors.message, "corrupt JPEG: its frame header says %dx%d, its data %ux%u",
+                      pixels.cols, pixels.rows, info.output_width, info.output_height);
+        std::longjmp(errors.escape, 1);
+    }
+    // libjpeg's pool owns the CMYK row and frees it with the decompressor.
+    JSAMPARRAY inks = cmyk ? (*info.mem->alloc_sarray)(reinterpret_cast<j_common_ptr>(&info), JPOOL_IMAGE,
+                                                       info.output_width * 4, 1)
+                           : nullptr;
+    const bool inverted = info.saw_Adobe_marker;
     while (info.output_scanline < info.output_height) {
-        JSAMPROW row = pixels.ptr(int(info.output_scanline));
+        uint8_t *out = pixels.ptr(int(info.output_scanline));
+        JSAMPROW row = cmyk ? inks[0] : out;
         jpeg_read_scanlines(&info, &row, 1);
+        if (cmyk) cmyk_row(row, out, info.output_width, inverted, gray);
     }
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
-    return true;
 }
-#else
-bool decode_jpeg(const uint8_t *, size_t, msd_image_channels, cv::Mat &) { return false; }
-#endif
 
 const char *format_name(msd_file_format format) {
     switch (format) {
@@ -308,8 +345,8 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_ima
         // libjpeg fills a cut-off scan with gray and only warns, so look for the end-of-image marker
         // ourselves. Inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker,
         // so every other marker on the way is a segment between scans: each start of scan is
-        // counted, and the decoder (libjpeg, or imdecode's) never sees more scans than counted here,
-        // as it stops at the same end-of-image marker.
+        // counted, and libjpeg never sees more scans than counted here, as it stops at the same
+        // end-of-image marker.
         bool ended = false;
         size_t scans = 1;
         for (size_t offset = jpeg.scan_data; offset + 1 < count && !ended; ++offset) {
@@ -323,17 +360,12 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_ima
             }
         }
         if (!ended) fail(MSD_STATUS_TRUNCATED, "truncated JPEG: no end-of-image marker after the image data");
-        // libjpeg decodes every JPEG it can: Exif data only turns the picture (as imdecode would),
-        // and libjpeg-turbo fills in the standard Huffman tables motion JPEG frames leave out (as
-        // imdecode inserts them). imdecode, whose libjpeg prints its warnings on standard error,
-        // sees only the colour spaces decode_jpeg declines.
-        {
-            cv::Mat pixels(int(header.height), int(header.width), gray ? CV_8UC1 : CV_8UC3);
-            if (decode_jpeg(data, count, channels, pixels)) {
-                if (jpeg.exif) apply_orientation(jpeg.orientation, pixels);
-                return new msd_image{pixels, format};
-            }
-        }
+        // Exif data only turns the picture (as imdecode would), and libjpeg-turbo fills in the
+        // standard Huffman tables motion JPEG frames leave out (as imdecode inserts them).
+        cv::Mat pixels(int(header.height), int(header.width), gray ? CV_8UC1 : CV_8UC3);
+        decode_jpeg(data, count, channels, pixels);
+        if (jpeg.exif) apply_orientation(jpeg.orientation, pixels);
+        return new msd_image{pixels, format};
     }
     const cv::Mat encoded(1, int(std::min(count, size_t(INT32_MAX))), CV_8UC1, const_cast<uint8_t *>(data));
     cv::Mat pixels = cv::imdecode(encoded, gray ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);

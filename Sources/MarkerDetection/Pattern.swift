@@ -43,6 +43,8 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         OPTIONS     comma-separated; lengths in any one unit (only their ratio matters);
                     `legacy` places ChArUco markers as OpenCV did before 4.6 on boards with
                     an even number of rows
+        ID          the first marker or tag id of the board (the others count on from
+                    it): a whole number from 0 to 1000000
         FAMILY      tag36h11, tag25h9, tag16h5, tagStandard41h12, tagStandard52h13,
                     tagCircle21h7, tagCustom48h12 (any case); an AprilGrid takes one of
                     the first three

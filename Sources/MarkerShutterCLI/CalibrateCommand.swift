@@ -1,5 +1,6 @@
 import ArgumentParser
 import Calibration
+import Dispatch
 import Foundation
 import MarkerDetection
 import MarkerShutter
@@ -129,6 +130,9 @@ struct CalibrateCommand: ParsableCommand {
             for line in report.summary { FileHandle.standardError.write(FileNameText.escaped(line) + "\n") }
             for name in written { StandardOutput.line(FileNameText.escaped((out as NSString).appendingPathComponent(name))) }
         } catch {
+            // A signal's handler abandoned the results (which is why this failed) and ends the
+            // program with 130: leave that to it rather than exit 1 first.
+            if results.isStopped { DispatchSemaphore(value: 0).wait() }
             // The process may end before the folder is released: remove its temporary folder now.
             results.discard()
             throw RuntimeError(FileNameText.escaped(error.description))
@@ -156,6 +160,9 @@ private final class Results: Sendable {
             return output
         }
     }
+
+    /// Whether a signal stopped the run.
+    var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Removes the temporary folder of a run that failed (old files a failed replacement could not
     /// put back stay where the error says).

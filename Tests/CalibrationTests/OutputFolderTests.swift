@@ -1,5 +1,6 @@
 import Calibration
 import Foundation
+import SystemCalls
 import Testing
 
 /// Results appear together or not at all, and never inside the input.
@@ -38,6 +39,22 @@ import Testing
             try output.write(Array("a".utf8), to: "a.txt")
         }
         #expect(SidecarFolder.contents(root).isEmpty)
+    }
+
+    /// The temporary folder is on the program's list of temporary paths (which a second signal
+    /// removes before it ends the program) exactly while it exists.
+    @Test func theTemporaryFolderIsListedWhileItExists() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let committed = try OutputFolder(path: root + "/out", input: nil)
+        let abandoned = try OutputFolder(path: root + "/other", input: nil)
+        #expect(StagedPaths.current.isSuperset(of: [committed.staging, abandoned.staging]))
+        try committed.write(Array("a".utf8), to: "a.txt")
+        try committed.commit()
+        #expect(!StagedPaths.current.contains(committed.staging))
+        #expect(abandoned.abandon())
+        #expect(!StagedPaths.current.contains(abandoned.staging))
+        #expect(SidecarFolder.contents(root) == ["out"])
     }
 
     @Test func aFolderInPlaceOfAFileStopsTheCommitBeforeAnythingMoves() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import MarkerDetection
 import Testing
 
@@ -79,6 +80,21 @@ import Testing
         for kind in ["aruco:DICTIONARY", "gridboard:COLSxROWS:DICTIONARY", "charuco:COLSxROWS:DICTIONARY", "chessboard:COLSxROWS", "legacy"] {
             #expect(Pattern.grammar.contains(kind))
         }
+    }
+
+    /// The usage text states the range `first=` is checked against.
+    @Test func grammarStatesTheRangeOfFirst() {
+        #expect(Pattern.grammar.contains("ID          the first marker or tag id of the board (the others count on from\n"))
+        #expect(Pattern.grammar.contains("it): a whole number from 0 to \(Pattern.maximumID)\n"))
+        #expect(Pattern.maximumID == 1_000_000)
+    }
+
+    /// The grammar in Docs/formats.md is the text the help prints.
+    @Test func theFormatsPageShowsTheGrammarAsTheHelpPrintsIt() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("Docs/formats.md"), encoding: .utf8)
+        #expect(page.contains("as `Pattern.grammar` holds it:\n\n```\n" + Pattern.grammar + "\n```\n"))
     }
 
     @Test func everyPredefinedDictionaryIsNamedAsOpenCVNamesIt() {

@@ -165,6 +165,57 @@ import Testing
         #expect(Self.contents(scratch + "/picks").count == 180)
     }
 
+    /// Two signals in quick succession, the second while the first is being handled, at 25 timings
+    /// spread over the writing of the results: each run exits 130 and leaves no temporary folder
+    /// (and, where it got that far, only the whole set of files in `--out`).
+    @Test(.enabled(if: available, Comment(rawValue: missing)))
+    func aQuickSecondSignalLeavesNoTemporaryFolder() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Self.pictureFolder(scratch + "/picks", copies: 3)
+        let signals: [(Int32, Int32)] = [(SIGINT, SIGINT), (SIGINT, SIGTERM), (SIGTERM, SIGHUP), (SIGHUP, SIGINT), (SIGTERM, SIGTERM)]
+        for attempt in 0..<25 {
+            let folder = scratch + "/try\(attempt)"
+            try FileManager.default.createDirectory(atPath: folder + "/log", withIntermediateDirectories: true)
+            let started = try MarkerShutterBinary.start(
+                ["calibrate", "picks", "--out", "try\(attempt)/cal", "--undistort"], in: scratch, scratch: folder + "/log")
+            let pid = started.process.processIdentifier
+            defer { if started.process.isRunning { kill(pid, SIGKILL) } }
+            // The temporary folder is made once the solve is done, then the undistorted pictures
+            // take a while to write: wait for it (bounded), then signal after 0 to 60 ms.
+            let staging = folder + "/.cal.\(pid).tmp"
+            let deadline = Date().addingTimeInterval(120)
+            while !FileManager.default.fileExists(atPath: staging), started.process.isRunning, Date() < deadline {
+                usleep(1_000)
+            }
+            try #require(started.process.isRunning, "calibrate ended before it could be interrupted")
+            usleep(useconds_t(attempt % 5 * 15_000))
+            let (first, second) = signals[attempt % 5]
+            switch attempt / 5 {
+            case 0:
+                // Stopped while both are sent: they arrive together.
+                kill(pid, SIGSTOP)
+                kill(pid, first)
+                kill(pid, second)
+                kill(pid, SIGCONT)
+            case let gap:
+                kill(pid, first)
+                usleep([0, 100, 1_000, 10_000][gap - 1])
+                kill(pid, second)
+            }
+            let result = try started.wait()
+            #expect(result.status == 130, "try \(attempt): \(result.standardError)")
+            #expect(!result.standardError.contains("Error"), "try \(attempt): \(result.standardError)")
+            let left = Self.contents(folder).filter { $0 != "log" }
+            #expect(left.isEmpty || left == ["cal"], "try \(attempt): left \(left)")
+            if left == ["cal"] {
+                #expect(Self.contents(folder + "/cal").allSatisfy { !$0.hasPrefix(".") }, "try \(attempt)")
+                #expect(Self.contents(folder + "/cal/undistorted").count == 27, "try \(attempt)")
+            }
+        }
+        #expect(Self.contents(scratch + "/picks").count == 54)
+    }
+
     @Test(.enabled(if: available, Comment(rawValue: missing)))
     func aHostileCameraNameIsOneQuotedYAMLString() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()

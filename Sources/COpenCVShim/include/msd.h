@@ -144,8 +144,9 @@ msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_h
  * has at most `max_pixels` pixels. A JPEG whose data stops before its end-of-image marker counts
  * as truncated; one of more than MSD_JPEG_MAX_SCANS scans is refused (MSD_STATUS_DECODE_FAILED)
  * before any is decoded. A JPEG is turned as its Exif orientation says, as imdecode turns it.
- * libjpeg's warnings (corrupt data it decodes past) are not printed, but for a JPEG of a colour
- * space only imdecode reads (CMYK). */
+ * Every JPEG (gray, YCbCr, CMYK or YCCK) is decoded by the shim's own libjpeg path, whose warnings
+ * (corrupt data it decodes past) are not printed; one of another number of colour components is
+ * refused (MSD_STATUS_DECODE_FAILED). */
 msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
                             msd_error *error);
 
@@ -159,7 +160,8 @@ typedef enum msd_image_channels {
     /* BGR24, as msd_image_decode and msd_image_read give. */
     MSD_IMAGE_CHANNELS_BGR = 0,
     /* GRAY8: a JPEG's own luma (libjpeg skips the chroma and the colour conversion, about a third
-     * of the work of decoding 720p frames); other formats as imdecode's IMREAD_GRAYSCALE gives them. */
+     * of the work of decoding 720p frames; a CMYK or YCCK one's the luma of its colours); other
+     * formats as imdecode's IMREAD_GRAYSCALE gives them. */
     MSD_IMAGE_CHANNELS_GRAY = 1,
 } msd_image_channels;
 

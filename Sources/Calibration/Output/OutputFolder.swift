@@ -60,8 +60,14 @@ public final class OutputFolder: Sendable {
         self.move = move
         staging = (parent as NSString).appendingPathComponent(".\((destination as NSString).lastPathComponent).\(getpid()).tmp")
         try? FileManager.default.removeItem(atPath: staging)
-        guard mkdir(staging, 0o755) == 0 else {
-            throw .output(path: path, reason: "cannot make \(staging): \(SystemCallError(call: "mkdir", errno: errno))")
+        let staging = staging
+        let made = StagedPaths.withLock { registry -> Int32 in
+            guard mkdir(staging, 0o755) == 0 else { return errno }
+            registry.add(folder: staging)
+            return 0
+        }
+        guard made == 0 else {
+            throw .output(path: path, reason: "cannot make \(staging): \(SystemCallError(call: "mkdir", errno: made))")
         }
     }
 
@@ -93,7 +99,15 @@ public final class OutputFolder: Sendable {
     }
 
     deinit {
-        if state.withLock({ $0.phase == .open }) { try? FileManager.default.removeItem(atPath: staging) }
+        if state.withLock({ $0.phase == .open }) { removeStaging() }
+    }
+
+    /// Removes the temporary folder and forgets it, under the lock of ``StagedPaths``.
+    private func removeStaging() {
+        StagedPaths.withLock { registry in
+            StagedPaths.removeTree(staging)
+            registry.forget(staging)
+        }
     }
 
     /// Writes one file (`name` may hold one folder level, as in `undistorted/a.png`), flushed to disk.
@@ -137,7 +151,7 @@ public final class OutputFolder: Sendable {
             case .abandoned: return true
             case .open:
                 state.phase = .abandoned
-                try? FileManager.default.removeItem(atPath: staging)
+                removeStaging()
                 return true
             }
         }
@@ -154,16 +168,29 @@ public final class OutputFolder: Sendable {
     public func commit() throws(CalibrationError) {
         try state.withLock { (state: inout State) throws(CalibrationError) in
             guard state.phase == .open else { throw .output(path: path, reason: "the results were \(state.phase == .abandoned ? "abandoned" : "moved already")") }
+            // Under the lock of StagedPaths, so that a second signal, which removes the temporary
+            // folder and ends the program, waits for the moves and finds the folder either whole or
+            // gone (with the old files it holds once they are replaced).
+            let files = state.files
+            let staging = staging
             do throws(CalibrationError) {
-                try commitLocked(files: state.files)
+                try StagedPaths.withLock { (registry: inout StagedPaths.Registry) throws(CalibrationError) in
+                    do throws(CalibrationError) {
+                        try commitLocked(files: files)
+                    } catch {
+                        // Old files that could not be put back are in the temporary folder: keep it.
+                        if case .partlyReplaced = error { registry.forget(staging) }
+                        throw error
+                    }
+                    StagedPaths.removeTree(staging)
+                    registry.forget(staging)
+                }
             } catch {
-                // Old files that could not be put back are in the temporary folder: keep it.
                 if case .partlyReplaced = error { state.phase = .keptAside }
                 throw error
             }
             state.phase = .committed
         }
-        try? FileManager.default.removeItem(atPath: staging)
     }
 
     private func commitLocked(files: [String]) throws(CalibrationError) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -9,23 +8,16 @@ import Glibc
 /// name in the same folder, are flushed to the disk, and only then renamed into place. An
 /// interrupted write (Ctrl-C, a full disk, a crash) leaves no partial file under the final name.
 public enum AtomicFile {
-    /// The temporary files that exist now: each is added before it is created and taken away once
-    /// it is renamed or removed, under this lock, so that ``exitRemovingStagedFiles(status:)`` finds
-    /// every one and none appears after it.
-    private static let staging = Mutex<Set<String>>([])
+    /// The temporary files being written now (those of ``StagedPaths``, the program's one list of
+    /// them, which also holds the calibration's temporary folders).
+    static var stagedFiles: Set<String> { StagedPaths.current }
 
-    /// The temporary files being written now.
-    static var stagedFiles: Set<String> { staging.withLock { $0 } }
-
-    /// Ends the process at once with `status`, removing every temporary file still being written:
-    /// a second Ctrl-C leaves no `.NAME.PID.tmp` behind. The final names keep what was renamed
-    /// into place before; a file being renamed right now is either renamed or removed, never both
-    /// nor neither.
+    /// Ends the process at once with `status`, removing every temporary file and folder still being
+    /// written: a second Ctrl-C leaves no `.NAME.PID.tmp` behind. The final names keep what was
+    /// renamed into place before; a file being renamed right now is either renamed or removed,
+    /// never both nor neither.
     public static func exitRemovingStagedFiles(status: Int32) -> Never {
-        staging.withLock { files -> Never in
-            for file in files { unlink(file) }
-            _exit(status)
-        }
+        StagedPaths.exitRemovingAll(status: status)
     }
 
     /// Writes `bytes` to `path`.
@@ -60,12 +52,12 @@ public enum AtomicFile {
         /// - Throws: ``FileWriteError`` when it cannot be opened.
         init(_ path: String) throws(FileWriteError) {
             let temporary = AtomicFile.temporaryPath(for: path)
-            let opened = AtomicFile.staging.withLock { files -> Result<Int32, SystemCallError> in
+            let opened = StagedPaths.withLock { registry -> Result<Int32, SystemCallError> in
                 do throws(SystemCallError) {
                     let descriptor = try SystemCall.retrying("open") {
                         open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
                     }
-                    files.insert(temporary)
+                    registry.add(file: temporary)
                     return .success(descriptor)
                 } catch {
                     return .failure(error)
@@ -104,14 +96,14 @@ public enum AtomicFile {
                 remove()
                 throw FileWriteError(path: path, call: "rename", errno: EEXIST)
             }
-            let renameFailure = AtomicFile.staging.withLock { files -> FileWriteError? in
+            let renameFailure = StagedPaths.withLock { registry -> FileWriteError? in
                 guard rename(temporary, path) == 0 else {
                     let renameFailure = FileWriteError(path: path, call: "rename", errno: errno)
                     unlink(temporary)
-                    files.remove(temporary)
+                    registry.forget(temporary)
                     return renameFailure
                 }
-                files.remove(temporary)
+                registry.forget(temporary)
                 return nil
             }
             if let renameFailure { throw renameFailure }
@@ -125,9 +117,9 @@ public enum AtomicFile {
         }
 
         private func remove() {
-            AtomicFile.staging.withLock { files in
+            StagedPaths.withLock { registry in
                 unlink(temporary)
-                files.remove(temporary)
+                registry.forget(temporary)
             }
         }
     }
