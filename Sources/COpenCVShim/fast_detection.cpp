@@ -203,13 +203,14 @@ bool find_board_markers_fast(const msd_detector &detector, const cv::Mat &gray, 
 }
 
 bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small,
-                       msd_detection &result, msd_detection *partial, size_t &partial_markers) {
+                       msd_detection &result, msd_detection *partial, size_t &partial_markers, Markers *seen) {
     Markers kept;
     const bool whole = find_board_markers_fast(detector, gray, small, kept);
     if (whole) {
         add_markers_and_corners(detector, gray, kept, result);
         return true;
     }
+    if (seen && kept.ids.size() > seen->ids.size()) *seen = kept;
     if (partial && kept.ids.size() > partial_markers) {
         *partial = msd_detection{};
         add_markers_and_corners(detector, gray, kept, *partial);
@@ -229,30 +230,41 @@ cv::Size scaled_size(const cv::Mat &image, double scale) {
     return cv::Size(int(std::lround(image.cols * scale)), int(std::lround(image.rows * scale)));
 }
 
-// Board markers found in `part` by the downscaled passes (from the scale `feature_side` calls for)
-// or, when none accounts for the whole board as far as `part` shows it, at full resolution.
+// Board markers found in `part` (the region where the frame before showed the board) by the
+// downscaled passes (from the scale `feature_side` calls for) or, when none accounts for the whole
+// board as far as `part` shows it, at full resolution. When the passes ran and saw not one board
+// marker, the board has left the region (or is too blurred there for them): nothing is returned
+// without the full-resolution search, and the caller searches the whole image, which finds what
+// that search would have. On views that change from one frame to the next, the full-resolution
+// search of a region the board has left was the costliest part of a frame.
 Markers find_board_markers(const msd_detector &detector, const cv::Mat &part, double full_width, double full_height,
                            double feature_side) {
     const std::vector<double> scales = pass_scales(fast_scale(detector, full_width, full_height, feature_side));
     cv::Mat small;
+    bool passed = false, saw_marker = false;
     for (double scale : scales) {
         const cv::Size working = scaled_size(part, scale);
         if (working.width < 32 || working.height < 32) continue;
         cv::resize(part, small, working, 0, 0, cv::INTER_AREA);
         Markers kept;
         if (find_board_markers_fast(detector, part, small, kept)) return kept;
+        passed = true;
+        saw_marker = saw_marker || !kept.ids.empty();
     }
+    if (passed && !saw_marker) return Markers{};
     return find_markers_full(detector, part);
 }
 
 }  // namespace
 
 bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect near, double feature_side,
-                 msd_detection &result) {
+                 msd_detection &result, bool &searched) {
+    searched = false;
     if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD && !detector.board) return false;
     const cv::Rect part = near & cv::Rect(0, 0, gray.cols, gray.rows);
     // Searching most of the image first would only risk searching it twice.
     if (part.width < 32 || part.height < 32 || 4 * double(part.area()) > 3 * double(gray.total())) return false;
+    searched = true;
     const cv::Mat view = gray(part);
     const cv::Point2f offset(float(part.x), float(part.y));
     if (detector.pattern.kind == MSD_PATTERN_CHESSBOARD) {
@@ -288,6 +300,61 @@ bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect nea
     return true;
 }
 
+bool detect_around_board(const msd_detector &detector, const cv::Mat &gray, const Markers &seen, msd_detection &result) {
+    if (!detector.board || seen.ids.size() < 3) return false;
+    const cv::aruco::Board &board = *detector.board;
+    std::map<int, size_t> index_of;
+    for (size_t index = 0; index < board.ids.size(); ++index) index_of[board.ids[index]] = index;
+    std::vector<cv::Point2f> on_board, in_image;
+    for (size_t marker = 0; marker < seen.ids.size(); ++marker) {
+        const auto &object = board.objPoints[index_of.at(seen.ids[marker])];
+        for (size_t corner = 0; corner < 4; ++corner) {
+            on_board.emplace_back(object[corner].x, object[corner].y);
+            in_image.push_back(seen.corners[marker][corner]);
+        }
+    }
+    const cv::Mat homography = cv::findHomography(on_board, in_image, 0);
+    if (homography.empty()) return false;
+    std::vector<cv::Point2f> outline, projected;
+    for (const auto &object : board.objPoints) {
+        for (const cv::Point3f &point : object) outline.emplace_back(point.x, point.y);
+    }
+    cv::perspectiveTransform(outline, projected, homography);
+    for (const cv::Point2f &point : projected) {
+        if (!std::isfinite(point.x) || !std::isfinite(point.y)) return false;
+    }
+    // The board's markers as the markers seen place them, with room for a homography fitted to part
+    // of the board, for thresholding windows and for the cut edges' clearance.
+    double x0 = HUGE_VAL, y0 = HUGE_VAL, x1 = -HUGE_VAL, y1 = -HUGE_VAL;
+    for (const cv::Point2f &point : projected) {
+        x0 = std::min(x0, double(point.x)), y0 = std::min(y0, double(point.y));
+        x1 = std::max(x1, double(point.x)), y1 = std::max(y1, double(point.y));
+    }
+    const double room = 0.15 * std::max(x1 - x0, y1 - y0) + detector.parameters->adaptiveThreshWinSizeMax +
+                        cut_edge_clearance;
+    const double left = std::floor(x0 - room), top = std::floor(y0 - room);
+    const double right = std::ceil(x1 + room), bottom = std::ceil(y1 + room);
+    if (!(right - left < gray.cols && bottom - top < gray.rows)) return false;
+    const cv::Rect part = cv::Rect(int(left), int(top), int(right - left), int(bottom - top)) &
+                          cv::Rect(0, 0, gray.cols, gray.rows);
+    // Searching most of the image would cost about what the whole image does.
+    if (part.width < 32 || part.height < 32 || 4 * double(part.area()) > 3 * double(gray.total())) return false;
+    Markers markers = find_markers_full(detector, gray(part));
+    if (markers.ids.size() < 3) return false;
+    for (const auto &corners : markers.corners) {
+        for (const cv::Point2f &point : corners) {
+            if (!clear_of_cut_edges(point.x, point.y, part, gray.size())) return false;
+        }
+    }
+    const cv::Point2f offset(float(part.x), float(part.y));
+    for (auto &corners : markers.corners) {
+        for (cv::Point2f &point : corners) point += offset;
+    }
+    if (!accounts_for_board(detector, markers, gray.size(), part)) return false;
+    add_markers_and_corners(detector, gray, markers, result);
+    return true;
+}
+
 double fast_scale(const msd_detector &detector, double width, double height, double feature_side) {
     const double side = feature_side > 0 ? feature_side : typical_feature_side(detector.pattern, width);
     if (!(side > 0) || typical_feature_side(detector.pattern, width) <= 0) return 1;
@@ -297,7 +364,8 @@ double fast_scale(const msd_detector &detector, double width, double height, dou
 }
 
 bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
-                 double feature_side, msd_detection &result, bool &tried, msd_detection *partial, int only_pass) {
+                 double feature_side, msd_detection &result, bool &tried, msd_detection *partial, int only_pass,
+                 Markers *seen) {
     tried = false;
     size_t partial_markers = 0;
     if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD && !detector.board) return false;
@@ -316,7 +384,7 @@ bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_
         cv::resize(gray, small, working, 0, 0, cv::INTER_AREA);
         return detector.pattern.kind == MSD_PATTERN_CHESSBOARD
                    ? detect_chessboard_fast(detector.pattern, gray, small, result)
-                   : detect_board_fast(detector, gray, small, result, partial, partial_markers);
+                   : detect_board_fast(detector, gray, small, result, partial, partial_markers, seen);
     }
     std::vector<cv::Mat> images(scales.size());
     cv::resize(gray, images[0], size_at(scales[0]), 0, 0, cv::INTER_AREA);
@@ -333,7 +401,7 @@ bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_
         }
         const bool found = detector.pattern.kind == MSD_PATTERN_CHESSBOARD
                                ? detect_chessboard_fast(detector.pattern, gray, images[pass], result)
-                               : detect_board_fast(detector, gray, images[pass], result, partial, partial_markers);
+                               : detect_board_fast(detector, gray, images[pass], result, partial, partial_markers, seen);
         if (found) return true;
     }
     return false;
