@@ -159,7 +159,7 @@ bool corners_fit_grid(const msd_pattern &pattern, const std::vector<cv::Point2f>
     return true;
 }
 
-bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, const cv::Mat &small,
+bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, const cv::Mat &small, double scale,
                             msd_detection &result) {
     std::vector<cv::Point2f> points;
     // No adaptive threshold in the shrunken image: where it finds no board, OpenCV 4.6 tries one
@@ -168,8 +168,7 @@ bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, con
     // failed pass, keeps it.
     const int flags = cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
     if (!cv::findChessboardCorners(small, cv::Size(pattern.columns, pattern.rows), points, flags)) return false;
-    const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
-    for (cv::Point2f &point : points) point = upscale(point, scale_x, scale_y);
+    for (cv::Point2f &point : points) point = upscale(point, scale, scale);
     // A board whose corners do not all settle at full resolution, or do not hold together there,
     // is searched for again, at a larger scale or in full.
     if (!refine_chessboard(pattern, gray, points) || !corners_fit_grid(pattern, points)) return false;
@@ -177,18 +176,18 @@ bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, con
     return true;
 }
 
-// Board markers found in `small` (a downscaled copy of `gray`) and refined on `gray` into `kept`;
+// Board markers found in `small` (`gray` shrunk by `scale`) and refined on `gray` into `kept`;
 // whether they account for the whole board as far as `gray` shows it.
-bool find_board_markers_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small, Markers &kept) {
+bool find_board_markers_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small, double scale,
+                             Markers &kept) {
     Markers found;
     std::vector<std::vector<cv::Point2f>> rejected;
     cv::aruco::detectMarkers(small, detector.dictionary, found.corners, found.ids, detector.parameters, rejected);
     kept = Markers{};
     if (found.ids.empty()) return false;
-    const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
     for (auto *set : {&found.corners, &rejected}) {
         for (auto &corners : *set) {
-            for (cv::Point2f &point : corners) point = upscale(point, scale_x, scale_y);
+            for (cv::Point2f &point : corners) point = upscale(point, scale, scale);
         }
     }
     refine_marker_corners(gray, detector.dictionary->markerSize, found.corners);
@@ -202,10 +201,10 @@ bool find_board_markers_fast(const msd_detector &detector, const cv::Mat &gray, 
     return !kept.ids.empty() && accounts_for_board(detector, kept, gray.size());
 }
 
-bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small,
+bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small, double scale,
                        msd_detection &result, msd_detection *partial, size_t &partial_markers, Markers *seen) {
     Markers kept;
-    const bool whole = find_board_markers_fast(detector, gray, small, kept);
+    const bool whole = find_board_markers_fast(detector, gray, small, scale, kept);
     if (whole) {
         add_markers_and_corners(detector, gray, kept, result);
         return true;
@@ -219,15 +218,30 @@ bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const 
     return false;
 }
 
-// The downscaled passes' scales: `first`, then doubled while still worth shrinking to.
+// The downscaled passes' scales: `first` (1/n, see fast_scale), then about doubled (n halved,
+// rounded) while still shrinking.
 std::vector<double> pass_scales(double first) {
     std::vector<double> scales;
-    for (double scale = first; scale <= largest_useful_scale; scale *= 2) scales.push_back(scale);
+    if (!(first < 1)) return scales;
+    for (long factor = std::lround(1 / first); factor >= 2;) {
+        scales.push_back(1.0 / double(factor));
+        const long next = std::lround(double(factor) / 2);
+        if (next >= factor) break;
+        factor = next;
+    }
     return scales;
 }
 
+// The size `shrink` gives `image` at `scale` (as cv::resize computes it).
 cv::Size scaled_size(const cv::Mat &image, double scale) {
-    return cv::Size(int(std::lround(image.cols * scale)), int(std::lround(image.rows * scale)));
+    return cv::Size(cvRound(image.cols * scale), cvRound(image.rows * scale));
+}
+
+// `image` shrunk by `scale` (1/n) with area averaging. Given as a scale rather than a size,
+// cv::resize averages whole n x n blocks (its fast path, about 50 times faster at 1280x720 than the
+// general one, which weighs fractions of pixels).
+void shrink(const cv::Mat &image, cv::Mat &small, double scale) {
+    cv::resize(image, small, cv::Size(), scale, scale, cv::INTER_AREA);
 }
 
 // Board markers found in `part` (the region where the frame before showed the board) by the
@@ -245,9 +259,9 @@ Markers find_board_markers(const msd_detector &detector, const cv::Mat &part, do
     for (double scale : scales) {
         const cv::Size working = scaled_size(part, scale);
         if (working.width < 32 || working.height < 32) continue;
-        cv::resize(part, small, working, 0, 0, cv::INTER_AREA);
+        shrink(part, small, scale);
         Markers kept;
-        if (find_board_markers_fast(detector, part, small, kept)) return kept;
+        if (find_board_markers_fast(detector, part, small, scale, kept)) return kept;
         passed = true;
         saw_marker = saw_marker || !kept.ids.empty();
     }
@@ -360,7 +374,10 @@ double fast_scale(const msd_detector &detector, double width, double height, dou
     if (!(side > 0) || typical_feature_side(detector.pattern, width) <= 0) return 1;
     const double target = detector.pattern.kind == MSD_PATTERN_CHESSBOARD ? working_square_side : working_marker_side;
     const double scale = std::max(target / side, smallest_working_side / std::max(width, height));
-    return scale > largest_useful_scale ? 1 : scale;
+    if (scale > largest_useful_scale) return 1;
+    // Whole n x n blocks (see shrink): the nearest 1/n, not below the smallest working side.
+    const long factor = std::min(std::lround(1 / scale), long(std::max(width, height) / smallest_working_side));
+    return factor >= 2 ? 1.0 / double(factor) : 1;
 }
 
 bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
@@ -369,8 +386,8 @@ bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_
     tried = false;
     size_t partial_markers = 0;
     if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD && !detector.board) return false;
-    // A pass that fails is tried again at twice the scale (a smaller or more tilted board than the
-    // typical one), until the scale is no longer worth shrinking to; full mode comes last.
+    // A pass that fails is tried again at about twice the scale (a smaller or more tilted board than
+    // the typical one), while that still shrinks; then the caller's full-resolution search.
     const std::vector<double> scales = pass_scales(fast_scale(detector, full_width, full_height, feature_side));
     const auto size_at = [&](double scale) { return scaled_size(gray, scale); };
     // A search region too small to shrink is searched at full resolution.
@@ -381,27 +398,19 @@ bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_
         const cv::Size working = size_at(scales[pass]);
         if (working.width < 32 || working.height < 32) return false;
         cv::Mat small;
-        cv::resize(gray, small, working, 0, 0, cv::INTER_AREA);
+        shrink(gray, small, scales[pass]);
         return detector.pattern.kind == MSD_PATTERN_CHESSBOARD
-                   ? detect_chessboard_fast(detector.pattern, gray, small, result)
-                   : detect_board_fast(detector, gray, small, result, partial, partial_markers, seen);
+                   ? detect_chessboard_fast(detector.pattern, gray, small, scales[pass], result)
+                   : detect_board_fast(detector, gray, small, scales[pass], result, partial, partial_markers, seen);
     }
-    std::vector<cv::Mat> images(scales.size());
-    cv::resize(gray, images[0], size_at(scales[0]), 0, 0, cv::INTER_AREA);
-    for (size_t pass = 0; pass < scales.size(); ++pass) {
-        if (pass == 1) {
-            // The later passes' images: the largest shrunk from the full image, each smaller one
-            // from the one above it (half its size), so the full image is read once more, not
-            // once per pass (at 3840x2160 each read costs about 10 ms).
-            const size_t last = scales.size() - 1;
-            cv::resize(gray, images[last], size_at(scales[last]), 0, 0, cv::INTER_AREA);
-            for (size_t larger = last; larger > 1; --larger) {
-                cv::resize(images[larger], images[larger - 1], size_at(scales[larger - 1]), 0, 0, cv::INTER_AREA);
-            }
-        }
+    // Each pass's image is shrunk from the full image by whole blocks (see shrink), which reads it
+    // fast enough that chaining the passes' images saves nothing.
+    cv::Mat small;
+    for (const double scale : scales) {
+        shrink(gray, small, scale);
         const bool found = detector.pattern.kind == MSD_PATTERN_CHESSBOARD
-                               ? detect_chessboard_fast(detector.pattern, gray, images[pass], result)
-                               : detect_board_fast(detector, gray, images[pass], result, partial, partial_markers, seen);
+                               ? detect_chessboard_fast(detector.pattern, gray, small, scale, result)
+                               : detect_board_fast(detector, gray, small, scale, result, partial, partial_markers, seen);
         if (found) return true;
     }
     return false;
