@@ -201,13 +201,77 @@ bool find_board_markers_fast(const msd_detector &detector, const cv::Mat &gray, 
     return !kept.ids.empty() && accounts_for_board(detector, kept, gray.size());
 }
 
+// How far a ChArUco corner found from a downscaled pass may lie from where the corners around it put
+// it, as a fraction of its distance to the nearest of them. Corners that full mode finds lie within
+// a thousandth of a square of it on synthetic views; the wrong ones a downscaled pass gave at
+// 3840x2160 (a corner refined onto a marker's corner) lay 0.055 of a square off.
+constexpr double charuco_grid_tolerance = 0.03;
+
+// Whether every ChArUco corner of `found` lies where the board's corners around it put it: a
+// homography from the board to the image fitted to the corners found within one square of it (two
+// when fewer than six are), not to itself, maps its board position within charuco_grid_tolerance
+// of its distance to the nearest of them. Corners with too few neighbours found are not judged.
+bool charuco_corners_fit_grid(const msd_detector &detector, const msd_detection &found) {
+    if (!detector.charuco) return true;
+    const std::vector<cv::Point3f> &board = detector.charuco->chessboardCorners;
+    const double square = double(detector.charuco->getSquareLength());
+    const size_t count = found.corner_ids.size();
+    std::vector<cv::Point2f> on_board, in_image;
+    for (size_t index = 0; index < count; ++index) {
+        const cv::Point3f own = board[size_t(found.corner_ids[index])];
+        const cv::Point2f point(found.corner_points[2 * index], found.corner_points[2 * index + 1]);
+        double nearest = HUGE_VAL;
+        for (int reach = 1; reach <= 2; ++reach) {
+            on_board.clear();
+            in_image.clear();
+            nearest = HUGE_VAL;
+            for (size_t other = 0; other < count; ++other) {
+                if (other == index) continue;
+                const cv::Point3f at = board[size_t(found.corner_ids[other])];
+                if (std::abs(at.x - own.x) > reach * square * 1.01 || std::abs(at.y - own.y) > reach * square * 1.01) continue;
+                on_board.emplace_back(at.x, at.y);
+                in_image.emplace_back(found.corner_points[2 * other], found.corner_points[2 * other + 1]);
+                nearest = std::min(nearest, double(cv::norm(in_image.back() - point)));
+            }
+            if (on_board.size() >= 6) break;
+        }
+        if (on_board.size() < 4) continue;
+        // The homography by least squares (the direct linear transform, h33 = 1), in coordinates
+        // centred on the corner judged and scaled by a square and by `nearest`, so that it is well
+        // conditioned; the corner's own board position is then the origin, mapped to (h13, h23).
+        const size_t rows = 2 * on_board.size();
+        cv::Mat a(int(rows), 8, CV_64F, cv::Scalar(0)), b(int(rows), 1, CV_64F);
+        for (size_t k = 0; k < on_board.size(); ++k) {
+            const double u = (on_board[k].x - own.x) / square, v = (on_board[k].y - own.y) / square;
+            const double x = (in_image[k].x - point.x) / nearest, y = (in_image[k].y - point.y) / nearest;
+            double *first = a.ptr<double>(int(2 * k)), *second = a.ptr<double>(int(2 * k + 1));
+            first[0] = u, first[1] = v, first[2] = 1, first[6] = -x * u, first[7] = -x * v;
+            second[3] = u, second[4] = v, second[5] = 1, second[6] = -y * u, second[7] = -y * v;
+            b.at<double>(int(2 * k)) = x;
+            b.at<double>(int(2 * k + 1)) = y;
+        }
+        cv::Mat h;
+        if (!cv::solve(a, b, h, cv::DECOMP_QR)) return false;
+        // The corner's offset from where its neighbours put it, in units of `nearest`.
+        if (!(std::hypot(h.at<double>(2), h.at<double>(5)) <= charuco_grid_tolerance)) return false;
+    }
+    return true;
+}
+
 bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small, double scale,
                        msd_detection &result, msd_detection *partial, size_t &partial_markers, Markers *seen) {
     Markers kept;
-    const bool whole = find_board_markers_fast(detector, gray, small, scale, kept);
+    bool whole = find_board_markers_fast(detector, gray, small, scale, kept);
     if (whole) {
-        add_markers_and_corners(detector, gray, kept, result);
-        return true;
+        // ChArUco corners from markers a downscaled pass found stand only when they hold together at
+        // full resolution; otherwise the board is searched at full resolution.
+        msd_detection found;
+        add_markers_and_corners(detector, gray, kept, found);
+        if (charuco_corners_fit_grid(detector, found)) {
+            result = std::move(found);
+            return true;
+        }
+        whole = false;
     }
     if (seen && kept.ids.size() > seen->ids.size()) *seen = kept;
     if (partial && kept.ids.size() > partial_markers) {
@@ -310,7 +374,10 @@ bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect nea
         for (cv::Point2f &point : corners) point += offset;
     }
     if (!accounts_for_board(detector, markers, gray.size(), part)) return false;
-    add_markers_and_corners(detector, gray, markers, result);
+    msd_detection found;
+    add_markers_and_corners(detector, gray, markers, found);
+    if (!charuco_corners_fit_grid(detector, found)) return false;
+    result = std::move(found);
     return true;
 }
 
