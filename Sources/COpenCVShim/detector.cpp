@@ -445,7 +445,8 @@ void detect(const msd_detector &detector, const msd_pixels *pixels, const msd_de
     }
     const bool whole_image = region.size() == wrapped.size();
     const bool hinted = mode == MSD_DETECT_FAST && options && options->hint != 0 && !downscaled_only && whole_image;
-    if (hinted && !near.empty() && detect_near(detector, gray, near, feature_side, result)) {
+    bool searched_near = false;
+    if (hinted && !near.empty() && detect_near(detector, gray, near, feature_side, result, searched_near)) {
         measure_sharpness(gray, result);
         return;
     }
@@ -453,16 +454,27 @@ void detect(const msd_detector &detector, const msd_pixels *pixels, const msd_de
     bool tried = false;
     msd_detection partial;
     const bool nothing_before = hinted && near.empty();
+    // A board that has left the region where the frame before showed it may have changed its size
+    // too (a cut, another view): the whole image is searched from the typical board's scale, not
+    // from the markers' size before, which for a small board meant no downscaled pass at all.
+    const double whole_side = hinted && !searched_near ? feature_side : 0;
+    Markers seen;
     const bool fast = mode == MSD_DETECT_FAST && !nothing_before &&
-                      detect_fast(detector, gray, double(wrapped.cols), double(wrapped.rows), hinted ? feature_side : 0,
+                      detect_fast(detector, gray, double(wrapped.cols), double(wrapped.rows), whole_side,
                                   result, tried, downscaled_only ? &partial : nullptr,
-                                  downscaled_only ? options->downscaled_pass : 0);
+                                  downscaled_only ? options->downscaled_pass : 0, &seen);
     if (!fast) {
         if (downscaled_only && tried) {
             result = std::move(partial);
         } else {
             result = msd_detection{};
-            detect_full(detector, gray, result);
+            // Part of the board seen by a downscaled pass: the full-resolution search looks where
+            // the board is before it looks everywhere.
+            const bool around = tried && whole_image && detect_around_board(detector, gray, seen, result);
+            if (!around) {
+                result = msd_detection{};
+                detect_full(detector, gray, result);
+            }
         }
     }
     // What a search of part of the image found near an edge that cuts the image is not what the

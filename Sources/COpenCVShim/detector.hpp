@@ -99,15 +99,30 @@ void add_markers_and_corners(const msd_detector &detector, const cv::Mat &gray, 
 // not shrink). With `partial`, the largest part of a board the passes found without accounting for
 // all of it goes there. `only_pass` > 0 runs that pass alone (counted from 1, wrapping around the
 // passes the image takes).
+// With `seen`, the most board markers any pass found without accounting for the whole board go
+// there (refined at full resolution), for detect_around_board.
 bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
-                 double feature_side, msd_detection &result, bool &tried, msd_detection *partial, int only_pass = 0);
+                 double feature_side, msd_detection &result, bool &tried, msd_detection *partial, int only_pass = 0,
+                 Markers *seen = nullptr);
+
+// After the downscaled passes found part of a board but could not account for the rest (markers
+// too small, tilted or blurred for them, or missing in the full-resolution image too): the
+// full-resolution search of the part of `gray` where the homography from the markers `seen`
+// (three or more) puts the whole board, with a margin, instead of the whole image. True, with
+// `result` in `gray`'s coordinates, when what that search finds accounts for the board in the whole
+// image, as detect_near decides it (markers clear of the part's cut edges; every board marker not
+// found would lie outside the image or inside the part, where the search looked for it); false
+// when the whole image must be searched. On views whose board fills a small part of the image this
+// saves most of the full-resolution search, which otherwise runs on about a third of such frames.
+bool detect_around_board(const msd_detector &detector, const cv::Mat &gray, const Markers &seen, msd_detection &result);
 
 // A search of the part of `gray` that `near` covers first (where the frame before showed the
 // board), in fast mode's way: true, with `result` in `gray`'s coordinates, when what it finds
 // accounts for the board in the whole image (see msd_detect_options' hint); false when the whole
-// image must be searched.
+// image must be searched. `searched` tells whether the part was searched at all (not when it is
+// too small, or most of the image).
 bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect near, double feature_side,
-                 msd_detection &result);
+                 msd_detection &result, bool &searched);
 
 // The scale fast mode works at for an image of `width` x `height` pixels (1: no shrinking), for
 // markers (or squares) of `feature_side` pixels, or a typical board's when it is 0.

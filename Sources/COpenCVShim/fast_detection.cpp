@@ -159,7 +159,7 @@ bool corners_fit_grid(const msd_pattern &pattern, const std::vector<cv::Point2f>
     return true;
 }
 
-bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, const cv::Mat &small,
+bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, const cv::Mat &small, double scale,
                             msd_detection &result) {
     std::vector<cv::Point2f> points;
     // No adaptive threshold in the shrunken image: where it finds no board, OpenCV 4.6 tries one
@@ -168,8 +168,7 @@ bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, con
     // failed pass, keeps it.
     const int flags = cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
     if (!cv::findChessboardCorners(small, cv::Size(pattern.columns, pattern.rows), points, flags)) return false;
-    const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
-    for (cv::Point2f &point : points) point = upscale(point, scale_x, scale_y);
+    for (cv::Point2f &point : points) point = upscale(point, scale, scale);
     // A board whose corners do not all settle at full resolution, or do not hold together there,
     // is searched for again, at a larger scale or in full.
     if (!refine_chessboard(pattern, gray, points) || !corners_fit_grid(pattern, points)) return false;
@@ -177,18 +176,18 @@ bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, con
     return true;
 }
 
-// Board markers found in `small` (a downscaled copy of `gray`) and refined on `gray` into `kept`;
+// Board markers found in `small` (`gray` shrunk by `scale`) and refined on `gray` into `kept`;
 // whether they account for the whole board as far as `gray` shows it.
-bool find_board_markers_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small, Markers &kept) {
+bool find_board_markers_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small, double scale,
+                             Markers &kept) {
     Markers found;
     std::vector<std::vector<cv::Point2f>> rejected;
     cv::aruco::detectMarkers(small, detector.dictionary, found.corners, found.ids, detector.parameters, rejected);
     kept = Markers{};
     if (found.ids.empty()) return false;
-    const double scale_x = double(small.cols) / gray.cols, scale_y = double(small.rows) / gray.rows;
     for (auto *set : {&found.corners, &rejected}) {
         for (auto &corners : *set) {
-            for (cv::Point2f &point : corners) point = upscale(point, scale_x, scale_y);
+            for (cv::Point2f &point : corners) point = upscale(point, scale, scale);
         }
     }
     refine_marker_corners(gray, detector.dictionary->markerSize, found.corners);
@@ -202,14 +201,79 @@ bool find_board_markers_fast(const msd_detector &detector, const cv::Mat &gray, 
     return !kept.ids.empty() && accounts_for_board(detector, kept, gray.size());
 }
 
-bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small,
-                       msd_detection &result, msd_detection *partial, size_t &partial_markers) {
-    Markers kept;
-    const bool whole = find_board_markers_fast(detector, gray, small, kept);
-    if (whole) {
-        add_markers_and_corners(detector, gray, kept, result);
-        return true;
+// How far a ChArUco corner found from a downscaled pass may lie from where the corners around it put
+// it, as a fraction of its distance to the nearest of them. Corners that full mode finds lie within
+// a thousandth of a square of it on synthetic views; the wrong ones a downscaled pass gave at
+// 3840x2160 (a corner refined onto a marker's corner) lay 0.055 of a square off.
+constexpr double charuco_grid_tolerance = 0.03;
+
+// Whether every ChArUco corner of `found` lies where the board's corners around it put it: a
+// homography from the board to the image fitted to the corners found within one square of it (two
+// when fewer than six are), not to itself, maps its board position within charuco_grid_tolerance
+// of its distance to the nearest of them. Corners with too few neighbours found are not judged.
+bool charuco_corners_fit_grid(const msd_detector &detector, const msd_detection &found) {
+    if (!detector.charuco) return true;
+    const std::vector<cv::Point3f> &board = detector.charuco->chessboardCorners;
+    const double square = double(detector.charuco->getSquareLength());
+    const size_t count = found.corner_ids.size();
+    std::vector<cv::Point2f> on_board, in_image;
+    for (size_t index = 0; index < count; ++index) {
+        const cv::Point3f own = board[size_t(found.corner_ids[index])];
+        const cv::Point2f point(found.corner_points[2 * index], found.corner_points[2 * index + 1]);
+        double nearest = HUGE_VAL;
+        for (int reach = 1; reach <= 2; ++reach) {
+            on_board.clear();
+            in_image.clear();
+            nearest = HUGE_VAL;
+            for (size_t other = 0; other < count; ++other) {
+                if (other == index) continue;
+                const cv::Point3f at = board[size_t(found.corner_ids[other])];
+                if (std::abs(at.x - own.x) > reach * square * 1.01 || std::abs(at.y - own.y) > reach * square * 1.01) continue;
+                on_board.emplace_back(at.x, at.y);
+                in_image.emplace_back(found.corner_points[2 * other], found.corner_points[2 * other + 1]);
+                nearest = std::min(nearest, double(cv::norm(in_image.back() - point)));
+            }
+            if (on_board.size() >= 6) break;
+        }
+        if (on_board.size() < 4) continue;
+        // The homography by least squares (the direct linear transform, h33 = 1), in coordinates
+        // centred on the corner judged and scaled by a square and by `nearest`, so that it is well
+        // conditioned; the corner's own board position is then the origin, mapped to (h13, h23).
+        const size_t rows = 2 * on_board.size();
+        cv::Mat a(int(rows), 8, CV_64F, cv::Scalar(0)), b(int(rows), 1, CV_64F);
+        for (size_t k = 0; k < on_board.size(); ++k) {
+            const double u = (on_board[k].x - own.x) / square, v = (on_board[k].y - own.y) / square;
+            const double x = (in_image[k].x - point.x) / nearest, y = (in_image[k].y - point.y) / nearest;
+            double *first = a.ptr<double>(int(2 * k)), *second = a.ptr<double>(int(2 * k + 1));
+            first[0] = u, first[1] = v, first[2] = 1, first[6] = -x * u, first[7] = -x * v;
+            second[3] = u, second[4] = v, second[5] = 1, second[6] = -y * u, second[7] = -y * v;
+            b.at<double>(int(2 * k)) = x;
+            b.at<double>(int(2 * k + 1)) = y;
+        }
+        cv::Mat h;
+        if (!cv::solve(a, b, h, cv::DECOMP_QR)) return false;
+        // The corner's offset from where its neighbours put it, in units of `nearest`.
+        if (!(std::hypot(h.at<double>(2), h.at<double>(5)) <= charuco_grid_tolerance)) return false;
     }
+    return true;
+}
+
+bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const cv::Mat &small, double scale,
+                       msd_detection &result, msd_detection *partial, size_t &partial_markers, Markers *seen) {
+    Markers kept;
+    bool whole = find_board_markers_fast(detector, gray, small, scale, kept);
+    if (whole) {
+        // ChArUco corners from markers a downscaled pass found stand only when they hold together at
+        // full resolution; otherwise the board is searched at full resolution.
+        msd_detection found;
+        add_markers_and_corners(detector, gray, kept, found);
+        if (charuco_corners_fit_grid(detector, found)) {
+            result = std::move(found);
+            return true;
+        }
+        whole = false;
+    }
+    if (seen && kept.ids.size() > seen->ids.size()) *seen = kept;
     if (partial && kept.ids.size() > partial_markers) {
         *partial = msd_detection{};
         add_markers_and_corners(detector, gray, kept, *partial);
@@ -218,41 +282,67 @@ bool detect_board_fast(const msd_detector &detector, const cv::Mat &gray, const 
     return false;
 }
 
-// The downscaled passes' scales: `first`, then doubled while still worth shrinking to.
+// The downscaled passes' scales: `first` (1/n, see fast_scale), then about doubled (n halved,
+// rounded) while still shrinking.
 std::vector<double> pass_scales(double first) {
     std::vector<double> scales;
-    for (double scale = first; scale <= largest_useful_scale; scale *= 2) scales.push_back(scale);
+    if (!(first < 1)) return scales;
+    for (long factor = std::lround(1 / first); factor >= 2;) {
+        scales.push_back(1.0 / double(factor));
+        const long next = std::lround(double(factor) / 2);
+        if (next >= factor) break;
+        factor = next;
+    }
     return scales;
 }
 
+// The size `shrink` gives `image` at `scale` (as cv::resize computes it).
 cv::Size scaled_size(const cv::Mat &image, double scale) {
-    return cv::Size(int(std::lround(image.cols * scale)), int(std::lround(image.rows * scale)));
+    return cv::Size(cvRound(image.cols * scale), cvRound(image.rows * scale));
 }
 
-// Board markers found in `part` by the downscaled passes (from the scale `feature_side` calls for)
-// or, when none accounts for the whole board as far as `part` shows it, at full resolution.
+// `image` shrunk by `scale` (1/n) with area averaging. Given as a scale rather than a size,
+// cv::resize averages whole n x n blocks (its fast path, about 50 times faster at 1280x720 than the
+// general one, which weighs fractions of pixels).
+void shrink(const cv::Mat &image, cv::Mat &small, double scale) {
+    cv::resize(image, small, cv::Size(), scale, scale, cv::INTER_AREA);
+}
+
+// Board markers found in `part` (the region where the frame before showed the board) by the
+// downscaled passes (from the scale `feature_side` calls for) or, when none accounts for the whole
+// board as far as `part` shows it, at full resolution. When the passes ran and saw not one board
+// marker, the board has left the region (or is too blurred there for them): nothing is returned
+// without the full-resolution search, and the caller searches the whole image, which finds what
+// that search would have. On views that change from one frame to the next, the full-resolution
+// search of a region the board has left was the costliest part of a frame.
 Markers find_board_markers(const msd_detector &detector, const cv::Mat &part, double full_width, double full_height,
                            double feature_side) {
     const std::vector<double> scales = pass_scales(fast_scale(detector, full_width, full_height, feature_side));
     cv::Mat small;
+    bool passed = false, saw_marker = false;
     for (double scale : scales) {
         const cv::Size working = scaled_size(part, scale);
         if (working.width < 32 || working.height < 32) continue;
-        cv::resize(part, small, working, 0, 0, cv::INTER_AREA);
+        shrink(part, small, scale);
         Markers kept;
-        if (find_board_markers_fast(detector, part, small, kept)) return kept;
+        if (find_board_markers_fast(detector, part, small, scale, kept)) return kept;
+        passed = true;
+        saw_marker = saw_marker || !kept.ids.empty();
     }
+    if (passed && !saw_marker) return Markers{};
     return find_markers_full(detector, part);
 }
 
 }  // namespace
 
 bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect near, double feature_side,
-                 msd_detection &result) {
+                 msd_detection &result, bool &searched) {
+    searched = false;
     if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD && !detector.board) return false;
     const cv::Rect part = near & cv::Rect(0, 0, gray.cols, gray.rows);
     // Searching most of the image first would only risk searching it twice.
     if (part.width < 32 || part.height < 32 || 4 * double(part.area()) > 3 * double(gray.total())) return false;
+    searched = true;
     const cv::Mat view = gray(part);
     const cv::Point2f offset(float(part.x), float(part.y));
     if (detector.pattern.kind == MSD_PATTERN_CHESSBOARD) {
@@ -284,6 +374,64 @@ bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect nea
         for (cv::Point2f &point : corners) point += offset;
     }
     if (!accounts_for_board(detector, markers, gray.size(), part)) return false;
+    msd_detection found;
+    add_markers_and_corners(detector, gray, markers, found);
+    if (!charuco_corners_fit_grid(detector, found)) return false;
+    result = std::move(found);
+    return true;
+}
+
+bool detect_around_board(const msd_detector &detector, const cv::Mat &gray, const Markers &seen, msd_detection &result) {
+    if (!detector.board || seen.ids.size() < 3) return false;
+    const cv::aruco::Board &board = *detector.board;
+    std::map<int, size_t> index_of;
+    for (size_t index = 0; index < board.ids.size(); ++index) index_of[board.ids[index]] = index;
+    std::vector<cv::Point2f> on_board, in_image;
+    for (size_t marker = 0; marker < seen.ids.size(); ++marker) {
+        const auto &object = board.objPoints[index_of.at(seen.ids[marker])];
+        for (size_t corner = 0; corner < 4; ++corner) {
+            on_board.emplace_back(object[corner].x, object[corner].y);
+            in_image.push_back(seen.corners[marker][corner]);
+        }
+    }
+    const cv::Mat homography = cv::findHomography(on_board, in_image, 0);
+    if (homography.empty()) return false;
+    std::vector<cv::Point2f> outline, projected;
+    for (const auto &object : board.objPoints) {
+        for (const cv::Point3f &point : object) outline.emplace_back(point.x, point.y);
+    }
+    cv::perspectiveTransform(outline, projected, homography);
+    for (const cv::Point2f &point : projected) {
+        if (!std::isfinite(point.x) || !std::isfinite(point.y)) return false;
+    }
+    // The board's markers as the markers seen place them, with room for a homography fitted to part
+    // of the board, for thresholding windows and for the cut edges' clearance.
+    double x0 = HUGE_VAL, y0 = HUGE_VAL, x1 = -HUGE_VAL, y1 = -HUGE_VAL;
+    for (const cv::Point2f &point : projected) {
+        x0 = std::min(x0, double(point.x)), y0 = std::min(y0, double(point.y));
+        x1 = std::max(x1, double(point.x)), y1 = std::max(y1, double(point.y));
+    }
+    const double room = 0.15 * std::max(x1 - x0, y1 - y0) + detector.parameters->adaptiveThreshWinSizeMax +
+                        cut_edge_clearance;
+    const double left = std::floor(x0 - room), top = std::floor(y0 - room);
+    const double right = std::ceil(x1 + room), bottom = std::ceil(y1 + room);
+    if (!(right - left < gray.cols && bottom - top < gray.rows)) return false;
+    const cv::Rect part = cv::Rect(int(left), int(top), int(right - left), int(bottom - top)) &
+                          cv::Rect(0, 0, gray.cols, gray.rows);
+    // Searching most of the image would cost about what the whole image does.
+    if (part.width < 32 || part.height < 32 || 4 * double(part.area()) > 3 * double(gray.total())) return false;
+    Markers markers = find_markers_full(detector, gray(part));
+    if (markers.ids.size() < 3) return false;
+    for (const auto &corners : markers.corners) {
+        for (const cv::Point2f &point : corners) {
+            if (!clear_of_cut_edges(point.x, point.y, part, gray.size())) return false;
+        }
+    }
+    const cv::Point2f offset(float(part.x), float(part.y));
+    for (auto &corners : markers.corners) {
+        for (cv::Point2f &point : corners) point += offset;
+    }
+    if (!accounts_for_board(detector, markers, gray.size(), part)) return false;
     add_markers_and_corners(detector, gray, markers, result);
     return true;
 }
@@ -293,16 +441,20 @@ double fast_scale(const msd_detector &detector, double width, double height, dou
     if (!(side > 0) || typical_feature_side(detector.pattern, width) <= 0) return 1;
     const double target = detector.pattern.kind == MSD_PATTERN_CHESSBOARD ? working_square_side : working_marker_side;
     const double scale = std::max(target / side, smallest_working_side / std::max(width, height));
-    return scale > largest_useful_scale ? 1 : scale;
+    if (scale > largest_useful_scale) return 1;
+    // Whole n x n blocks (see shrink): the nearest 1/n, not below the smallest working side.
+    const long factor = std::min(std::lround(1 / scale), long(std::max(width, height) / smallest_working_side));
+    return factor >= 2 ? 1.0 / double(factor) : 1;
 }
 
 bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_width, double full_height,
-                 double feature_side, msd_detection &result, bool &tried, msd_detection *partial, int only_pass) {
+                 double feature_side, msd_detection &result, bool &tried, msd_detection *partial, int only_pass,
+                 Markers *seen) {
     tried = false;
     size_t partial_markers = 0;
     if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD && !detector.board) return false;
-    // A pass that fails is tried again at twice the scale (a smaller or more tilted board than the
-    // typical one), until the scale is no longer worth shrinking to; full mode comes last.
+    // A pass that fails is tried again at about twice the scale (a smaller or more tilted board than
+    // the typical one), while that still shrinks; then the caller's full-resolution search.
     const std::vector<double> scales = pass_scales(fast_scale(detector, full_width, full_height, feature_side));
     const auto size_at = [&](double scale) { return scaled_size(gray, scale); };
     // A search region too small to shrink is searched at full resolution.
@@ -313,27 +465,19 @@ bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_
         const cv::Size working = size_at(scales[pass]);
         if (working.width < 32 || working.height < 32) return false;
         cv::Mat small;
-        cv::resize(gray, small, working, 0, 0, cv::INTER_AREA);
+        shrink(gray, small, scales[pass]);
         return detector.pattern.kind == MSD_PATTERN_CHESSBOARD
-                   ? detect_chessboard_fast(detector.pattern, gray, small, result)
-                   : detect_board_fast(detector, gray, small, result, partial, partial_markers);
+                   ? detect_chessboard_fast(detector.pattern, gray, small, scales[pass], result)
+                   : detect_board_fast(detector, gray, small, scales[pass], result, partial, partial_markers, seen);
     }
-    std::vector<cv::Mat> images(scales.size());
-    cv::resize(gray, images[0], size_at(scales[0]), 0, 0, cv::INTER_AREA);
-    for (size_t pass = 0; pass < scales.size(); ++pass) {
-        if (pass == 1) {
-            // The later passes' images: the largest shrunk from the full image, each smaller one
-            // from the one above it (half its size), so the full image is read once more, not
-            // once per pass (at 3840x2160 each read costs about 10 ms).
-            const size_t last = scales.size() - 1;
-            cv::resize(gray, images[last], size_at(scales[last]), 0, 0, cv::INTER_AREA);
-            for (size_t larger = last; larger > 1; --larger) {
-                cv::resize(images[larger], images[larger - 1], size_at(scales[larger - 1]), 0, 0, cv::INTER_AREA);
-            }
-        }
+    // Each pass's image is shrunk from the full image by whole blocks (see shrink), which reads it
+    // fast enough that chaining the passes' images saves nothing.
+    cv::Mat small;
+    for (const double scale : scales) {
+        shrink(gray, small, scale);
         const bool found = detector.pattern.kind == MSD_PATTERN_CHESSBOARD
-                               ? detect_chessboard_fast(detector.pattern, gray, images[pass], result)
-                               : detect_board_fast(detector, gray, images[pass], result, partial, partial_markers);
+                               ? detect_chessboard_fast(detector.pattern, gray, small, scale, result)
+                               : detect_board_fast(detector, gray, small, scale, result, partial, partial_markers, seen);
         if (found) return true;
     }
     return false;
