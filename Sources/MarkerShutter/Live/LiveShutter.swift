@@ -4,21 +4,14 @@ public import MarkerDetection
 public import Pixels
 import Synchronization
 
-/// The live shutter: frames go in as they arrive, detection runs on its own thread, and the
-/// shutter's timeline runs on the frames' own timestamps.
+/// Detection on its own thread, for a live session: frames go in as they arrive and come out
+/// detected, in order, to the session, whose ``LiveSessionMachine`` moves the shutter on the frames'
+/// own timestamps.
 ///
 /// Detection takes the newest frame: a frame that arrives while detection is busy replaces the one
 /// waiting (the replaced frames are counted as skipped), and frames are never detected out of
 /// order. Each frame keeps the index of its arrival, so a recording of every frame replays to the
 /// same indices.
-///
-/// ```swift
-/// let shutter = LiveShutter(detector: detector, rule: rule, hold: .milliseconds(300))
-/// shutter.start { report in if report.step.changed { show(report.step.state) } }
-/// for try await frame in camera.frames() { shutter.submit(SourceFrame(...)) }
-/// shutter.finish()
-/// shutter.waitUntilDone()
-/// ```
 public final class LiveShutter: Sendable {
     /// What detection made of one frame.
     public struct Report: Sendable {
@@ -33,16 +26,6 @@ public final class LiveShutter: Sendable {
         public let pixels: PixelBuffer
     }
 
-    private struct Submitted: Sendable {
-        let index: Int
-        /// The frame; `nil` for a frame that cannot be read, of which only the time passes.
-        let frame: SourceFrame?
-        /// The frame's time.
-        let time: FrameTime
-        /// When it arrived, on the session clock.
-        let arrivedAt: Duration
-    }
-
     /// The shutter disabled by time alone: no frame came before the hold ran out.
     public struct Expiry: Sendable {
         /// The state after it (disabled).
@@ -53,29 +36,24 @@ public final class LiveShutter: Sendable {
         public let lastFrame: Int
     }
 
-    /// The newest frame detected: its index, timestamp and arrival on the session clock, which
-    /// relate the frames' clock to the session clock.
-    private struct Anchor {
-        let index: Int
-        let time: FrameTime
-        let arrivedAt: Duration
-
-        /// `now` (session clock) on the frames' clock.
-        func frameTime(at now: Duration) -> FrameTime { time + (now - arrivedAt) }
-        /// `frameTime` (frames' clock) on the session clock.
-        func sessionTime(at frameTime: FrameTime) -> Duration { arrivedAt + time.duration(to: frameTime) }
+    /// What became of one frame handed over, in the order they were handed over.
+    enum Outcome: Sendable {
+        /// The frame was detected.
+        case detected(FrameObservation, pixels: PixelBuffer, arrivedAt: Duration, latency: Duration)
+        /// Detection of the frame failed (for instance an image too small).
+        case failed(index: Int)
+        /// The turn of a frame that cannot be read, with its time.
+        case missing(FrameTime)
     }
 
-    private struct State {
-        var timeline: ShutterTimeline<FrameObservation>
-        var statistics = LiveStatistics()
-        var nextIndex = 0
-        /// The index of the last frame detection finished with (whatever came of it).
-        var lastHandled = -1
-        var anchor: Anchor?
-        var started = false
-
-        var latestTime: FrameTime? { anchor?.time }
+    private struct Submitted: Sendable {
+        let index: Int
+        /// The frame; `nil` for a frame that cannot be read, of which only the time passes.
+        let frame: SourceFrame?
+        /// The frame's time.
+        let time: FrameTime
+        /// When it arrived, on the session clock.
+        let arrivedAt: Duration
     }
 
     /// The detector (used on the detection thread only).
@@ -84,64 +62,35 @@ public final class LiveShutter: Sendable {
     public let rule: ValidityRule
     /// Frames waiting for detection; a missing frame replaced by a newer one is not a frame skipped.
     private let slot = LatestFrameSlot<Submitted>(counting: { $0.frame != nil })
-    private let state: Mutex<State>
     /// Where the next frame is searched; `nil` searches every frame whole.
     private let tracker: Mutex<RegionTracker?>
+    private let started = Mutex(false)
     private let done = DispatchSemaphore(value: 0)
-    /// Tells the time when no frame comes.
-    private let clock: SessionClock
 
-    /// Creates a shutter, disabled until a valid frame arrives.
+    /// Detection that searches frames where `tracker` says (every frame whole when it is `nil`).
     ///
-    /// - Parameters:
-    ///   - detector: Finds the target in each frame.
-    ///   - rule: Which detections may enable the shutter.
-    ///   - hold: How long a lost detection is held.
-    ///   - clock: Tells the time between frames, for ``advance(to:)`` and ``heldFrame(at:)``.
-    ///
-    /// In ``DetectionMode/fast`` each frame large enough for fast mode to shrink is searched first
-    /// where the board was in the frame before (a ``RegionTracker`` with its defaults: frames come
-    /// one after another); in ``DetectionMode/full`` every frame is searched whole.
-    public convenience init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, clock: SessionClock = .continuous) {
-        self.init(
-            detector: detector, rule: rule, hold: hold, tracker: detector.mode == .fast ? RegionTracker() : nil, clock: clock)
-    }
-
-    /// Creates a shutter, disabled until a valid frame arrives, that searches frames where `tracker`
-    /// says (every frame whole when it is `nil`).
-    public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, tracker: RegionTracker?, clock: SessionClock = .continuous) {
+    /// In ``DetectionMode/fast`` a live session searches each frame large enough for fast mode to
+    /// shrink first where the board was in the frame before (a ``RegionTracker`` with its defaults:
+    /// frames come one after another); in ``DetectionMode/full`` every frame is searched whole.
+    init(detector: MarkerDetector, rule: ValidityRule, tracker: RegionTracker?) {
         self.detector = detector
         self.rule = rule
         self.tracker = Mutex(tracker)
-        self.clock = clock
-        state = Mutex(State(timeline: ShutterTimeline(hold: hold)))
     }
 
     /// Starts the detection thread.
     ///
-    /// - Parameters:
-    ///   - onFrame: Called on the detection thread after each detected frame, in order.
-    ///   Keep it short: detection waits for it. ``advance(to:)`` waits until it returned for the newest frame.
-    ///   - afterFrame: Called on the detection thread when a frame is done with (detected or not),
-    ///   after `onFrame`.
-    ///   - onExpiry: Called on the detection thread when the time of a frame that cannot be read
-    ///   (``pass(_:)``) ran the hold out.
-    public func start(onFrame: @escaping @Sendable (Report) -> Void, afterFrame: @escaping @Sendable () -> Void = {},
-                      onExpiry: @escaping @Sendable (Expiry) -> Void = { _ in }) {
-        let first = state.withLock { s -> Bool in
-            defer { s.started = true }
-            return !s.started
+    /// - Parameter handle: Called on the detection thread with each frame's outcome, in order.
+    ///   Keep it short: detection waits for it.
+    func start(_ handle: @escaping @Sendable (Outcome) -> Void) {
+        let first = started.withLock { s -> Bool in
+            defer { s = true }
+            return !s
         }
         precondition(first, "LiveShutter.start called twice")
         let thread = Thread { [self] in
             while let submitted = slot.take() {
-                guard submitted.frame != nil else {
-                    if let expiry = pass(submitted) { onExpiry(expiry) }
-                    continue
-                }
-                if let report = process(submitted) { onFrame(report) }
-                state.withLock { $0.lastHandled = submitted.index }
-                afterFrame()
+                handle(detect(submitted))
             }
             done.signal()
         }
@@ -149,94 +98,45 @@ public final class LiveShutter: Sendable {
         thread.start()
     }
 
-    /// Hands over a frame as it arrives. Never blocks: the frame replaces one still waiting.
-    public func submit(_ frame: SourceFrame) {
-        let index = state.withLock { s -> Int in
-            s.statistics.noteReceived(frame)
-            defer { s.nextIndex += 1 }
-            return s.nextIndex
-        }
-        slot.put(Submitted(index: index, frame: frame, time: frame.time, arrivedAt: clock.now()))
+    /// Hands over a frame as it arrives, with the index the session gave it and its arrival on the
+    /// session clock. Never blocks: the frame replaces one still waiting.
+    func submit(_ frame: SourceFrame, index: Int, arrivedAt: Duration) {
+        slot.put(Submitted(index: index, frame: frame, time: frame.time, arrivedAt: arrivedAt))
     }
 
     /// Hands over the time of a frame that cannot be read (a replayed file that is missing or
-    /// corrupt): in its turn after the frames before it, the shutter's time moves on to `time` as
-    /// if the frame had shown nothing, so a hold runs out in a hole of such frames and a picture
-    /// asked for there is refused. It takes no frame index. Never blocks.
-    public func pass(_ time: FrameTime) {
-        let index = state.withLock { s -> Int in
-            s.statistics.framesMissing += 1
-            return s.nextIndex
-        }
-        slot.put(Submitted(index: index, frame: nil, time: time, arrivedAt: clock.now()))
+    /// corrupt): its turn comes after the frames before it, as ``Outcome/missing(_:)``. Never blocks.
+    func pass(_ time: FrameTime, arrivedAt: Duration) {
+        slot.put(Submitted(index: -1, frame: nil, time: time, arrivedAt: arrivedAt))
     }
 
     /// No more frames: detection finishes the frame waiting, if any, then stops.
-    public func finish() {
+    func finish() {
         slot.close()
     }
 
     /// Blocks until detection has stopped after ``finish()``.
-    public func waitUntilDone() {
+    func waitUntilDone() {
         done.wait()
         done.signal()  // let later calls return at once too
     }
 
-    /// The shutter's current state.
-    public var currentState: ShutterState<FrameObservation> { state.withLock { $0.timeline.state } }
+    /// Frames replaced while detection was busy.
+    var framesSkipped: Int { slot.replacedCount }
 
-    /// The timestamp of the newest frame detected.
-    public var latestTime: FrameTime? { state.withLock { $0.latestTime } }
-
-    /// The enabled stretches so far.
-    public var stretches: [EnabledStretch] { state.withLock { $0.timeline.stretches } }
-
-    /// Counts, rates and latencies so far.
-    public var statistics: LiveStatistics {
-        state.withLock { s in
-            var statistics = s.statistics
-            statistics.framesSkipped = slot.replacedCount
-            return statistics
+    private func detect(_ submitted: Submitted) -> Outcome {
+        guard let frame = submitted.frame else { return .missing(submitted.time) }
+        let detection: Detection
+        do {
+            detection = try detect(frame.pixels)
+        } catch {
+            return .failed(index: submitted.index)
         }
-    }
-
-    /// The frame a picture taken now would save: the held valid frame, with the state and the time
-    /// of the newest frame.
-    ///
-    /// - Parameter now: Now on the session clock, for a source whose frames may stop (a camera): a
-    ///   hold that ran out by then refuses the picture though no frame came to end it. `nil` judges
-    ///   by the frames alone.
-    /// - Throws: ``PictureError/shutterDisabled`` when no valid frame is held.
-    public func heldFrame(at now: Duration? = nil) throws(PictureError)
-        -> (observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime)
-    {
-        let (current, anchor, expiry) = state.withLock { ($0.timeline.state, $0.anchor, $0.timeline.expiry) }
-        guard current.isEnabled, let held = current.held, let anchor else { throw .shutterDisabled }
-        if let now, let expiry, anchor.frameTime(at: now) >= expiry { throw .shutterDisabled }
-        return (held.snapshot, current, anchor.time)
-    }
-
-    /// When, on the session clock, the shutter is disabled if no newer frame is detected first
-    /// (see ``ShutterTimeline/expiry``); `nil` while disabled.
-    public var expiryTime: Duration? {
-        state.withLock { s in
-            guard let anchor = s.anchor, let expiry = s.timeline.expiry else { return nil }
-            return anchor.sessionTime(at: expiry)
-        }
-    }
-
-    /// Moves the shutter's time on to `now` without a frame: a camera that stalled. The newest
-    /// frame's timestamp and arrival relate the frames' clock to the session clock.
-    ///
-    /// - Parameter now: Now, on the session clock.
-    /// - Returns: The expiry when the hold ran out by `now`; `nil` when it did not, or when a newer
-    ///   frame is waiting for detection (that frame decides).
-    public func advance(to now: Duration) -> Expiry? {
-        state.withLock { s -> Expiry? in
-            guard let anchor = s.anchor, s.lastHandled == s.nextIndex - 1, let expiry = s.timeline.expiry else { return nil }
-            guard s.timeline.advance(to: max(anchor.time, anchor.frameTime(at: now))) else { return nil }
-            return Expiry(state: s.timeline.state, time: expiry, lastFrame: anchor.index)
-        }
+        var observation = FrameObservation(index: submitted.index, time: frame.time, sequence: frame.sequence,
+                                           file: frame.file, detection: detection, rule: rule, pixels: frame.pixels)
+        observation.controls = frame.controls
+        return .detected(observation, pixels: frame.pixels, arrivedAt: submitted.arrivedAt,
+                         latency: frame.receivedAt.duration(to: .now))
     }
 
     /// Detects as the tracker says (``RegionTracker/search(_:with:)``), or the whole image in full
@@ -246,42 +146,6 @@ public final class LiveShutter: Sendable {
         try tracker.withLock { (tracker) throws(DetectionError) -> Detection in
             guard tracker != nil else { return try detector.detect(pixels) }
             return try tracker!.search(pixels, with: detector)
-        }
-    }
-
-    /// Moves the shutter's time to a missing frame's; the expiry when that ran the hold out.
-    private func pass(_ submitted: Submitted) -> Expiry? {
-        state.withLock { s -> Expiry? in
-            guard let anchor = s.anchor, submitted.time >= anchor.time, let expiry = s.timeline.expiry,
-                s.timeline.advance(to: submitted.time)
-            else { return nil }
-            return Expiry(state: s.timeline.state, time: expiry, lastFrame: anchor.index)
-        }
-    }
-
-    private func process(_ submitted: Submitted) -> Report? {
-        guard let frame = submitted.frame else { return nil }
-        let detection: Detection
-        do {
-            detection = try detect(frame.pixels)
-        } catch {
-            state.withLock { $0.statistics.detectionFailures += 1 }
-            return nil
-        }
-        var observation = FrameObservation(index: submitted.index, time: frame.time, sequence: frame.sequence,
-                                           file: frame.file, detection: detection, rule: rule, pixels: frame.pixels)
-        observation.controls = frame.controls
-        return state.withLock { s -> Report? in
-            if let latest = s.latestTime, frame.time < latest {
-                s.statistics.framesOutOfOrder += 1  // a timestamp going back cannot be replayed: drop it
-                return nil
-            }
-            let step = s.timeline.observe(index: observation.index, snapshot: observation,
-                                          isValid: observation.isValid, at: frame.time)
-            s.anchor = Anchor(index: observation.index, time: frame.time, arrivedAt: submitted.arrivedAt)
-            let latency = frame.receivedAt.duration(to: .now)
-            s.statistics.noteDetected(observation, latency: latency)
-            return Report(observation: observation, step: step, latency: latency, pixels: frame.pixels)
         }
     }
 }

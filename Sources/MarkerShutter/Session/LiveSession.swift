@@ -142,18 +142,6 @@ public final class LiveSession: Sendable {
         case notTaken
     }
 
-    private struct Counts {
-        var submitted = 0
-        var pictures = LiveSummary.Pictures()
-        var stopReason: String?
-        /// No more pictures are taken: the last ones are being finished.
-        var closed = false
-        /// Pictures queued and not yet written (or failed).
-        var pendingSaves = 0
-        var lastPhase: ShutterState<FrameObservation>.Phase?
-        var policy: AutoCapturePolicy
-    }
-
     /// The source frames come from.
     public let source: LiveSource
     /// What happens, in order; ends when ``run()`` returns.
@@ -161,16 +149,16 @@ public final class LiveSession: Sendable {
     /// The configuration.
     public let configuration: Configuration
     private let continuation: AsyncStream<Event>.Continuation
+    /// Detection, on its own thread.
     private let shutter: LiveShutter
     private let pictures: Mutex<PictureFolder>
     private let recorder: FrameRecorder?
-    private let counts: Mutex<Counts>
+    /// The shutter, the pictures, the stop and the counts: every decision of the run, under one lock.
+    private let machine: Mutex<LiveSessionMachine>
     /// Solves the pictures in the background (`--calibrate`).
     private let calibration: LiveCalibration.Solver?
     /// Rung after each frame, so that the stall watch looks at the new expiry.
     private let doorbell: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
-    /// A stall ends a hold this long after its deadline, so that a frame that comes on time decides first.
-    static let stallGrace: Duration = .milliseconds(100)
     /// Pictures are encoded and written here, one at a time, off the detection thread.
     private let writer = DispatchQueue(label: "marker-shutter pictures")
     /// The picture and recording folders this session made (removed when the run fails with them empty).
@@ -181,7 +169,7 @@ public final class LiveSession: Sendable {
     /// - Throws: ``LiveSessionError`` naming what could not be prepared.
     public init(source request: SourceRequest, configuration: Configuration) throws(LiveSessionError) {
         self.configuration = configuration
-        counts = Mutex(Counts(policy: configuration.autoCapture))
+        machine = Mutex(LiveSessionMachine(configuration: configuration))
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
         calibration = try Self.prepareCalibration(configuration, continuation: continuation)
         doorbell = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -214,8 +202,8 @@ public final class LiveSession: Sendable {
         case .source(let given):
             source = given
         }
-        shutter = LiveShutter(detector: configuration.detector, rule: configuration.rule, hold: configuration.hold,
-                              clock: configuration.clock)
+        shutter = LiveShutter(detector: configuration.detector, rule: configuration.rule,
+                              tracker: configuration.detector.mode == .fast ? RegionTracker() : nil)
         started = true
     }
 
@@ -254,20 +242,16 @@ public final class LiveSession: Sendable {
     }
 
     /// Counts, rates and latencies so far.
-    public var statistics: LiveStatistics { shutter.statistics }
+    public var statistics: LiveStatistics { machine.withLock { $0.statistics(skipped: shutter.framesSkipped) } }
 
     /// Pictures saved so far.
-    public var picturesSaved: Int { counts.withLock { $0.pictures.saved } }
+    public var picturesSaved: Int { machine.withLock { $0.pictures.saved } }
 
     /// Ends the session: the source stops, and everything in progress completes.
     ///
     /// - Parameter reason: Said in the summary ("quit", "Ctrl-C"); only the first stop's reason is kept.
     public func stop(reason: String) {
-        let first = counts.withLock { c -> Bool in
-            defer { if c.stopReason == nil { c.stopReason = reason } }
-            return c.stopReason == nil
-        }
-        if first { source.stop() }
+        perform(machine.withLock { $0.stop(reason: reason) })
     }
 
     /// Takes a picture of the held valid frame, or tells ``Event/pictureRefused(_:)`` when the shutter is disabled.
@@ -275,16 +259,16 @@ public final class LiveSession: Sendable {
     /// - Returns: Whether the picture is being taken; the events tell the same.
     @discardableResult
     public func requestPicture() -> PictureRequest {
-        do {
-            let (observation, state, now) = try shutter.heldFrame(at: source.mayStall ? configuration.clock.now() : nil)
-            return try takePicture(observation, state: state, now: now, trigger: .request)
-                ? .accepted(frameIndex: observation.index) : .notTaken
-        } catch {
-            counts.withLock { c in
-                if case .busy = error { c.pictures.busy += 1 } else { c.pictures.refused += 1 }
-            }
-            continuation.yield(.pictureRefused(error))
-            return .refused(error)
+        let now = source.mayStall ? configuration.clock.now() : nil
+        let actions = machine.withLock { machine in
+            let actions = machine.capture(at: now)
+            perform(actions)
+            return actions
+        }
+        switch actions.first {
+        case .save(let picture): return .accepted(frameIndex: picture.observation.index)
+        case .refuse(let error): return .refused(error)
+        default: return .notTaken
         }
     }
 
@@ -292,13 +276,18 @@ public final class LiveSession: Sendable {
     /// picture asked for and the recording are complete when it returns.
     public func run() async -> LiveSummary {
         let doorbell = doorbell
-        shutter.start(onFrame: { [self] report in onFrame(report) }, afterFrame: { doorbell.continuation.yield() },
-                      onExpiry: { [self] expiry in
-                          counts.withLock { c in
-                              c.lastPhase = expiry.state.phase
-                              continuation.yield(.shutterExpired(expiry))
-                          }
-                      })
+        shutter.start { [self] outcome in
+            switch outcome {
+            case .detected(let observation, let pixels, let arrivedAt, let latency):
+                machine.withLock { perform($0.detected(observation, pixels: pixels, arrivedAt: arrivedAt, latency: latency)) }
+            case .failed(let index):
+                machine.withLock { $0.detectionFailed(index: index) }
+            case .missing(let time):
+                machine.withLock { perform($0.passMissing(at: time)) }
+                return
+            }
+            doorbell.continuation.yield()
+        }
         let stallWatch = source.mayStall ? Task { await watchStalls() } : nil
         var failure: String?
         var recordingFailureShown = false
@@ -310,7 +299,8 @@ public final class LiveSession: Sendable {
                     frame = delivered
                 case .missing(let missing):
                     continuation.yield(.frameSkipped(file: missing.file, reason: missing.reason))
-                    shutter.pass(missing.time)
+                    machine.withLock { $0.receiveMissing() }
+                    shutter.pass(missing.time, arrivedAt: configuration.clock.now())
                     continue
                 }
                 if let recorder {
@@ -320,8 +310,9 @@ public final class LiveSession: Sendable {
                         continuation.yield(.recordingStopped(failure))
                     }
                 }
-                shutter.submit(frame)
-                if noteSubmitted() { break }
+                let arrival = machine.withLock { $0.receive(frame) }
+                shutter.submit(frame, index: arrival.index, arrivedAt: configuration.clock.now())
+                if !arrival.actions.isEmpty { break }  // the frame limit: the source is stopped below
             }
         } catch let error as CaptureError {
             failure = "\(error)"  // it names the device
@@ -343,19 +334,20 @@ public final class LiveSession: Sendable {
         doorbell.continuation.finish()
         stallWatch?.cancel()
         await stallWatch?.value
-        counts.withLock { $0.closed = true }
+        machine.withLock { $0.close() }
         writer.sync {}
         let recording = recorder?.finish()
         let calibrated = await finishCalibration()
         continuation.finish()
-        let c = counts.withLock { $0 }
+        let summary = machine.withLock {
+            $0.summary(skipped: shutter.framesSkipped, recording: recording, recordFolder: configuration.record,
+                       failure: failure, calibration: calibrated)
+        }
         if failure != nil {
-            if c.pictures.saved == 0, foldersMade.contains(configuration.pictures) { Self.removeIfEmpty(configuration.pictures) }
+            if summary.pictures.saved == 0, foldersMade.contains(configuration.pictures) { Self.removeIfEmpty(configuration.pictures) }
             if recording?.written == 0, let record = configuration.record, foldersMade.contains(record) { Self.removeIfEmpty(record) }
         }
-        return LiveSummary(stopReason: c.stopReason, statistics: shutter.statistics, stretches: shutter.stretches,
-                           pictures: c.pictures, recording: recording, recordFolder: configuration.record, failure: failure,
-                           coverage: c.policy.coverage, calibration: calibrated)
+        return summary
     }
 
     /// Waits for the background solve, solves the pictures it did not include, and writes the files
@@ -381,79 +373,43 @@ public final class LiveSession: Sendable {
         }
     }
 
-    /// Keeps `reason` as the stop's reason unless there is one already.
+    /// Keeps `reason` as the stop's reason unless there is one already (the source is stopped by
+    /// the caller, `run`).
     private func noteStop(reason: String) {
-        counts.withLock { c in if c.stopReason == nil { c.stopReason = reason } }
+        _ = machine.withLock { $0.stop(reason: reason) }
     }
 
-    /// Ends a hold by the clock when no frame comes: sleeps until the shutter's expiry (plus
-    /// ``stallGrace``) and looks again after every frame.
+    /// Ends a hold by the clock when no frame comes: sleeps until the machine's stall deadline and
+    /// looks again after every frame. A deadline that moved while it slept costs one more sleep of
+    /// the same task (re-armed, as Debounce's driver does), never a new task.
     private func watchStalls() async {
         let clock = configuration.clock
         for await _ in doorbell.stream {
-            while let due = shutter.expiryTime.map({ $0 + Self.stallGrace }) {
+            while let due = machine.withLock({ $0.stallDeadline }) {
                 if clock.now() < due {
                     do { try await clock.sleep(due) } catch { return }
-                    continue  // a frame may have moved the expiry meanwhile
+                    continue  // a frame may have moved the deadline meanwhile
                 }
-                counts.withLock { c in
-                    guard let expiry = shutter.advance(to: clock.now()) else { return }
-                    c.lastPhase = expiry.state.phase
-                    continuation.yield(.shutterExpired(expiry))
-                }
+                machine.withLock { perform($0.tick(at: clock.now())) }
                 break  // disabled now, or a newer frame decides
             }
         }
     }
 
-    /// Counts a submitted frame; true when ``Configuration/stopAfter`` is reached.
-    private func noteSubmitted() -> Bool {
-        counts.withLock { c in
-            c.submitted += 1
-            guard let stopAfter = configuration.stopAfter, c.submitted >= stopAfter else { return false }
-            if c.stopReason == nil { c.stopReason = "\(stopAfter) frames" }
-            return true
+    /// Carries out the machine's actions. Called with the machine's lock held, so that events keep
+    /// the machine's order whichever thread moved it (detection, the stall watch, a request), and no
+    /// picture is queued once `run` has closed the machine and waits for the writer.
+    private func perform(_ actions: [LiveSessionMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .frame(let report, let changed, let guidance): continuation.yield(.frame(report, shutterChanged: changed, guidance: guidance))
+            case .expired(let expiry): continuation.yield(.shutterExpired(expiry))
+            case .save(let picture): writer.async { [self] in save(picture) }
+            case .refuse(let error): continuation.yield(.pictureRefused(error))
+            case .notTaken: continuation.yield(.pictureNotTaken)
+            case .stopSource: source.stop()
+            }
         }
-    }
-
-    private func onFrame(_ report: LiveShutter.Report) {
-        let phase = report.step.state.phase
-        // Told under the lock the stall watch takes too, so that the events keep the shutter's order.
-        let automatic = counts.withLock { c in
-            defer { c.lastPhase = phase }
-            let taken = configuration.automatic ? c.policy.consider(report.observation, phase: phase) : nil
-            let view = taken ?? BoardView(report.observation.detection)
-            let coverage = c.policy.coverage
-            let guidance = Guidance(view: view, coverage: coverage.progress, gains: view.map(coverage.gains(from:)),
-                                    pictures: coverage.views.count)
-            continuation.yield(.frame(report, shutterChanged: c.lastPhase != phase, guidance: guidance))
-            return taken != nil
-        }
-        if automatic {
-            // Never busy: only requests are held to the backlog; the policy takes few pictures.
-            _ = try? takePicture(report.observation, state: report.step.state, now: report.observation.time, trigger: .auto)
-        }
-    }
-
-    /// Queues the picture; false (and ``Event/pictureNotTaken``) when the session is ending.
-    ///
-    /// - Throws: ``PictureError/busy(pending:)`` for a request while ``Configuration/pictureBacklog``
-    ///   pictures wait to be written.
-    private func takePicture(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
-                             trigger: PictureFolder.Trigger) throws(PictureError) -> Bool {
-        // Queued under the lock that `run` closes, so that every picture accepted is written before
-        // the run returns and none is begun while it ends.
-        let accepted = try counts.withLock { c throws(PictureError) -> Bool in
-            guard !c.closed else { return false }
-            if trigger == .request, c.pendingSaves >= configuration.pictureBacklog { throw .busy(pending: c.pendingSaves) }
-            // An automatic picture's view was recorded when the policy chose it.
-            if trigger == .request, let view = BoardView(observation.detection) { c.policy.record(view) }
-            c.pendingSaves += 1
-            writer.async { [self] in save(observation, state: state, now: now, trigger: trigger) }
-            return true
-        }
-        if !accepted { continuation.yield(.pictureNotTaken) }
-        return accepted
     }
 
     /// Holds the picture writer until the returned function is called: pictures asked for meanwhile
@@ -465,25 +421,17 @@ public final class LiveSession: Sendable {
         return { writer.resume() }
     }
 
-    private func save(_ observation: FrameObservation, state: ShutterState<FrameObservation>, now: FrameTime,
-                      trigger: PictureFolder.Trigger) {
+    private func save(_ picture: LiveSessionMachine.Picture) {
         do throws(PictureError) {
             let files = try pictures.withLock { folder throws(PictureError) in
-                try folder.save(observation, state: state, at: now, trigger: trigger)
+                try folder.save(picture.observation, state: picture.state, at: picture.now, trigger: picture.trigger)
             }
-            counts.withLock { c in
-                c.pictures.saved += 1
-                c.pendingSaves -= 1
-            }
-            calibration?.add(picture: (files.image as NSString).lastPathComponent, observation.detection)
-            let holdAge = state.phase == .enabled ? nil : state.holdAge(at: now) ?? .zero
-            continuation.yield(.pictureSaved(SavedPicture(files: files, frameIndex: observation.index, holdAge: holdAge,
-                                                          trigger: trigger, pixels: observation.pixels)))
+            machine.withLock { $0.pictureSaved() }
+            calibration?.add(picture: (files.image as NSString).lastPathComponent, picture.observation.detection)
+            continuation.yield(.pictureSaved(SavedPicture(files: files, frameIndex: picture.observation.index, holdAge: picture.holdAge,
+                                                          trigger: picture.trigger, pixels: picture.observation.pixels)))
         } catch {
-            counts.withLock { c in
-                c.pictures.failed += 1
-                c.pendingSaves -= 1
-            }
+            machine.withLock { $0.pictureFailed() }
             continuation.yield(.pictureFailed(error))
         }
     }
