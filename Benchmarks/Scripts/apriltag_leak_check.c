@@ -48,7 +48,7 @@ static void *detect_on_thread(void *argument) {
     struct job *job = argument;
     for (int i = 0; i < 3; i++) {
         mat_tags *tags = NULL;
-        if (mat_detector_detect(job->detector, job->image, W, H, W, MAT_PIXEL_FORMAT_GRAY8, 2, &tags, NULL)) exit(1);
+        if (mat_detector_detect(job->detector, job->image, W, H, W, MAT_PIXEL_FORMAT_GRAY8, &tags, NULL)) exit(1);
         job->found = tags->count;
         mat_tags_free(tags);
     }
@@ -79,12 +79,12 @@ int main(void) {
     mat_detector *grid = NULL;
     if (mat_detector_create(&options, &grid, &error)) return 1;
     mat_tags *tags = NULL;
-    if (mat_detector_detect(grid, image, W, H, W, MAT_PIXEL_FORMAT_GRAY8, 1, &tags, &error)) return 1;
+    if (mat_detector_detect(grid, image, W, H, W, MAT_PIXEL_FORMAT_GRAY8, &tags, &error)) return 1;
     printf("grid: %zu tags\n", tags->count);
     mat_tags_free(tags);
     uint8_t *colour = malloc(W * H * 3);  // the same image as BGR
     for (int i = 0; i < W * H; i++) colour[3 * i] = colour[3 * i + 1] = colour[3 * i + 2] = image[i];
-    if (mat_detector_detect(grid, colour, W, H, W * 3, MAT_PIXEL_FORMAT_BGR24, 1, &tags, &error)) return 1;
+    if (mat_detector_detect(grid, colour, W, H, W * 3, MAT_PIXEL_FORMAT_BGR24, &tags, &error)) return 1;
     printf("grid from BGR: %zu tags\n", tags->count);
     mat_tags_free(tags);
     free(colour);

@@ -183,12 +183,11 @@ static void detector_give_back(mat_detector *detector, apriltag_detector_t *td) 
 // MARK: - Detection
 
 static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32_t width, int32_t height,
-                              size_t row_stride, int32_t threads, mat_tags **out, mat_error *error);
+                              size_t row_stride, mat_tags **out, mat_error *error);
 
 
 mat_status mat_detector_detect(mat_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
-                               size_t row_stride, mat_pixel_format format, int32_t threads, mat_tags **out,
-                               mat_error *error) {
+                               size_t row_stride, mat_pixel_format format, mat_tags **out, mat_error *error) {
     *out = NULL;
     if (!detector || !pixels) return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "no detector or no pixels");
     if (width < mat_minimum_side || height < mat_minimum_side)
@@ -208,13 +207,13 @@ mat_status mat_detector_detect(mat_detector *detector, const uint8_t *pixels, in
         row_stride = width;
     }
     const uint8_t *gray = converted ? converted : pixels;
-    mat_status status = detect_gray(detector, gray, width, height, row_stride, threads, out, error);
+    mat_status status = detect_gray(detector, gray, width, height, row_stride, out, error);
     free(converted);
     return status;
 }
 
 static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32_t width, int32_t height,
-                              size_t row_stride, int32_t threads, mat_tags **out, mat_error *error) {
+                              size_t row_stride, mat_tags **out, mat_error *error) {
     const mat_detector_options *options = &detector->options;
     int grid = options->grid_spacing > 0;
     // Unset: libapriltag's 2 from decimate_from_side up; smaller images lose their smaller tags when halved.
@@ -246,7 +245,11 @@ static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32
         free(copy);
         return mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
     }
-    td->nthreads = threads < 1 ? 1 : threads;
+    // Always 1: libapriltag 3.3's worker pool adds tasks to its array without its lock and resets
+    // its count of finished workers outside it, so a worker woken early can read a task from an
+    // array the caller is growing (a crash seen in a worker thread). With one thread the pool runs
+    // every task on the calling thread and starts none.
+    td->nthreads = 1;
     td->quad_decimate = decimate;
     errno = 0;
     zarray_t *found = apriltag_detector_detect(td, &image);

@@ -20,11 +20,10 @@ final class AprilTagBackend: Sendable {
         }
     }
 
-    /// Detects in `image` with libapriltag's `nthreads` following
-    /// ``MarkerDetector/openCVThreadCount``: 0 or 1 on the calling thread, else that many.
+    /// Detects in `image` on the calling thread (libapriltag's own worker pool is not used).
     func detect(_ image: PixelBuffer) throws(DetectionError) -> (markers: [Marker], corners: [BoardCorner], sharpness: Double?) {
         // libapriltag's order among equal ids varies from call to call: sort by id, then position.
-        let (found, sharpness) = try handle.detect(image, threads: max(1, MarkerDetector.openCVThreadCount))
+        let (found, sharpness) = try handle.detect(image)
         let tags = found.sorted { ($0.id, $0.corners[0].y, $0.corners[0].x) < ($1.id, $1.corners[0].y, $1.corners[0].x) }
         guard let grid else {
             return (tags.map { Marker(id: $0.id, corners: $0.corners) }, [], sharpness)

@@ -106,9 +106,8 @@ final class AprilTagHandle: @unchecked Sendable {
 
     deinit { mat_detector_free(detector) }
 
-    /// Detects tags in `image`, read in place (mat_detector_detect) with libapriltag's `nthreads`
-    /// set to `threads`.
-    func detect(_ image: PixelBuffer, threads: Int) throws(DetectionError) -> (tags: [FoundTag], sharpness: Double?) {
+    /// Detects tags in `image`, read in place (mat_detector_detect), on the calling thread.
+    func detect(_ image: PixelBuffer) throws(DetectionError) -> (tags: [FoundTag], sharpness: Double?) {
         guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
             throw .invalidImage(reason: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
         }
@@ -127,7 +126,7 @@ final class AprilTagHandle: @unchecked Sendable {
             try check {
                 mat_detector_detect(
                     detector, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), width, height, image.rowStride, format,
-                    Int32(clamping: max(1, threads)), &found, $0)
+                    &found, $0)
             }
         }
         guard let found else { throw .internalError(reason: "mat_detector_detect returned no tags") }

@@ -136,7 +136,7 @@ public final class MarkerDetector: Sendable {
     /// How many worker threads OpenCV uses inside one call (`cv::getNumThreads` /
     /// `cv::setNumThreads`), for the whole process. Setting 0 or 1 runs OpenCV's loops on the
     /// calling thread; a negative value restores OpenCV's default (one per core). AprilTag patterns
-    /// follow the same count: libapriltag runs with this many threads (at least 1).
+    /// do not follow it: libapriltag always runs on the calling thread.
     public static var openCVThreadCount: Int {
         get { Shim.threadCount }
         set { Shim.threadCount = newValue }

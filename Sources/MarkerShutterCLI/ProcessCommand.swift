@@ -89,7 +89,7 @@ struct ProcessCommand: ParsableCommand {
     var select: String?
 
     @Option(name: .customLong("opencv-threads"), parsing: .unconditional,
-            help: "Worker threads OpenCV (and libapriltag) use inside one detection (default: 1 with several jobs, else OpenCV's own; \(InputLimits.openCVThreads), and more than the cores runs one per core, with a note).",
+            help: "Worker threads OpenCV uses inside one detection (libapriltag runs on one; default: 1 with several jobs, else OpenCV's own; \(InputLimits.openCVThreads), and more than the cores runs one per core, with a note).",
             transform: InputLimits.openCVThreads.parse(option: "--opencv-threads"))
     var openCVThreads: Int?
 

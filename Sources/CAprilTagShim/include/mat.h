@@ -104,11 +104,10 @@ typedef enum mat_pixel_format {
 extern const int32_t mat_minimum_side;
 
 /// Detects tags in an image read in place (gray images are not copied; colour ones are turned gray
-/// with OpenCV's weights). Any number of threads may call this on one detector at once. `threads`
-/// is libapriltag's nthreads (1 or more).
+/// with OpenCV's weights). Any number of threads may call this on one detector at once; each call
+/// runs libapriltag on the calling thread alone (see detector.c for why not on its worker pool).
 mat_status mat_detector_detect(mat_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
-                               size_t row_stride, mat_pixel_format format, int32_t threads, mat_tags **tags,
-                               mat_error *error);
+                               size_t row_stride, mat_pixel_format format, mat_tags **tags, mat_error *error);
 void mat_tags_free(mat_tags *tags);
 
 /// Where the libapriltag this process runs with was loaded from. libapriltag has no version call
