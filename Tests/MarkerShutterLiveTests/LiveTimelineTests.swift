@@ -69,8 +69,9 @@ extension LiveTests {
             print("live phase changes against the script: \(offsets.joined(separator: ", "))")
         }
 
-        /// The summary counts what came in (the camera loses three frames on purpose), what was
-        /// detected and skipped, and gives the latency from frame to shutter state.
+        /// The summary counts what came in (the camera loses three frames on purpose, and any it
+        /// had no buffer for while a busy machine kept `live` from taking them, which it logs), what
+        /// was detected and skipped, and gives the latency from frame to shutter state.
         @Test func summaryCountsEveryFrameAndReportsLatency() async throws {
             let harness = try await makeLiveHarness()
             let camera = try harness.addCamera(showing: Self.session, faults: [.gap(at: 20, count: 3)])
@@ -84,7 +85,14 @@ extension LiveTests {
             #expect(result.standardError.contains("stopped (60 frames): 60 frames received"))
             #expect(counts.received == 60)
             #expect(counts.detected + counts.skipped == counts.received, "\(counts)")
-            #expect(counts.lost == 3, "\(counts)")
+            // Frames lost for want of a buffer count where they fall before the last frame received:
+            // 60 frames, the 3 of the gap and those lost among them.
+            let noBuffer = camera.log().compactMap { line in
+                line.hasPrefix("lost sequence=") ? Int(line.dropFirst("lost sequence=".count)) : nil
+            }
+            var lostAmong = 0
+            while noBuffer.filter({ $0 < 60 + 3 + lostAmong }).count > lostAmong { lostAmong += 1 }
+            #expect(counts.lost == 3 + lostAmong, "\(counts); lost for want of a buffer: \(noBuffer)")
             let latency = try #require(output.latency, "\(result.standardError)")
             #expect(latency.median > 0 && latency.median <= latency.p99, "\(latency)")
             print("summary: \(counts), latency median \(latency.median) ms, 99th percentile \(latency.p99) ms")

@@ -265,6 +265,7 @@ static void advance(ec_camera *camera, int64_t now) {
         }
         ec_buffer *buffer = oldest(camera, EC_BUF_QUEUED);
         if (buffer) fill(camera, buffer, sequence, flags, paced ? camera->next_due_ns : now);
+        else log_event(camera, "lost sequence=%u", sequence);  // no buffer queued: gone, as from a driver
         camera->next_sequence++;
         if (paced) camera->next_due_ns += interval_ns(camera);
     }
