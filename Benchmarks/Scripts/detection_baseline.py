@@ -45,20 +45,22 @@ def detect(frame, charuco, parameters):
     return analyze(frame, charuco, parameters)[1]
 
 
-def analyze(frame, charuco, parameters):
-    """Markers found, board corners found and sharpness (None when nothing was found)."""
+def detect_board(frame, charuco, parameters):
+    """OpenCV's ChArUco detection as its tutorial runs it: the markers, the board corners (pixel
+    centres at whole numbers), their ids, and the sharpness over the hull of everything found
+    (None when nothing was found)."""
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     markers, ids, rejected = cv2.aruco.detectMarkers(gray, charuco.dictionary, parameters=parameters)
     markers, ids, rejected, _ = cv2.aruco.refineDetectedMarkers(
         gray, charuco, markers, ids, rejected, None, None, 10.0, 3.0, True, None, parameters)
-    corners = np.empty((0, 1, 2), np.float32)
+    corners, corner_ids = np.empty((0, 1, 2), np.float32), np.empty((0, 1), np.int32)
     if ids is not None and len(ids) > 0:
-        count, found, _ = cv2.aruco.interpolateCornersCharuco(markers, ids, gray, charuco)
+        count, found, found_ids = cv2.aruco.interpolateCornersCharuco(markers, ids, gray, charuco)
         if count:
-            corners = found - 0.5
+            corners, corner_ids = found - 0.5, found_ids
     points = np.concatenate([m.reshape(-1, 2) for m in markers] + [corners.reshape(-1, 2)])
     if len(points) == 0:
-        return 0, 0, None
+        return markers, corners, corner_ids, None
     hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
     x, y, w, h = cv2.boundingRect(hull)
     x0, y0 = max(x, 0), max(y, 0)
@@ -67,7 +69,13 @@ def analyze(frame, charuco, parameters):
     cv2.fillConvexPoly(mask, (np.round(hull) - [x0, y0]).astype(np.int32), 255)
     laplacian = cv2.Laplacian(gray[y0:y1, x0:x1], cv2.CV_16S)
     _, deviation = cv2.meanStdDev(laplacian, mask=mask)
-    return len(markers), len(corners), deviation[0][0] ** 2
+    return markers, corners, corner_ids, deviation[0][0] ** 2
+
+
+def analyze(frame, charuco, parameters):
+    """Markers found, board corners found and sharpness (None when nothing was found)."""
+    markers, corners, _, sharpness = detect_board(frame, charuco, parameters)
+    return len(markers), len(corners), sharpness
 
 
 def bench(folder, threads, names):

@@ -71,13 +71,11 @@ def chessboard_flat():
     return flat, corners, 0
 
 
-def view_homography(flat_size, width, height, rng):
-    """A homography from the flat board to the (width, height) frame: tilted, turned, sized, placed."""
+def shaped_quad(flat_size, tilt, axis, turn, fraction, width, height):
+    """The flat board's corners seen from 2 board widths away, tilted by `tilt` about the in-plane
+    `axis` and turned by `turn` in the image plane (radians), scaled to span `fraction` of `width`
+    and shrunk to fit 95% of `height`: the quad and its extent, not yet placed."""
     fw, fh = flat_size
-    tilt = math.radians(rng.uniform(0, 60))
-    axis = rng.uniform(0, math.pi)
-    turn = rng.uniform(-math.pi / 6, math.pi / 6)
-    fraction = rng.uniform(0.15, 0.9)
     # The flat corners centred at the origin, in units of the flat's width.
     quad = np.float64([[-fw / 2, -fh / 2], [fw / 2, -fh / 2], [fw / 2, fh / 2], [-fw / 2, fh / 2]]) / fw
     a = np.array([math.cos(axis), math.sin(axis), 0.0])
@@ -93,6 +91,17 @@ def view_homography(flat_size, width, height, rng):
     if extent[1] > 0.95 * height:  # a tall view: shrink until it fits
         projected *= 0.95 * height / extent[1]
         extent = projected.max(axis=0) - projected.min(axis=0)
+    return projected, extent
+
+
+def view_homography(flat_size, width, height, rng):
+    """A homography from the flat board to the (width, height) frame: tilted, turned, sized, placed."""
+    fw, fh = flat_size
+    tilt = math.radians(rng.uniform(0, 60))
+    axis = rng.uniform(0, math.pi)
+    turn = rng.uniform(-math.pi / 6, math.pi / 6)
+    fraction = rng.uniform(0.15, 0.9)
+    projected, extent = shaped_quad(flat_size, tilt, axis, turn, fraction, width, height)
     low = projected.min(axis=0)
     offset = np.array([rng.uniform(0.02 * width, max(0.02 * width, 0.98 * width - extent[0])),
                        rng.uniform(0.02 * height, max(0.02 * height, 0.98 * height - extent[1]))])
@@ -125,6 +134,8 @@ def render(flat, homography, width, height, rng, blur, noise):
 
 
 def main():
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        sys.exit(__doc__)
     folder = sys.argv[1]
     views = int(sys.argv[2]) if len(sys.argv) > 2 else 8
     shared = sys.argv[3] if len(sys.argv) > 3 else None

@@ -25,7 +25,7 @@ import time
 import cv2
 import numpy as np
 
-from detection_baseline import board
+from detection_baseline import board, detect_board
 from pipeline_baseline import natural
 
 MINIMUM_CORNERS = 12
@@ -34,28 +34,11 @@ MINIMUM_SHARPNESS = 50
 
 def analyze(frame, charuco, parameters):
     """detection_baseline.analyze, keeping the corners' ids and places."""
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    markers, ids, rejected = cv2.aruco.detectMarkers(gray, charuco.dictionary, parameters=parameters)
-    markers, ids, rejected, _ = cv2.aruco.refineDetectedMarkers(
-        gray, charuco, markers, ids, rejected, None, None, 10.0, 3.0, True, None, parameters)
-    corners, corner_ids = np.empty((0, 1, 2), np.float32), np.empty((0, 1), np.int32)
-    if ids is not None and len(ids) > 0:
-        count, found, found_ids = cv2.aruco.interpolateCornersCharuco(markers, ids, gray, charuco)
-        if count:
-            corners, corner_ids = found - 0.5, found_ids
-    points = np.concatenate([m.reshape(-1, 2) for m in markers] + [corners.reshape(-1, 2)])
-    if len(points) == 0:
+    _, corners, corner_ids, sharpness = detect_board(frame, charuco, parameters)
+    if sharpness is None:
         return [], None
-    hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
-    x, y, w, h = cv2.boundingRect(hull)
-    x0, y0 = max(x, 0), max(y, 0)
-    x1, y1 = min(x + w, gray.shape[1]), min(y + h, gray.shape[0])
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, (np.round(hull) - [x0, y0]).astype(np.int32), 255)
-    laplacian = cv2.Laplacian(gray[y0:y1, x0:x1], cv2.CV_16S)
-    _, deviation = cv2.meanStdDev(laplacian, mask=mask)
     found = [[int(i), float(p[0]), float(p[1])] for i, p in zip(corner_ids.reshape(-1), corners.reshape(-1, 2))]
-    return found, float(deviation[0][0] ** 2)
+    return found, float(sharpness)
 
 
 def loop(folder, out):

@@ -44,7 +44,7 @@ import os
 import cv2
 import numpy as np
 
-from fast_detection_frames import charuco_flat, chessboard_flat
+from fast_detection_frames import charuco_flat, chessboard_flat, shaped_quad
 
 SIZES = {"720p": (1280, 720), "1080p": (1920, 1080), "4k": (3840, 2160)}
 BOARDS = {"charuco:5x7:DICT_6X6_250": charuco_flat, "chessboard:9x6": chessboard_flat}
@@ -81,20 +81,7 @@ def homography(view, flat_size, width, height):
     """The homography from the flat board to the (width, height) frame that `view` describes."""
     fw, fh = flat_size
     tilt, axis, turn = math.radians(view["tilt"]), math.radians(view["axis"]), math.radians(view["turn"])
-    quad = np.float64([[-fw / 2, -fh / 2], [fw / 2, -fh / 2], [fw / 2, fh / 2], [-fw / 2, fh / 2]]) / fw
-    a = np.array([math.cos(axis), math.sin(axis), 0.0])
-    k = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
-    rotation = np.eye(3) + math.sin(tilt) * k + (1 - math.cos(tilt)) * k @ k
-    c, s = math.cos(turn), math.sin(turn)
-    rotation = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]]) @ rotation
-    points = np.c_[quad, np.zeros(4)] @ rotation.T + np.array([0, 0, 2.0])
-    projected = points[:, :2] / points[:, 2:3]
-    span = projected[:, 0].max() - projected[:, 0].min()
-    projected *= view["fraction"] * width / span
-    extent = projected.max(axis=0) - projected.min(axis=0)
-    if extent[1] > 0.95 * height:
-        projected *= 0.95 * height / extent[1]
-        extent = projected.max(axis=0) - projected.min(axis=0)
+    projected, extent = shaped_quad(flat_size, tilt, axis, turn, view["fraction"], width, height)
     room = np.maximum(0.0, np.array([0.96 * width, 0.96 * height]) - extent)
     offset = np.array([0.02 * width, 0.02 * height]) + room * np.array([view["u"], view["v"]])
     projected = projected - projected.min(axis=0) + offset
