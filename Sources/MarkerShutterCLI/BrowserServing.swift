@@ -4,16 +4,18 @@ import Synchronization
 
 /// `live --serve`: the browser view beside the terminal. Listens before the session starts (so a
 /// port that cannot be bound fails before anything opens), feeds the session's events to the page
-/// and answers its commands as the keyboard would.
-final class BrowserServing: Sendable {
+/// and sends its commands to the session as the keyboard does.
+final class BrowserServing: LiveSessionView {
     private let feed = ViewFeed()
     private let server: ViewServer
-    /// The session, once it exists (the page may ask before it does).
-    private final class SessionSlot: Sendable {
-        let session = Mutex<LiveSession?>(nil)
+    /// The hold, for the page's badge.
+    private let hold: Duration
+    /// Where the page's commands go, once the session is attached (the page may ask before).
+    private final class CommandSlot: Sendable {
+        let send = Mutex<(@Sendable (LiveSession.Command) -> LiveSession.Command.Answer)?>(nil)
     }
 
-    private let slot = SessionSlot()
+    private let slot = CommandSlot()
     private let serving: Task<Void, any Error>
     /// The page's address, with the port actually bound and the token.
     let pageURL: String
@@ -21,14 +23,15 @@ final class BrowserServing: Sendable {
     /// Starts listening as `options` say; the connection limits follow from the limit on open files.
     ///
     /// - Throws: `RuntimeError` when the address cannot be bound.
-    init(_ options: ServeOptions, address: ServeAddress) async throws {
+    init(_ options: ServeOptions, address: ServeAddress, hold: Duration) async throws {
+        self.hold = hold
         let access = try ViewAccess(token: options.token)
         let slot = slot
         let configuration = ViewServer.Configuration(address: address, access: access, allowedHosts: options.allowHost,
                                                      viewFPS: options.viewFPS)
         server = try ViewServer(feed: feed, configuration: configuration) { command in
-            guard let session = slot.session.withLock({ $0 }) else { return .refused(reason: "the session has not started yet") }
-            return session.answer(command)
+            guard let send = slot.send.withLock({ $0 }) else { return .refused(reason: "the session has not started yet") }
+            return send(command)
         }
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
         let server = server
@@ -57,12 +60,14 @@ final class BrowserServing: Sendable {
     /// Returns once a browser reads the page's streams.
     func waitForViewer() async { await feed.waitForAudience() }
 
-    /// The session whose commands the page sends.
-    func attach(_ session: LiveSession) { slot.session.withLock { $0 = session } }
+    /// From now on the page's commands go to `send`.
+    func attach(_ send: @escaping @Sendable (LiveSession.Command) -> LiveSession.Command.Answer) {
+        slot.send.withLock { $0 = send }
+    }
 
     /// Hands one of the session's events to the page.
-    func show(_ event: LiveSession.Event, session: LiveSession) {
-        feed.show(event, statistics: session.statistics, hold: session.configuration.hold)
+    func show(_ event: LiveSession.Event) {
+        feed.show(event, hold: hold)
     }
 
     /// Ends the page's streams with `reason` and stops serving.

@@ -8,7 +8,7 @@ extension LiveCommand {
     func startBrowserView(console: Console, interruption: InterruptFlag) async throws -> BrowserServing? {
         guard let address = try view.address else { return nil }
         if let warning = address.exposureWarning(token: view.token) { console.message(warning) }
-        let browser = try await BrowserServing(view, address: address)
+        let browser = try await BrowserServing(view, address: address, hold: detection.holdDuration)
         console.message("browser view: \(browser.pageURL)")
         if view.waitForViewer {
             console.message("waiting for a browser to open the page (Ctrl-C to quit)")

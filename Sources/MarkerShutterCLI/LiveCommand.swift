@@ -84,7 +84,8 @@ struct LiveCommand: AsyncParsableCommand {
         SystemCall.raiseOpenFileLimit()
         // A session runs for hours: frames and pictures go back to the system when freed.
         SystemCall.giveLargeBlocksBack()
-        let window = preview ? try LivePreview.open() : nil  // without a display, before anything is opened
+        let console = Console()
+        let window = preview ? try LivePreview.open(console: console) : nil  // without a display, before anything is opened
         defer { window?.close() }
         let detector = try detection.makeDetector()
         var configuration = LiveSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern),
@@ -97,7 +98,6 @@ struct LiveCommand: AsyncParsableCommand {
         if let replay {
             do { try OutputPolicy.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
         }
-        let console = Console()
         let browser = try await startBrowserView(console: console, interruption: interruption)
         let session: LiveSession
         do {
@@ -106,36 +106,25 @@ struct LiveCommand: AsyncParsableCommand {
             if case .camera = error { throw RuntimeError("\(error)\n(list cameras with `marker-shutter devices`)") }
             throw RuntimeError("\(error)")
         }
-        browser?.attach(session)
-        let view = LiveView(console: console, session: session)
-        KeyboardInput().start { command in
-            switch command {
-            case .capture: session.requestPicture()
-            case .quit: session.stop(reason: "quit")
-            case .unknown(let text): console.message("unknown command \"\(text)\": type capture or quit")
-            }
-        }
-        interruption.onInterrupt { name in session.stop(reason: name) }
-        window?.control(session, console: console)
+        let keyboard = KeyboardInput()
+        let terminal = LiveView(console: console, goodCalibration: configuration.calibration?.goodText, keyboard: keyboard)
+        var views: [any LiveSessionView] = [terminal]
+        if let browser { views.append(browser) }
+        if let window { views.append(window) }
+        let rendering = Task { await session.present(to: views) }
+        interruption.onInterrupt { name in session.send(.stop(reason: name)) }
 
         console.message(session.source.banner + "; pattern \(detector.pattern), hold \(detection.hold) s, pictures to \(out)"
             + (record.map { ", recording to \($0)" } ?? "")
             + (configuration.calibration.map { ", calibration to \($0.folder) (good: \($0.goodText))" } ?? ""))
-        console.message(KeyboardInput().isTerminal
+        console.message(keyboard.isTerminal
             ? "Space or Enter: take a picture   q or Ctrl-C: quit"
             : "commands on standard input: capture, quit (or Ctrl-C)")
 
-        let rendering = Task {
-            for await event in session.events {
-                view.show(event)
-                browser?.show(event, session: session)
-                window?.show(event)
-            }
-        }
         let summary = await session.run()
         await rendering.value
         await browser?.finish(reason: summary.stopReason ?? "ended")
-        view.finish()
+        terminal.finish()
         TerminalMode.restore()
         interruption.cancel()
         console.message(summary.description)

@@ -4,16 +4,18 @@ import PreviewWindow
 
 /// `live --preview`: the session's frames in a window, annotated with their detection and the
 /// shutter's badge; Space or Enter in the window takes a picture, `q` or closing the window quits.
-struct LivePreview: Sendable {
+struct LivePreview: LiveSessionView {
     let window: PreviewWindow
+    /// Where a frame the window could not show is reported.
+    let console: Console
 
     /// Opens the window, or says there is no display. Called before the camera or any folder is
     /// opened, so that a run without a display changes nothing.
     ///
     /// - Throws: ``RuntimeError`` (exit status 1) naming what is missing.
-    static func open() throws -> LivePreview {
+    static func open(console: Console) throws -> LivePreview {
         do {
-            return LivePreview(window: try PreviewWindow(title: "marker-shutter live"))
+            return LivePreview(window: try PreviewWindow(title: "marker-shutter live"), console: console)
         } catch .noDisplay(let reason) {
             throw RuntimeError("no display: --preview needs X11 (\(reason)); run without --preview for the status line alone")
         } catch {
@@ -21,15 +23,24 @@ struct LivePreview: Sendable {
         }
     }
 
-    /// Sends the window's keys to `session`, and stops it when the window is closed.
-    func control(_ session: LiveSession, console: Console) {
-        Task { [window] in
+    /// The session's command for something done at the window; `nil` for a failure to show a frame.
+    static func command(for event: PreviewWindow.Event) -> LiveSession.Command? {
+        switch event {
+        case .capture: .capture
+        case .quit: .stop(reason: "quit")
+        case .closed: .stop(reason: "preview window closed")
+        case .failed: nil
+        }
+    }
+
+    /// Sends the window's keys to the session, and stops it when the window is closed.
+    func attach(_ send: @escaping @Sendable (LiveSession.Command) -> LiveSession.Command.Answer) {
+        Task { [window, console] in
             for await event in window.events {
-                switch event {
-                case .capture: session.requestPicture()
-                case .quit: session.stop(reason: "quit")
-                case .closed: session.stop(reason: "preview window closed")
-                case .failed(let reason): console.message(reason)
+                if let command = Self.command(for: event) {
+                    _ = send(command)
+                } else if case .failed(let reason) = event {
+                    console.message(reason)
                 }
             }
         }

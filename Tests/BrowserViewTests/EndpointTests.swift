@@ -350,7 +350,7 @@ import Testing
 
     @Test func commandsAnswerWithTheSessionsReason() async throws {
         let reason = "shutter disabled: no valid detection is held, so no picture was taken"
-        let received = Mutex<[ViewCommand]>([])
+        let received = Mutex<[LiveSession.Command]>([])
         try await withServer(commands: { command in
             received.withLock { $0.append(command) }
             return command == .capture ? .refused(reason: reason) : .accepted
@@ -366,7 +366,7 @@ import Testing
             let stopped = try await request("POST", "/stop", port: port)
             #expect(stopped.status == 200)
             #expect(try stopped.json()["accepted"] as? Bool == true)
-            #expect(received.withLock { $0 } == [.capture, .stop])
+            #expect(received.withLock { $0 } == [.capture, .stop(reason: "stopped from the browser view")])
         }
     }
 

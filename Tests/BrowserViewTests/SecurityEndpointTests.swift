@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTestSupport
+import MarkerShutter
 import Synchronization
 import Testing
 @testable import BrowserView
@@ -9,7 +10,7 @@ import Testing
     private static let commandPaths = ["/capture", "/stop"]
 
     @Test func otherSitesCannotTakePicturesOrStop() async throws {
-        let asked = Mutex<[ViewCommand]>([])
+        let asked = Mutex<[LiveSession.Command]>([])
         try await withServer(commands: { command in
             asked.withLock { $0.append(command) }
             return .accepted
@@ -38,7 +39,7 @@ import Testing
             #expect(try await request("POST", "/capture", port: port, host: "localhost:\(port)",
                                       headers: ["Origin": "http://localhost:\(port)"]).status == 200)
             #expect(try await request("POST", "/stop", port: port).status == 200)
-            #expect(asked.withLock { $0 } == [.capture, .capture, .stop])
+            #expect(asked.withLock { $0 } == [.capture, .capture, .stop(reason: "stopped from the browser view")])
         }
     }
 

@@ -36,11 +36,13 @@ enum MarkerShutterBinary {
     }
 
     /// Runs marker-shutter with `arguments`; with a `launcher`, runs `launcher marker-shutter arguments...`.
+    /// `input`, when given, is its standard input (the null device otherwise).
     static func run(_ arguments: [String], in directory: String? = nil, launcher: String? = nil,
-                    environment: [String: String]? = nil) throws -> CommandResult {
+                    environment: [String: String]? = nil, input: String? = nil) throws -> CommandResult {
         let scratch = try temporaryFolder("run")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        return try start(arguments, in: directory, launcher: launcher, scratch: scratch, environment: environment).wait()
+        return try start(arguments, in: directory, launcher: launcher, scratch: scratch, environment: environment,
+                         input: input).wait()
     }
 
     static func temporaryFolder(_ name: String = #function) throws -> String {
@@ -69,9 +71,10 @@ extension MarkerShutterBinary {
 
     /// Starts marker-shutter with `arguments` (through `launcher`, if given), printing into files
     /// in `scratch`.
-    /// `environment` replaces the test's own environment when given.
+    /// `environment` replaces the test's own environment when given; `input`, when given, is the
+    /// program's standard input (the null device otherwise).
     static func start(_ arguments: [String], in directory: String? = nil, launcher: String? = nil, scratch: String,
-                      environment: [String: String]? = nil) throws -> Started
+                      environment: [String: String]? = nil, input: String? = nil) throws -> Started
     {
         let outputPath = scratch + "/stdout", errorPath = scratch + "/stderr"
         guard FileManager.default.createFile(atPath: outputPath, contents: nil),
@@ -84,7 +87,14 @@ extension MarkerShutterBinary {
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: errorPath)
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            let inputPath = scratch + "/stdin"
+            guard FileManager.default.createFile(atPath: inputPath, contents: Data(input.utf8)),
+                  let handle = FileHandle(forReadingAtPath: inputPath) else { throw CocoaError(.fileWriteUnknown) }
+            process.standardInput = handle
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         if let environment { process.environment = environment }
         try process.run()
         return Started(process: process, standardOutputPath: outputPath, standardErrorPath: errorPath)

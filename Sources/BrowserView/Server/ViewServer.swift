@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+public import MarkerShutter
 import NIOCore
 import ServiceLifecycle
 import SystemCalls
@@ -24,7 +25,7 @@ import Synchronization
 /// ```swift
 /// let feed = ViewFeed()
 /// let server = try ViewServer(feed: feed, configuration: .init(address: ServeAddress(parsing: "8080"))) { command in
-///     command == .stop ? .accepted : .refused(reason: "shutter disabled")
+///     command == .capture ? .refused(reason: "shutter disabled") : .accepted
 /// }
 /// try await server.run { port in print("serving on port \(port)") }   // until stop()
 /// ```
@@ -64,8 +65,12 @@ public final class ViewServer: Sendable {
         }
     }
 
-    /// What the session answers to a command.
-    public typealias CommandHandler = @Sendable (ViewCommand) async -> ViewCommand.Answer
+    /// What the session answers to a command: `POST /capture` sends ``LiveSession/Command/capture``,
+    /// `POST /stop` sends ``LiveSession/Command/stop(reason:)`` with ``stopReason``.
+    public typealias CommandHandler = @Sendable (LiveSession.Command) async -> LiveSession.Command.Answer
+
+    /// The reason a stop from the view gives, as the summary tells it.
+    public static let stopReason = "stopped from the browser view"
 
     /// The feed the clients read.
     public let feed: ViewFeed
@@ -166,16 +171,16 @@ public final class ViewServer: Sendable {
         router.get("/stream.mjpg") { [self] request, _ in mjpegResponse(request) }
         router.get("/events") { [self] request, _ in eventResponse(request) }
         router.post("/capture") { [self] _, _ in await answer(.capture) }
-        router.post("/stop") { [self] _, _ in await answer(.stop) }
+        router.post("/stop") { [self] _, _ in await answer(.stop(reason: Self.stopReason)) }
         return router
     }
 
-    private func answer(_ command: ViewCommand) async -> Response {
+    private func answer(_ command: LiveSession.Command) async -> Response {
         switch await commands(command) {
         case .accepted:
-            return Self.json(.ok, StateDocument.json(CommandDocument(command: command.rawValue, accepted: true, reason: nil)))
+            return Self.json(.ok, StateDocument.json(CommandDocument(command: command.name, accepted: true, reason: nil)))
         case .refused(let reason):
-            return Self.json(.conflict, StateDocument.json(CommandDocument(command: command.rawValue, accepted: false, reason: reason)))
+            return Self.json(.conflict, StateDocument.json(CommandDocument(command: command.name, accepted: false, reason: reason)))
         }
     }
 

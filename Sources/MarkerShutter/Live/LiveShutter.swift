@@ -24,6 +24,8 @@ public final class LiveShutter: Sendable {
         /// The frame's pixels, valid or not (``FrameObservation/pixels`` keeps a valid frame's
         /// only), for views that show every frame.
         public let pixels: PixelBuffer
+        /// The session's counts after the frame.
+        public internal(set) var status = LiveSession.Status()
     }
 
     /// The shutter disabled by time alone: no frame came before the hold ran out.
@@ -34,6 +36,8 @@ public final class LiveShutter: Sendable {
         public let time: FrameTime
         /// The index of the last frame detected before it.
         public let lastFrame: Int
+        /// The session's counts then.
+        public internal(set) var status = LiveSession.Status()
     }
 
     /// What became of one frame handed over, in the order they were handed over.

@@ -117,6 +117,15 @@ public final class LiveSession: Sendable {
         public let pictures: Int
     }
 
+    /// The session's counts as they stood at an event: what the status lines show, so that no view
+    /// has to ask the session back.
+    public struct Status: Sendable {
+        /// Counts, rates and latencies so far.
+        public var statistics = LiveStatistics()
+        /// Pictures saved so far.
+        public var picturesSaved = 0
+    }
+
     /// A picture saved, with the frame it shows.
     public struct SavedPicture: Sendable {
         /// The files written.
@@ -279,7 +288,10 @@ public final class LiveSession: Sendable {
         shutter.start { [self] outcome in
             switch outcome {
             case .detected(let observation, let pixels, let arrivedAt, let latency):
-                machine.withLock { perform($0.detected(observation, pixels: pixels, arrivedAt: arrivedAt, latency: latency)) }
+                let skipped = shutter.framesSkipped
+                machine.withLock {
+                    perform($0.detected(observation, pixels: pixels, arrivedAt: arrivedAt, latency: latency, skipped: skipped))
+                }
             case .failed(let index):
                 machine.withLock { $0.detectionFailed(index: index) }
             case .missing(let time):

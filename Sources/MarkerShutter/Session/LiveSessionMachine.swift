@@ -133,6 +133,8 @@ struct LiveSessionMachine {
     var latestTime: FrameTime? { anchor?.time }
     /// The coverage of the pictures taken so far.
     var coverage: ViewCoverage { policy.coverage }
+    /// The counts the views show, as they stand.
+    var status: LiveSession.Status { LiveSession.Status(statistics: statistics, picturesSaved: pictures.saved) }
 
     /// When, on the session clock, ``tick(at:)`` should look whether the shutter expired for want of
     /// frames: the hold's end (see ``ShutterTimeline/expiry``) plus ``stallGrace``. `nil` while
@@ -170,11 +172,13 @@ struct LiveSessionMachine {
     ///   - pixels: The frame's pixels, valid or not, for views that show every frame.
     ///   - arrivedAt: When the frame arrived, on the session clock.
     ///   - latency: From the frame's arrival to now, detection included.
+    ///   - skipped: The frames replaced while detection was busy so far (the caller's slot counts them).
     /// - Returns: `.frame` to show it, then `.save` (or `.notTaken`) when `--auto` takes its view;
     ///   nothing for a frame whose timestamp goes back (it is counted and dropped).
     mutating func detected(_ observation: FrameObservation, pixels: PixelBuffer, arrivedAt: Duration,
-                           latency: Duration) -> [Action] {
+                           latency: Duration, skipped: Int = 0) -> [Action] {
         lastHandled = observation.index
+        statistics.framesSkipped = skipped
         if let latest = latestTime, observation.time < latest {
             statistics.framesOutOfOrder += 1  // a timestamp going back cannot be replayed: drop it
             return []
@@ -188,7 +192,7 @@ struct LiveSessionMachine {
         let view = taken ?? BoardView(observation.detection)
         let guidance = LiveSession.Guidance(view: view, coverage: policy.coverage.progress,
                                             gains: view.map(policy.coverage.gains(from:)), pictures: policy.coverage.views.count)
-        let report = LiveShutter.Report(observation: observation, step: step, latency: latency, pixels: pixels)
+        let report = LiveShutter.Report(observation: observation, step: step, latency: latency, pixels: pixels, status: status)
         var actions: [Action] = [.frame(report, shutterChanged: lastPhase != phase, guidance: guidance)]
         lastPhase = phase
         if taken != nil {
@@ -228,7 +232,7 @@ struct LiveSessionMachine {
 
     private mutating func expire(at expiry: FrameTime, lastFrame: Int) -> Action {
         lastPhase = timeline.state.phase
-        return .expired(LiveShutter.Expiry(state: timeline.state, time: expiry, lastFrame: lastFrame))
+        return .expired(LiveShutter.Expiry(state: timeline.state, time: expiry, lastFrame: lastFrame, status: status))
     }
 
     // MARK: - Pictures

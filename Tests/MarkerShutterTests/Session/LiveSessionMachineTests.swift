@@ -112,6 +112,39 @@ import Testing
         try Script(LiveSessionMachine(hold: hold, automatic: automatic, pictureBacklog: backlog, stopAfter: stopAfter))
     }
 
+    /// The events carry the counts the views show, so that no view asks the session back.
+    @Test func framesAndExpiriesCarryTheCountsAsTheyStand() throws {
+        var machine = try Self.script().machine
+        let pixels = try PixelBuffer(width: 4, height: 4, format: .gray8)
+        func frame(_ t: Int, _ detection: Detection, skipped: Int) -> LiveShutter.Report? {
+            let index = machine.receive(SourceFrame(pixels: pixels, time: Self.time(t))).index
+            let observation = FrameObservation(index: index, time: Self.time(t), sequence: nil, file: nil,
+                                               detection: detection, rule: Self.rule, pixels: pixels)
+            let actions = machine.detected(observation, pixels: pixels, arrivedAt: Self.arrival(t), latency: .milliseconds(5),
+                                           skipped: skipped)
+            guard case .frame(let report, _, _) = actions.first else { return nil }
+            return report
+        }
+        let first = try #require(frame(0, Self.grid(x: 240, y: 180), skipped: 0))
+        #expect(first.status.statistics.framesReceived == 1 && first.status.statistics.framesDetected == 1)
+        #expect(first.status.picturesSaved == 0)
+        guard case .save = machine.capture().first else {
+            Issue.record("a picture of the enabled shutter's frame was not taken")
+            return
+        }
+        machine.pictureSaved()
+        let second = try #require(frame(3, Self.nothing, skipped: 2))
+        #expect(second.status.statistics.framesReceived == 2 && second.status.statistics.framesDetected == 2)
+        #expect(second.status.statistics.framesSkipped == 2)
+        #expect(second.status.statistics.lastCounts.corners == 0)
+        #expect(second.status.picturesSaved == 1)
+        guard case .expired(let expiry) = machine.tick(at: Self.arrival(30)).first else {
+            Issue.record("no expiry a second after the last frame")
+            return
+        }
+        #expect(expiry.status.picturesSaved == 1 && expiry.status.statistics.framesDetected == 2)
+    }
+
     @Test func aValidFrameEnablesAndALostOneIsHeldForThreeTenths() throws {
         var script = try Self.script()
         // Frames 2...10 invalid: the hold from 2/30 s ends at 11/30 s, frame 11's time, whatever it shows.
