@@ -1,7 +1,7 @@
 // libFuzzer harness: board descriptions through msd_detector_create, msd_detector_render (at most
 // 512 pixels a side) and msd_detector_detect on a small gray image. Every refusal must be
 // MSD_STATUS_INVALID_ARGUMENT with the shim's own message, never OpenCV's.
-#include "msd.h"
+#include "COpenCVShim.h"
 
 #include <opencv2/core.hpp>
 

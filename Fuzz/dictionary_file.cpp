@@ -1,6 +1,6 @@
 // libFuzzer harness: dictionary files through msd_dictionary_create_from_file. The first byte
 // picks the extension (.yml, .json or .xml); the rest is the file.
-#include "msd.h"
+#include "COpenCVShim.h"
 
 #include <opencv2/core.hpp>
 

@@ -1,6 +1,6 @@
 // libFuzzer harness: image bytes through the shim's header check and decoders (msd_image_decode_as,
 // to BGR and to gray), with a pixel limit of 4 megapixels so that a legitimate decode stays small.
-#include "msd.h"
+#include "COpenCVShim.h"
 
 #include <opencv2/core.hpp>
 

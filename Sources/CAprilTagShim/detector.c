@@ -1,11 +1,11 @@
-// mat: libapriltag 3 behind a pure C interface (include/mat.h).
+// atag: libapriltag 3 behind a pure C interface (include/CAprilTagShim.h).
 //
 // libapriltag's detector keeps working state (a worker pool, timing records) in its
-// apriltag_detector_t, so one may not detect on two threads at once. A mat_detector keeps a pool of
+// apriltag_detector_t, so one may not detect on two threads at once. A atag_detector keeps a pool of
 // them, all reading one tag family and its error-correcting lookup table (which for tag36h11 is
 // about 36 MB): a call takes an idle detector or makes one, and gives it back.
 
-#include "mat_internal.h"
+#include "atag_internal.h"
 
 #include <apriltag/common/zarray.h>
 
@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const int32_t mat_minimum_side = 16;
+const int32_t atag_minimum_side = 16;
 
-struct mat_detector {
-    mat_detector_options options;
+struct atag_detector {
+    atag_detector_options options;
     apriltag_family_t *base;    // as libapriltag makes it
     apriltag_family_t *family;  // base, or base with a wider border
     pthread_mutex_t lock;
@@ -29,7 +29,7 @@ struct mat_detector {
     size_t idle_count;
 };
 
-void mat_detector_options_init(mat_detector_options *options, mat_family family) {
+void atag_detector_options_init(atag_detector_options *options, atag_family family) {
     memset(options, 0, sizeof *options);
     options->family = family;
     options->decimate = 0.0f;
@@ -44,17 +44,17 @@ void mat_detector_options_init(mat_detector_options *options, mat_family family)
     // 25h9 and 21h7 (codes 9 and 7 bits apart) correct 1: searched at full size, as small images
     // are, correcting 2 found 6 tags in those photos, correcting 1 finds none.
     switch (family) {
-    case MAT_FAMILY_TAG16H5: options->max_hamming = 0; break;
-    case MAT_FAMILY_TAG25H9:
-    case MAT_FAMILY_TAGCIRCLE21H7: options->max_hamming = 1; break;
-    case MAT_FAMILY_TAGSTANDARD41H12: options->max_hamming = 1; break;
-    case MAT_FAMILY_TAGSTANDARD52H13:
-    case MAT_FAMILY_TAGCUSTOM48H12: options->max_hamming = 0; break;
+    case ATAG_FAMILY_TAG16H5: options->max_hamming = 0; break;
+    case ATAG_FAMILY_TAG25H9:
+    case ATAG_FAMILY_TAGCIRCLE21H7: options->max_hamming = 1; break;
+    case ATAG_FAMILY_TAGSTANDARD41H12: options->max_hamming = 1; break;
+    case ATAG_FAMILY_TAGSTANDARD52H13:
+    case ATAG_FAMILY_TAGCUSTOM48H12: options->max_hamming = 0; break;
     default: options->max_hamming = 2; break;
     }
 }
 
-static apriltag_detector_t *detector_make(const mat_detector *detector) {
+static apriltag_detector_t *detector_make(const atag_detector *detector) {
     apriltag_detector_t *td = apriltag_detector_create();
     if (!td) return NULL;
     td->quad_decimate = detector->options.decimate > 0.0f ? detector->options.decimate : 2.0f;
@@ -64,7 +64,7 @@ static apriltag_detector_t *detector_make(const mat_detector *detector) {
     return td;
 }
 
-static void detector_release_all(mat_detector *detector) {
+static void detector_release_all(atag_detector *detector) {
     // Borrowers of the family forget it first, so only all[0] frees its lookup table.
     for (size_t i = detector->count; i-- > 1;) {
         zarray_clear(detector->all[i]->tag_families);
@@ -74,40 +74,40 @@ static void detector_release_all(mat_detector *detector) {
     detector->count = 0;
 }
 
-mat_status mat_detector_create(const mat_detector_options *options, mat_detector **out, mat_error *error) {
+atag_status atag_detector_create(const atag_detector_options *options, atag_detector **out, atag_error *error) {
     *out = NULL;
     if (!(options->decimate == 0.0f || (options->decimate >= 1.0f && options->decimate <= 16.0f)))
-        return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "decimate=%g: expected 1 to 16", options->decimate);
+        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "decimate=%g: expected 1 to 16", options->decimate);
     if (!(options->sigma >= -10.0f && options->sigma <= 10.0f))
-        return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "sigma=%g: expected -10 to 10", options->sigma);
+        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "sigma=%g: expected -10 to 10", options->sigma);
     if (options->max_hamming < 0 || options->max_hamming > 3)
-        return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "hamming=%d: expected 0 to 3", (int)options->max_hamming);
+        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "hamming=%d: expected 0 to 3", (int)options->max_hamming);
     if (options->border_cells != 1 && options->border_cells != 2)
-        return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "a tag border of 1 or 2 cells, not %d", (int)options->border_cells);
+        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "a tag border of 1 or 2 cells, not %d", (int)options->border_cells);
     if (!(options->grid_spacing >= 0 && options->grid_spacing <= 10))
-        return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "grid spacing %g: expected 0 to 10", options->grid_spacing);
+        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "grid spacing %g: expected 0 to 10", options->grid_spacing);
 
-    mat_detector *detector = calloc(1, sizeof *detector);
-    if (!detector) return mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
+    atag_detector *detector = calloc(1, sizeof *detector);
+    if (!detector) return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
     detector->options = *options;
     pthread_mutex_init(&detector->lock, NULL);
-    mat_status status = MAT_STATUS_OK;
+    atag_status status = ATAG_STATUS_OK;
 
-    detector->base = mat_family_make(options->family);
+    detector->base = atag_family_make(options->family);
     if (!detector->base) {
-        status = mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)options->family);
+        status = atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)options->family);
         goto failed;
     }
     detector->family = detector->base;
     if (options->border_cells == 2) {
-        if (!mat_family_is_classic(detector->base)) {
-            status = mat_fail(error, MAT_STATUS_INVALID_ARGUMENT,
+        if (!atag_family_is_classic(detector->base)) {
+            status = atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT,
                           "%s has data outside its border: it cannot have a wider border", detector->base->name);
             goto failed;
         }
-        detector->family = mat_family_widened(detector->base, 1);
+        detector->family = atag_family_widened(detector->base, 1);
         if (!detector->family) {
-            status = mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory making a tag family");
+            status = atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory making a tag family");
             goto failed;
         }
     }
@@ -116,38 +116,38 @@ mat_status mat_detector_create(const mat_detector_options *options, mat_detector
     detector->idle = calloc(detector->capacity, sizeof *detector->idle);
     apriltag_detector_t *first = detector->all && detector->idle ? detector_make(detector) : NULL;
     if (!first) {
-        status = mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
+        status = atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
         goto failed;
     }
     detector->all[detector->count++] = first;
     errno = 0;
     apriltag_detector_add_family_bits(first, detector->family, options->max_hamming);
     if (errno == ENOMEM || detector->family->impl == NULL) {
-        status = mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory building the %s lookup table for %d bit errors",
+        status = atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory building the %s lookup table for %d bit errors",
                       detector->base->name, (int)options->max_hamming);
         goto failed;
     }
     detector->idle[detector->idle_count++] = first;
     *out = detector;
-    return mat_succeed(error);
+    return atag_succeed(error);
 
 failed:
-    mat_detector_free(detector);
+    atag_detector_free(detector);
     return status;
 }
 
-void mat_detector_free(mat_detector *detector) {
+void atag_detector_free(atag_detector *detector) {
     if (!detector) return;
     detector_release_all(detector);
     free(detector->all);
     free(detector->idle);
-    if (detector->family != detector->base) mat_family_widened_free(detector->family);
-    mat_family_release(detector->options.family, detector->base);
+    if (detector->family != detector->base) atag_family_widened_free(detector->family);
+    atag_family_release(detector->options.family, detector->base);
     pthread_mutex_destroy(&detector->lock);
     free(detector);
 }
 
-static apriltag_detector_t *detector_take(mat_detector *detector) {
+static apriltag_detector_t *detector_take(atag_detector *detector) {
     apriltag_detector_t *td = NULL;
     pthread_mutex_lock(&detector->lock);
     if (detector->idle_count > 0) {
@@ -174,7 +174,7 @@ static apriltag_detector_t *detector_take(mat_detector *detector) {
     return td;
 }
 
-static void detector_give_back(mat_detector *detector, apriltag_detector_t *td) {
+static void detector_give_back(atag_detector *detector, apriltag_detector_t *td) {
     pthread_mutex_lock(&detector->lock);
     detector->idle[detector->idle_count++] = td;  // idle has room for every detector in all
     pthread_mutex_unlock(&detector->lock);
@@ -182,39 +182,39 @@ static void detector_give_back(mat_detector *detector, apriltag_detector_t *td) 
 
 // MARK: - Detection
 
-static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32_t width, int32_t height,
-                              size_t row_stride, mat_tags **out, mat_error *error);
+static atag_status detect_gray(atag_detector *detector, const uint8_t *gray, int32_t width, int32_t height,
+                              size_t row_stride, atag_tags **out, atag_error *error);
 
 
-mat_status mat_detector_detect(mat_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
-                               size_t row_stride, mat_pixel_format format, mat_tags **out, mat_error *error) {
+atag_status atag_detector_detect(atag_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
+                               size_t row_stride, atag_pixel_format format, atag_tags **out, atag_error *error) {
     *out = NULL;
-    if (!detector || !pixels) return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "no detector or no pixels");
-    if (width < mat_minimum_side || height < mat_minimum_side)
-        return mat_fail(error, MAT_STATUS_IMAGE_TOO_SMALL, "image of %dx%d pixels is too small (at least %dx%d)", (int)width,
-                    (int)height, (int)mat_minimum_side, (int)mat_minimum_side);
-    size_t bytes_per_pixel = format == MAT_PIXEL_FORMAT_GRAY8 ? 1 : format == MAT_PIXEL_FORMAT_YUYV ? 2 : 3;
-    if (format < MAT_PIXEL_FORMAT_GRAY8 || format > MAT_PIXEL_FORMAT_YUYV)
-        return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "unknown pixel format %d", (int)format);
+    if (!detector || !pixels) return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "no detector or no pixels");
+    if (width < atag_minimum_side || height < atag_minimum_side)
+        return atag_fail(error, ATAG_STATUS_IMAGE_TOO_SMALL, "image of %dx%d pixels is too small (at least %dx%d)", (int)width,
+                    (int)height, (int)atag_minimum_side, (int)atag_minimum_side);
+    size_t bytes_per_pixel = format == ATAG_PIXEL_FORMAT_GRAY8 ? 1 : format == ATAG_PIXEL_FORMAT_YUYV ? 2 : 3;
+    if (format < ATAG_PIXEL_FORMAT_GRAY8 || format > ATAG_PIXEL_FORMAT_YUYV)
+        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "unknown pixel format %d", (int)format);
     if (row_stride < (size_t)width * bytes_per_pixel || row_stride > INT32_MAX)
-        return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "row stride %zu for %d pixels a row", row_stride, (int)width);
+        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "row stride %zu for %d pixels a row", row_stride, (int)width);
     uint8_t *converted = NULL;
-    if (format != MAT_PIXEL_FORMAT_GRAY8) {
-        converted = mat_gray_copy(pixels, width, height, row_stride, format);
+    if (format != ATAG_PIXEL_FORMAT_GRAY8) {
+        converted = atag_gray_copy(pixels, width, height, row_stride, format);
         if (!converted)
-            return mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory turning a %dx%d image gray", (int)width,
+            return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory turning a %dx%d image gray", (int)width,
                         (int)height);
         row_stride = width;
     }
     const uint8_t *gray = converted ? converted : pixels;
-    mat_status status = detect_gray(detector, gray, width, height, row_stride, out, error);
+    atag_status status = detect_gray(detector, gray, width, height, row_stride, out, error);
     free(converted);
     return status;
 }
 
-static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32_t width, int32_t height,
-                              size_t row_stride, mat_tags **out, mat_error *error) {
-    const mat_detector_options *options = &detector->options;
+static atag_status detect_gray(atag_detector *detector, const uint8_t *gray, int32_t width, int32_t height,
+                              size_t row_stride, atag_tags **out, atag_error *error) {
+    const atag_detector_options *options = &detector->options;
     int grid = options->grid_spacing > 0;
     // Unset: libapriltag's 2 from decimate_from_side up; smaller images lose their smaller tags when halved.
     float decimate = options->decimate > 0.0f                                          ? options->decimate
@@ -226,7 +226,7 @@ static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32
     uint8_t *copy = NULL;
     size_t stride = row_stride;
     if (grid) {
-        copy = mat_dilated_white(gray, width, height, row_stride, 1);
+        copy = atag_dilated_white(gray, width, height, row_stride, 1);
         stride = width;
     } else if (full_size_blur) {
         copy = malloc((size_t)width * height);
@@ -236,14 +236,14 @@ static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32
         stride = width;
     }
     if ((grid || full_size_blur) && !copy)
-        return mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory copying a %dx%d image", (int)width, (int)height);
+        return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory copying a %dx%d image", (int)width, (int)height);
 
     image_u8_t image = {.width = width, .height = height, .stride = (int32_t)stride,
                         .buf = copy ? copy : (uint8_t *)gray};
     apriltag_detector_t *td = detector_take(detector);
     if (!td) {
         free(copy);
-        return mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
+        return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
     }
     // Always 1: libapriltag 3.3's worker pool adds tasks to its array without its lock and resets
     // its count of finished workers outside it, so a worker woken early can read a task from an
@@ -255,22 +255,22 @@ static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32
     zarray_t *found = apriltag_detector_detect(td, &image);
     detector_give_back(detector, td);
     free(copy);
-    if (!found) return mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "libapriltag failed (out of memory?)");
+    if (!found) return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "libapriltag failed (out of memory?)");
 
-    mat_tags *tags = calloc(1, sizeof *tags);
+    atag_tags *tags = calloc(1, sizeof *tags);
     int count = zarray_size(found);
     if (tags && count > 0) tags->tags = calloc(count, sizeof *tags->tags);
     if (!tags || (count > 0 && !tags->tags)) {
         apriltag_detections_destroy(found);
-        mat_tags_free(tags);
-        return mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory listing %d tags", count);
+        atag_tags_free(tags);
+        return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory listing %d tags", count);
     }
     for (int i = 0; i < count; i++) {
         apriltag_detection_t *det;
         zarray_get(found, i, &det);
         if (options->id_count > 0 && (det->id < options->first_id || det->id - options->first_id >= options->id_count))
             continue;
-        mat_tag *tag = &tags->tags[tags->count++];
+        atag_tag *tag = &tags->tags[tags->count++];
         tag->id = det->id;
         tag->hamming = det->hamming;
         tag->decision_margin = det->decision_margin;
@@ -280,26 +280,26 @@ static mat_status detect_gray(mat_detector *detector, const uint8_t *gray, int32
             tag->corners[2 * k] = det->p[3 - k][0] - 0.5;
             tag->corners[2 * k + 1] = det->p[3 - k][1] - 0.5;
         }
-        if (grid) mat_grid_corners_refine(gray, width, height, row_stride, options->grid_spacing, tag);
+        if (grid) atag_grid_corners_refine(gray, width, height, row_stride, options->grid_spacing, tag);
     }
     apriltag_detections_destroy(found);
     if (tags->count > 0) {
         double *points = malloc(8 * tags->count * sizeof(double));
         if (!points) {
-            mat_tags_free(tags);
-            return mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory measuring sharpness");
+            atag_tags_free(tags);
+            return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory measuring sharpness");
         }
         for (size_t i = 0; i < tags->count; i++) memcpy(points + 8 * i, tags->tags[i].corners, 8 * sizeof(double));
-        double sharpness = mat_hull_sharpness(gray, width, height, row_stride, points, 4 * tags->count);
+        double sharpness = atag_hull_sharpness(gray, width, height, row_stride, points, 4 * tags->count);
         free(points);
         tags->has_sharpness = sharpness >= 0;
         tags->sharpness = sharpness >= 0 ? sharpness : 0;
     }
     *out = tags;
-    return mat_succeed(error);
+    return atag_succeed(error);
 }
 
-void mat_tags_free(mat_tags *tags) {
+void atag_tags_free(atag_tags *tags) {
     if (!tags) return;
     free(tags->tags);
     free(tags);

@@ -1,6 +1,6 @@
 // libapriltag's tag families: what they are, their cells, and Kalibr's wider-bordered variant.
 
-#include "mat_internal.h"
+#include "atag_internal.h"
 
 #include <apriltag/common/image_u8.h>
 #include <apriltag/tag16h5.h>
@@ -13,75 +13,75 @@
 
 #include <stdlib.h>
 
-apriltag_family_t *mat_family_make(mat_family family) {
+apriltag_family_t *atag_family_make(atag_family family) {
     switch (family) {
-    case MAT_FAMILY_TAG36H11: return tag36h11_create();
-    case MAT_FAMILY_TAG25H9: return tag25h9_create();
-    case MAT_FAMILY_TAG16H5: return tag16h5_create();
-    case MAT_FAMILY_TAGSTANDARD41H12: return tagStandard41h12_create();
-    case MAT_FAMILY_TAGSTANDARD52H13: return tagStandard52h13_create();
-    case MAT_FAMILY_TAGCIRCLE21H7: return tagCircle21h7_create();
-    case MAT_FAMILY_TAGCUSTOM48H12: return tagCustom48h12_create();
+    case ATAG_FAMILY_TAG36H11: return tag36h11_create();
+    case ATAG_FAMILY_TAG25H9: return tag25h9_create();
+    case ATAG_FAMILY_TAG16H5: return tag16h5_create();
+    case ATAG_FAMILY_TAGSTANDARD41H12: return tagStandard41h12_create();
+    case ATAG_FAMILY_TAGSTANDARD52H13: return tagStandard52h13_create();
+    case ATAG_FAMILY_TAGCIRCLE21H7: return tagCircle21h7_create();
+    case ATAG_FAMILY_TAGCUSTOM48H12: return tagCustom48h12_create();
     }
     return NULL;
 }
 
-void mat_family_release(mat_family family, apriltag_family_t *tf) {
+void atag_family_release(atag_family family, apriltag_family_t *tf) {
     if (!tf) return;
     switch (family) {
-    case MAT_FAMILY_TAG36H11: tag36h11_destroy(tf); break;
-    case MAT_FAMILY_TAG25H9: tag25h9_destroy(tf); break;
-    case MAT_FAMILY_TAG16H5: tag16h5_destroy(tf); break;
-    case MAT_FAMILY_TAGSTANDARD41H12: tagStandard41h12_destroy(tf); break;
-    case MAT_FAMILY_TAGSTANDARD52H13: tagStandard52h13_destroy(tf); break;
-    case MAT_FAMILY_TAGCIRCLE21H7: tagCircle21h7_destroy(tf); break;
-    case MAT_FAMILY_TAGCUSTOM48H12: tagCustom48h12_destroy(tf); break;
+    case ATAG_FAMILY_TAG36H11: tag36h11_destroy(tf); break;
+    case ATAG_FAMILY_TAG25H9: tag25h9_destroy(tf); break;
+    case ATAG_FAMILY_TAG16H5: tag16h5_destroy(tf); break;
+    case ATAG_FAMILY_TAGSTANDARD41H12: tagStandard41h12_destroy(tf); break;
+    case ATAG_FAMILY_TAGSTANDARD52H13: tagStandard52h13_destroy(tf); break;
+    case ATAG_FAMILY_TAGCIRCLE21H7: tagCircle21h7_destroy(tf); break;
+    case ATAG_FAMILY_TAGCUSTOM48H12: tagCustom48h12_destroy(tf); break;
     }
 }
 
-int mat_family_is_classic(const apriltag_family_t *tf) {
+int atag_family_is_classic(const apriltag_family_t *tf) {
     return !tf->reversed_border && tf->total_width == tf->width_at_border + 2;
 }
 
-mat_status mat_family_info_get(mat_family family, mat_family_info *info, mat_error *error) {
-    apriltag_family_t *tf = mat_family_make(family);
-    if (!tf) return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)family);
+atag_status atag_family_info_get(atag_family family, atag_family_info *info, atag_error *error) {
+    apriltag_family_t *tf = atag_family_make(family);
+    if (!tf) return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)family);
     info->code_count = (int32_t)tf->ncodes;
     info->total_width = tf->total_width;
     info->width_at_border = tf->width_at_border;
-    info->classic = mat_family_is_classic(tf);
-    mat_family_release(family, tf);
-    return mat_succeed(error);
+    info->classic = atag_family_is_classic(tf);
+    atag_family_release(family, tf);
+    return atag_succeed(error);
 }
 
-mat_status mat_tag_cells_get(mat_family family, int32_t id, int32_t border_cells, uint8_t *cells, size_t capacity,
-                             int32_t *side, mat_error *error) {
+atag_status atag_tag_cells_get(atag_family family, int32_t id, int32_t border_cells, uint8_t *cells, size_t capacity,
+                             int32_t *side, atag_error *error) {
     if (border_cells != 1 && border_cells != 2)
-        return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "a tag border of 1 or 2 cells, not %d", (int)border_cells);
-    apriltag_family_t *tf = mat_family_make(family);
-    if (!tf) return mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)family);
-    mat_status status = MAT_STATUS_OK;
+        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "a tag border of 1 or 2 cells, not %d", (int)border_cells);
+    apriltag_family_t *tf = atag_family_make(family);
+    if (!tf) return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)family);
+    atag_status status = ATAG_STATUS_OK;
     image_u8_t *image = NULL;
     if (id < 0 || (uint32_t)id >= tf->ncodes) {
-        status = mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "tag id %d is not in %s (0...%u)", (int)id, tf->name,
+        status = atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "tag id %d is not in %s (0...%u)", (int)id, tf->name,
                       tf->ncodes - 1);
         goto done;
     }
-    if (border_cells == 2 && !mat_family_is_classic(tf)) {
-        status = mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "%s has data outside its border: it cannot have a wider border",
+    if (border_cells == 2 && !atag_family_is_classic(tf)) {
+        status = atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "%s has data outside its border: it cannot have a wider border",
                       tf->name);
         goto done;
     }
     image = apriltag_to_image(tf, id);
     if (!image) {
-        status = mat_fail(error, MAT_STATUS_OUT_OF_MEMORY, "out of memory drawing a tag");
+        status = atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory drawing a tag");
         goto done;
     }
     int32_t n = image->width;
     int32_t extra = border_cells - 1;  // a wider border pushes the white ring out by one cell
     int32_t out_side = n + 2 * extra;
     if ((size_t)out_side * (size_t)out_side > capacity) {
-        status = mat_fail(error, MAT_STATUS_INVALID_ARGUMENT, "%d bytes are too few for %dx%d cells", (int)capacity,
+        status = atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "%d bytes are too few for %dx%d cells", (int)capacity,
                       (int)out_side, (int)out_side);
         goto done;
     }
@@ -102,15 +102,15 @@ mat_status mat_tag_cells_get(mat_family family, int32_t id, int32_t border_cells
         }
     }
     *side = out_side;
-    mat_succeed(error);
+    atag_succeed(error);
 done:
     if (image) image_u8_destroy(image);
-    mat_family_release(family, tf);
+    atag_family_release(family, tf);
     return status;
 }
 
 // A classic family with a black border `extra` cells wider: the same codes, bits one cell further in.
-apriltag_family_t *mat_family_widened(const apriltag_family_t *base, int32_t extra) {
+apriltag_family_t *atag_family_widened(const apriltag_family_t *base, int32_t extra) {
     apriltag_family_t *tf = calloc(1, sizeof *tf);
     if (!tf) return NULL;
     *tf = *base;
@@ -132,7 +132,7 @@ apriltag_family_t *mat_family_widened(const apriltag_family_t *base, int32_t ext
     return tf;
 }
 
-void mat_family_widened_free(apriltag_family_t *tf) {
+void atag_family_widened_free(apriltag_family_t *tf) {
     if (!tf) return;
     free(tf->bit_x);
     free(tf->bit_y);

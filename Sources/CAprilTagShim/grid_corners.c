@@ -1,7 +1,7 @@
 // AprilGrid corners: Kalibr's corner squares touch the tags, so black is thinned before libapriltag
 // looks, and each tag corner is then refined on the original image as the X-junction it is.
 
-#include "mat_internal.h"
+#include "atag_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 // The largest share of gradient energy along the rays from a refined corner that still makes it
 // an X-junction (see refine_saddle). On the synthetic views of the tests clean corners measure
 // 0.08 to 0.19 and corners with the edge of a cover in their window 0.22 to 0.25.
-#define MAT_JUNCTION_RESIDUAL 0.2
+#define ATAG_JUNCTION_RESIDUAL 0.2
 
 static double pixel_at(const uint8_t *gray, int32_t width, int32_t height, size_t stride, double x, double y) {
     if (x < 0) x = 0;
@@ -79,7 +79,7 @@ static int refine_saddle(const uint8_t *gray, int32_t width, int32_t height, siz
             total += w * (gx * gx + gy * gy);
         }
     }
-    if (!(total > 0) || along / total > MAT_JUNCTION_RESIDUAL) return 0;
+    if (!(total > 0) || along / total > ATAG_JUNCTION_RESIDUAL) return 0;
     *x = cx;
     *y = cy;
     return 1;
@@ -136,7 +136,7 @@ static void max_pass(const uint8_t *in, size_t in_stride, uint8_t *out, int32_t 
 }
 
 // White grows by `radius` pixels (a max filter), so black regions that touch at a corner part.
-uint8_t *mat_dilated_white(const uint8_t *gray, int32_t width, int32_t height, size_t stride, int32_t radius) {
+uint8_t *atag_dilated_white(const uint8_t *gray, int32_t width, int32_t height, size_t stride, int32_t radius) {
     uint8_t *rows = malloc((size_t)width * height);
     uint8_t *out = malloc((size_t)width * height);
     if (rows && out) {
@@ -152,8 +152,8 @@ uint8_t *mat_dilated_white(const uint8_t *gray, int32_t width, int32_t height, s
 
 // Refines the four corners of one AprilGrid tag in place, in a window sized from the tag's mean
 // side and the grid's spacing, and marks each that settled on a clean X-junction.
-void mat_grid_corners_refine(const uint8_t *gray, int32_t width, int32_t height, size_t row_stride, float spacing,
-                             mat_tag *tag) {
+void atag_grid_corners_refine(const uint8_t *gray, int32_t width, int32_t height, size_t row_stride, float spacing,
+                             atag_tag *tag) {
     double edge = 0;
     for (int k = 0; k < 4; k++) {
         int n = (k + 1) % 4;

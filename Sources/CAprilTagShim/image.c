@@ -1,12 +1,12 @@
 // Gray conversion and the sharpness measure the OpenCV shim also reports.
 
-#include "mat_internal.h"
+#include "atag_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 // A gray copy of a colour image (OpenCV's weights 0.299 R + 0.587 G + 0.114 B), or NULL.
-uint8_t *mat_gray_copy(const uint8_t *pixels, int32_t width, int32_t height, size_t stride, mat_pixel_format format) {
+uint8_t *atag_gray_copy(const uint8_t *pixels, int32_t width, int32_t height, size_t stride, atag_pixel_format format) {
     uint8_t *gray = malloc((size_t)width * height);
     if (!gray) return NULL;
     for (int32_t y = 0; y < height; y++) {
@@ -14,10 +14,10 @@ uint8_t *mat_gray_copy(const uint8_t *pixels, int32_t width, int32_t height, siz
         uint8_t *out = gray + (size_t)y * width;
         for (int32_t x = 0; x < width; x++) {
             switch (format) {
-            case MAT_PIXEL_FORMAT_BGR24:
+            case ATAG_PIXEL_FORMAT_BGR24:
                 out[x] = (uint8_t)((row[3 * x] * 1868 + row[3 * x + 1] * 9617 + row[3 * x + 2] * 4899 + 8192) >> 14);
                 break;
-            case MAT_PIXEL_FORMAT_RGB24:
+            case ATAG_PIXEL_FORMAT_RGB24:
                 out[x] = (uint8_t)((row[3 * x + 2] * 1868 + row[3 * x + 1] * 9617 + row[3 * x] * 4899 + 8192) >> 14);
                 break;
             default: out[x] = row[2 * x]; break;  // YUYV: Y0 U Y1 V
@@ -39,7 +39,7 @@ static int compare_points(const void *a, const void *b) {
 
 // Variance of the 3x3 Laplacian over the pixels inside the convex hull of `points` (n x, y pairs,
 // sorted here), as the OpenCV shim measures sharpness. Returns -1 when the hull holds no pixel.
-double mat_hull_sharpness(const uint8_t *gray, int32_t width, int32_t height, size_t stride, double *points,
+double atag_hull_sharpness(const uint8_t *gray, int32_t width, int32_t height, size_t stride, double *points,
                              size_t n) {
     qsort(points, n, 2 * sizeof(double), compare_points);
     double *hull = malloc(2 * (n + 1) * sizeof(double) * 2);

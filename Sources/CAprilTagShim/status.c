@@ -1,11 +1,11 @@
 // Error records of the AprilTag shim.
 
-#include "mat_internal.h"
+#include "atag_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
-mat_status mat_fail(mat_error *error, mat_status status, const char *format, ...) {
+atag_status atag_fail(atag_error *error, atag_status status, const char *format, ...) {
     if (error) {
         error->status = status;
         va_list arguments;
@@ -16,10 +16,10 @@ mat_status mat_fail(mat_error *error, mat_status status, const char *format, ...
     return status;
 }
 
-mat_status mat_succeed(mat_error *error) {
+atag_status atag_succeed(atag_error *error) {
     if (error) {
-        error->status = MAT_STATUS_OK;
+        error->status = ATAG_STATUS_OK;
         error->message[0] = 0;
     }
-    return MAT_STATUS_OK;
+    return ATAG_STATUS_OK;
 }

@@ -2,7 +2,7 @@
 // public header.
 #pragma once
 
-#include "mcal.h"
+#include "CCalibrationShim.h"
 
 #include <opencv2/core.hpp>
 

@@ -1,5 +1,5 @@
 // Custom marker dictionaries from OpenCV FileStorage files (YAML, XML or JSON). Every field is
-// checked against the limits in msd.h before OpenCV builds the dictionary, so that a hostile file
+// checked against the limits in COpenCVShim.h before OpenCV builds the dictionary, so that a hostile file
 // can neither make it allocate gigabytes nor write past a marker's bits.
 #include "shim.hpp"
 

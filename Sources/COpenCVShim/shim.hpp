@@ -2,7 +2,7 @@
 // cv::Mat without a copy. Never included by the public header.
 #pragma once
 
-#include "msd.h"
+#include "COpenCVShim.h"
 
 #include <opencv2/core.hpp>
 

@@ -1,6 +1,6 @@
 // The preview window: highgui for the window and its keys, Xlib only to ask whether a display is
 // there before highgui's toolkit (which ends the process without one) is started.
-#include "mpw.h"
+#include "CPreviewShim.h"
 
 #include <X11/Xlib.h>
 #include <opencv2/core.hpp>

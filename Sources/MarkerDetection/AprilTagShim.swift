@@ -5,26 +5,26 @@ import CAprilTagShim
 import Pixels
 
 /// Calls `body` with an error record and throws a ``DetectionError`` when it returns a failure.
-private func check(_ body: (UnsafeMutablePointer<mat_error>) -> mat_status) throws(DetectionError) {
-    var error = mat_error()
-    guard body(&error) != MAT_STATUS_OK else { return }
+private func check(_ body: (UnsafeMutablePointer<atag_error>) -> atag_status) throws(DetectionError) {
+    var error = atag_error()
+    guard body(&error) != ATAG_STATUS_OK else { return }
     var text = error.message
     let message = withUnsafeBytes(of: &text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     switch error.status {
-    case MAT_STATUS_INVALID_ARGUMENT: throw .invalidPattern(reason: message)
+    case ATAG_STATUS_INVALID_ARGUMENT: throw .invalidPattern(reason: message)
     default: throw .internalError(reason: message)
     }
 }
 
-private func shimFamily(_ family: AprilTagFamily) -> mat_family {
+private func shimFamily(_ family: AprilTagFamily) -> atag_family {
     switch family {
-    case .tag36h11: MAT_FAMILY_TAG36H11
-    case .tag25h9: MAT_FAMILY_TAG25H9
-    case .tag16h5: MAT_FAMILY_TAG16H5
-    case .tagStandard41h12: MAT_FAMILY_TAGSTANDARD41H12
-    case .tagStandard52h13: MAT_FAMILY_TAGSTANDARD52H13
-    case .tagCircle21h7: MAT_FAMILY_TAGCIRCLE21H7
-    case .tagCustom48h12: MAT_FAMILY_TAGCUSTOM48H12
+    case .tag36h11: ATAG_FAMILY_TAG36H11
+    case .tag25h9: ATAG_FAMILY_TAG25H9
+    case .tag16h5: ATAG_FAMILY_TAG16H5
+    case .tagStandard41h12: ATAG_FAMILY_TAGSTANDARD41H12
+    case .tagStandard52h13: ATAG_FAMILY_TAGSTANDARD52H13
+    case .tagCircle21h7: ATAG_FAMILY_TAGCIRCLE21H7
+    case .tagCustom48h12: ATAG_FAMILY_TAGCUSTOM48H12
     }
 }
 
@@ -38,23 +38,23 @@ struct FoundTag {
 
 enum AprilTagShim {
     /// The smallest width and height the shim detects in.
-    static var minimumDetectionSide: Int { Int(mat_minimum_side) }
+    static var minimumDetectionSide: Int { Int(atag_minimum_side) }
 
-    /// The file libapriltag was loaded from, symbolic links resolved (mat_library_get).
+    /// The file libapriltag was loaded from, symbolic links resolved (atag_library_get).
     static func libraryPath() throws(DetectionError) -> String {
-        var library = mat_library()
-        try check { mat_library_get(&library, $0) }
+        var library = atag_library()
+        try check { atag_library_get(&library, $0) }
         return withUnsafeBytes(of: &library.path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    /// The family's code count as libapriltag reports it (mat_family_info_get).
+    /// The family's code count as libapriltag reports it (atag_family_info_get).
     static func codeCount(of family: AprilTagFamily) throws(DetectionError) -> Int {
-        var info = mat_family_info()
-        try check { mat_family_info_get(shimFamily(family), &info, $0) }
+        var info = atag_family_info()
+        try check { atag_family_info_get(shimFamily(family), &info, $0) }
         return Int(info.code_count)
     }
 
-    /// One tag's cells, row by row from the top, 0 black and 255 white (mat_tag_cells_get).
+    /// One tag's cells, row by row from the top, 0 black and 255 white (atag_tag_cells_get).
     static func cells(of family: AprilTagFamily, id: Int, borderCells: Int) throws(DetectionError)
         -> (side: Int, cells: [UInt8])
     {
@@ -62,7 +62,7 @@ enum AprilTagShim {
         var side: Int32 = 0
         try check { error in
             cells.withUnsafeMutableBufferPointer {
-                mat_tag_cells_get(
+                atag_tag_cells_get(
                     shimFamily(family), Int32(clamping: id), Int32(clamping: borderCells), $0.baseAddress, $0.count, &side,
                     error)
             }
@@ -71,23 +71,23 @@ enum AprilTagShim {
     }
 }
 
-/// Owns one libapriltag detector pool (mat_detector).
+/// Owns one libapriltag detector pool (atag_detector).
 ///
-/// @unchecked Sendable: mat_detector_detect may be called on one detector from any number of
+/// @unchecked Sendable: atag_detector_detect may be called on one detector from any number of
 /// threads at once (it lends each call its own libapriltag detector, under a lock), and nothing
-/// else changes it after mat_detector_create.
+/// else changes it after atag_detector_create.
 final class AprilTagHandle: @unchecked Sendable {
     private let detector: OpaquePointer
 
-    /// Makes the detector (mat_detector_create).
+    /// Makes the detector (atag_detector_create).
     ///
     /// - Parameters:
     ///   - family: The tag family.
     ///   - options: libapriltag's options.
     ///   - grid: For an AprilGrid: its two-cell borders, corner refinement and ids to keep.
     init(family: AprilTagFamily, options: AprilTagOptions, grid: AprilGrid?) throws(DetectionError) {
-        var settings = mat_detector_options()
-        mat_detector_options_init(&settings, shimFamily(family))
+        var settings = atag_detector_options()
+        atag_detector_options_init(&settings, shimFamily(family))
         settings.decimate = Float(options.decimate ?? 0)
         settings.decimate_from_side = Int32(AprilTagOptions.decimateFromSide)
         settings.sigma = Float(options.sigma)
@@ -99,14 +99,14 @@ final class AprilTagHandle: @unchecked Sendable {
             settings.id_count = Int32(clamping: grid.tagCount)
         }
         var detector: OpaquePointer?
-        try check { mat_detector_create(&settings, &detector, $0) }
-        guard let detector else { throw .internalError(reason: "mat_detector_create returned no detector") }
+        try check { atag_detector_create(&settings, &detector, $0) }
+        guard let detector else { throw .internalError(reason: "atag_detector_create returned no detector") }
         self.detector = detector
     }
 
-    deinit { mat_detector_free(detector) }
+    deinit { atag_detector_free(detector) }
 
-    /// Detects tags in `image`, read in place (mat_detector_detect), on the calling thread.
+    /// Detects tags in `image`, read in place (atag_detector_detect), on the calling thread.
     func detect(_ image: PixelBuffer) throws(DetectionError) -> (tags: [FoundTag], sharpness: Double?) {
         guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
             throw .invalidImage(reason: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
@@ -114,23 +114,23 @@ final class AprilTagHandle: @unchecked Sendable {
         guard image.width >= AprilTagShim.minimumDetectionSide, image.height >= AprilTagShim.minimumDetectionSide else {
             throw .imageTooSmall(width: image.width, height: image.height, minimum: AprilTagShim.minimumDetectionSide)
         }
-        let format: mat_pixel_format =
+        let format: atag_pixel_format =
             switch image.format {
-            case .gray8: MAT_PIXEL_FORMAT_GRAY8
-            case .bgr24: MAT_PIXEL_FORMAT_BGR24
-            case .rgb24: MAT_PIXEL_FORMAT_RGB24
-            case .yuyv: MAT_PIXEL_FORMAT_YUYV
+            case .gray8: ATAG_PIXEL_FORMAT_GRAY8
+            case .bgr24: ATAG_PIXEL_FORMAT_BGR24
+            case .rgb24: ATAG_PIXEL_FORMAT_RGB24
+            case .yuyv: ATAG_PIXEL_FORMAT_YUYV
             }
-        var found: UnsafeMutablePointer<mat_tags>?
+        var found: UnsafeMutablePointer<atag_tags>?
         try image.withUnsafeBytes { (raw) throws(DetectionError) in
             try check {
-                mat_detector_detect(
+                atag_detector_detect(
                     detector, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), width, height, image.rowStride, format,
                     &found, $0)
             }
         }
-        guard let found else { throw .internalError(reason: "mat_detector_detect returned no tags") }
-        defer { mat_tags_free(found) }
+        guard let found else { throw .internalError(reason: "atag_detector_detect returned no tags") }
+        defer { atag_tags_free(found) }
         let tags = UnsafeBufferPointer(start: found.pointee.tags, count: found.pointee.count).map { tag in
             var coordinates = tag.corners
             var refined = tag.corner_refined

@@ -35,7 +35,7 @@ public final class MarkerDetector: Sendable {
     ///
     /// Wraps `msd_detector_create` (over `cv::aruco::getPredefinedDictionary` or
     /// `Dictionary::readDictionary`, and `CharucoBoard::create`), or for `apriltag:` and
-    /// `aprilgrid:` patterns `mat_detector_create` (over libapriltag's `apriltag_detector_create`).
+    /// `aprilgrid:` patterns `atag_detector_create` (over libapriltag's `apriltag_detector_create`).
     /// - Throws: ``DetectionError/dictionaryUnreadable(path:errno:)`` or
     ///   ``DetectionError/invalidDictionary(path:reason:)`` for a bad dictionary file,
     ///   ``DetectionError/invalidPattern(reason:)`` for a board OpenCV cannot build.
@@ -60,7 +60,7 @@ public final class MarkerDetector: Sendable {
     /// Every board corner is then settled on the image's saddle point around it (the estimator
     /// `cv::cornerSubPix` uses, with a reach that falls off smoothly), so that it does not depend
     /// on how the board was found. In ``mode`` `.fast` these run first on a downscaled copy (see ``DetectionMode``). Wraps `msd_detector_detect_with`. AprilTags come from libapriltag's
-    /// `apriltag_detector_detect` (`mat_detector_detect`); AprilGrid corners are the tags' corners
+    /// `apriltag_detector_detect` (`atag_detector_detect`); AprilGrid corners are the tags' corners
     /// refined as X-junctions, and a corner that does not settle is left out.
     /// - Throws: ``DetectionError/imageTooSmall(width:height:minimum:)`` for an image smaller than
     ///   ``minimumImageSide`` either way; ``DetectionError/openCV(reason:)`` if OpenCV fails.

@@ -12,8 +12,8 @@
  *   the same detector at once.
  * - Coordinates are OpenCV's: x to the right, y down, the centre of the top-left pixel at (0, 0).
  */
-#ifndef MSD_H
-#define MSD_H
+#ifndef C_OPENCV_SHIM_H
+#define C_OPENCV_SHIM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -394,4 +394,4 @@ msd_status msd_opencv_version_get(msd_opencv_version *version, msd_error *error)
 }
 #endif
 
-#endif /* MSD_H */
+#endif /* C_OPENCV_SHIM_H */

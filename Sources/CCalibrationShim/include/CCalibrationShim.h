@@ -2,14 +2,14 @@
  * mcal: marker-shutter calibration, a C interface over OpenCV 4.6's calib3d (camera calibration,
  * projection, undistortion) and imgproc (drawing on caller-owned pixels).
  *
- * Conventions (as in msd.h):
+ * Conventions (as in COpenCVShim.h):
  * - Every function returns an mcal_status and writes results through out-parameters. When it
  *   fails and `error` is not NULL, `*error` says why. No C++ exception leaves a call.
  * - A solution is an opaque handle freed with mcal_solution_free, which accepts NULL.
  * - Coordinates are OpenCV's: x to the right, y down, the centre of the top-left pixel at (0, 0).
  */
-#ifndef MCAL_H
-#define MCAL_H
+#ifndef C_CALIBRATION_SHIM_H
+#define C_CALIBRATION_SHIM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -152,4 +152,4 @@ mcal_status mcal_draw_text(const mcal_pixels *canvas, const char *text, double x
 }
 #endif
 
-#endif /* MCAL_H */
+#endif /* C_CALIBRATION_SHIM_H */

@@ -2,15 +2,15 @@
  * mpw: marker-shutter preview window, a C interface over OpenCV 4.6's highgui (a window showing
  * frames, with its keys) and Xlib (whether a display can be reached at all).
  *
- * Conventions (as in msd.h and mcal.h):
+ * Conventions (as in COpenCVShim.h and CCalibrationShim.h):
  * - Every function returns an mpw_status and writes results through out-parameters. When it fails
  *   and `error` is not NULL, `*error` says why. No C++ exception leaves a call.
  * - A window is an opaque handle freed with mpw_window_close, which accepts NULL.
  * - highgui runs its event loop on the thread that opened the first window: every mpw_window_*
  *   call must come from that one thread. mpw_display_check may be called from any thread.
  */
-#ifndef MPW_H
-#define MPW_H
+#ifndef C_PREVIEW_SHIM_H
+#define C_PREVIEW_SHIM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -77,4 +77,4 @@ void mpw_window_close(mpw_window *window);
 }
 #endif
 
-#endif /* MPW_H */
+#endif /* C_PREVIEW_SHIM_H */

@@ -1,9 +1,9 @@
-// mat: a pure C interface over libapriltag 3 (the AprilTag 3 detector of the University of
+// atag: a pure C interface over libapriltag 3 (the AprilTag 3 detector of the University of
 // Michigan), for MarkerDetection. Every function returns a status and writes its results through
-// out-parameters; a failure fills the optional `mat_error` with a message.
+// out-parameters; a failure fills the optional `atag_error` with a message.
 
-#ifndef MAT_H
-#define MAT_H
+#ifndef C_APRILTAG_SHIM_H
+#define C_APRILTAG_SHIM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -12,49 +12,49 @@
 extern "C" {
 #endif
 
-typedef enum mat_status {
-    MAT_STATUS_OK = 0,
-    MAT_STATUS_INVALID_ARGUMENT = 1,
-    MAT_STATUS_OUT_OF_MEMORY = 2,
-    MAT_STATUS_IMAGE_TOO_SMALL = 3,
-    MAT_STATUS_INTERNAL_ERROR = 4,
-} mat_status;
+typedef enum atag_status {
+    ATAG_STATUS_OK = 0,
+    ATAG_STATUS_INVALID_ARGUMENT = 1,
+    ATAG_STATUS_OUT_OF_MEMORY = 2,
+    ATAG_STATUS_IMAGE_TOO_SMALL = 3,
+    ATAG_STATUS_INTERNAL_ERROR = 4,
+} atag_status;
 
-typedef struct mat_error {
-    mat_status status;
+typedef struct atag_error {
+    atag_status status;
     char message[256];
-} mat_error;
+} atag_error;
 
 /// The tag families libapriltag 3.3 provides (tagCircle49h12 and tag36h10 are left out).
-typedef enum mat_family {
-    MAT_FAMILY_TAG36H11 = 0,
-    MAT_FAMILY_TAG25H9 = 1,
-    MAT_FAMILY_TAG16H5 = 2,
-    MAT_FAMILY_TAGSTANDARD41H12 = 3,
-    MAT_FAMILY_TAGSTANDARD52H13 = 4,
-    MAT_FAMILY_TAGCIRCLE21H7 = 5,
-    MAT_FAMILY_TAGCUSTOM48H12 = 6,
-} mat_family;
+typedef enum atag_family {
+    ATAG_FAMILY_TAG36H11 = 0,
+    ATAG_FAMILY_TAG25H9 = 1,
+    ATAG_FAMILY_TAG16H5 = 2,
+    ATAG_FAMILY_TAGSTANDARD41H12 = 3,
+    ATAG_FAMILY_TAGSTANDARD52H13 = 4,
+    ATAG_FAMILY_TAGCIRCLE21H7 = 5,
+    ATAG_FAMILY_TAGCUSTOM48H12 = 6,
+} atag_family;
 
 /// What a family is: how many codes, and its drawing grid.
-typedef struct mat_family_info {
+typedef struct atag_family_info {
     int32_t code_count;       ///< ids 0 ..< code_count
     int32_t total_width;      ///< cells across the whole drawn tag, white outer ring included
     int32_t width_at_border;  ///< cells across the black border square
     int32_t classic;          ///< 1 when the black border is the outermost black ring (36h11, 25h9, 16h5)
-} mat_family_info;
+} atag_family_info;
 
-mat_status mat_family_info_get(mat_family family, mat_family_info *info, mat_error *error);
+atag_status atag_family_info_get(atag_family family, atag_family_info *info, atag_error *error);
 
 /// The cells of one tag, row by row from the top, 0 black and 255 white, as libapriltag draws it
 /// (`apriltag_to_image`). With `border_cells` 2 (classic families only) the black border is two
 /// cells wide, as Kalibr prints AprilGrid tags; the white outer ring is always one cell. `cells`
 /// holds `capacity` bytes; `side` receives the cells across.
-mat_status mat_tag_cells_get(mat_family family, int32_t id, int32_t border_cells, uint8_t *cells, size_t capacity,
-                             int32_t *side, mat_error *error);
+atag_status atag_tag_cells_get(atag_family family, int32_t id, int32_t border_cells, uint8_t *cells, size_t capacity,
+                             int32_t *side, atag_error *error);
 
-typedef struct mat_detector_options {
-    mat_family family;
+typedef struct atag_detector_options {
+    atag_family family;
     float decimate;        ///< libapriltag's quad_decimate; 0 (the default): 2 for an image whose
                            ///< shorter side is at least decimate_from_side pixels, else 1
     int32_t decimate_from_side;  ///< see decimate (default 720)
@@ -66,59 +66,59 @@ typedef struct mat_detector_options {
                            ///< corners are refined as the X-junctions the grid's corner squares make
     int32_t first_id;      ///< with id_count > 0, only ids first_id ..< first_id + id_count are kept
     int32_t id_count;
-} mat_detector_options;
+} atag_detector_options;
 
 /// Fills `options` with libapriltag's defaults for `family`.
-void mat_detector_options_init(mat_detector_options *options, mat_family family);
+void atag_detector_options_init(atag_detector_options *options, atag_family family);
 
-typedef struct mat_detector mat_detector;
+typedef struct atag_detector atag_detector;
 
-mat_status mat_detector_create(const mat_detector_options *options, mat_detector **detector, mat_error *error);
-void mat_detector_free(mat_detector *detector);
+atag_status atag_detector_create(const atag_detector_options *options, atag_detector **detector, atag_error *error);
+void atag_detector_free(atag_detector *detector);
 
 /// One tag found. Corners are libapriltag's order, turned to OpenCV's: clockwise in the image from
 /// the tag's own top-left corner, in pixels with the centre of the top-left pixel at (0, 0).
-typedef struct mat_tag {
+typedef struct atag_tag {
     int32_t id;
     int32_t hamming;
     float decision_margin;
     int32_t corner_refined[4];  ///< grid corners: 1 when the X-junction refinement converged
     double corners[8];
-} mat_tag;
+} atag_tag;
 
-typedef struct mat_tags {
+typedef struct atag_tags {
     size_t count;
-    mat_tag *tags;
+    atag_tag *tags;
     int32_t has_sharpness;  ///< 0 when no tag was kept
     double sharpness;       ///< variance of the 3x3 Laplacian inside the convex hull of the corners
-} mat_tags;
+} atag_tags;
 
-typedef enum mat_pixel_format {
-    MAT_PIXEL_FORMAT_GRAY8 = 0,
-    MAT_PIXEL_FORMAT_BGR24 = 1,
-    MAT_PIXEL_FORMAT_RGB24 = 2,
-    MAT_PIXEL_FORMAT_YUYV = 3,
-} mat_pixel_format;
+typedef enum atag_pixel_format {
+    ATAG_PIXEL_FORMAT_GRAY8 = 0,
+    ATAG_PIXEL_FORMAT_BGR24 = 1,
+    ATAG_PIXEL_FORMAT_RGB24 = 2,
+    ATAG_PIXEL_FORMAT_YUYV = 3,
+} atag_pixel_format;
 
-/// The smallest width and height mat_detector_detect accepts.
-extern const int32_t mat_minimum_side;
+/// The smallest width and height atag_detector_detect accepts.
+extern const int32_t atag_minimum_side;
 
 /// Detects tags in an image read in place (gray images are not copied; colour ones are turned gray
 /// with OpenCV's weights). Any number of threads may call this on one detector at once; each call
 /// runs libapriltag on the calling thread alone (see detector.c for why not on its worker pool).
-mat_status mat_detector_detect(mat_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
-                               size_t row_stride, mat_pixel_format format, mat_tags **tags, mat_error *error);
-void mat_tags_free(mat_tags *tags);
+atag_status atag_detector_detect(atag_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
+                               size_t row_stride, atag_pixel_format format, atag_tags **tags, atag_error *error);
+void atag_tags_free(atag_tags *tags);
 
 /// Where the libapriltag this process runs with was loaded from. libapriltag has no version call
 /// and its headers no version macro; its shared object's file name carries the version it was
 /// built as (libapriltag.so.3.3.0), so this names that file: the object that holds
 /// apriltag_detector_create (dladdr), with symbolic links resolved (realpath).
-typedef struct mat_library {
+typedef struct atag_library {
     char path[4096];  ///< NUL-terminated
-} mat_library;
+} atag_library;
 
-mat_status mat_library_get(mat_library *library, mat_error *error);
+atag_status atag_library_get(atag_library *library, atag_error *error);
 
 #ifdef __cplusplus
 }

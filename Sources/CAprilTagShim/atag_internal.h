@@ -1,0 +1,31 @@
+// Declarations shared by the C files of the AprilTag shim; not part of its interface (include/CAprilTagShim.h).
+
+#ifndef ATAG_INTERNAL_H
+#define ATAG_INTERNAL_H
+
+#include "CAprilTagShim.h"
+
+#include <apriltag/apriltag.h>
+
+// status.c: fill the caller's error record (if any) and return the status.
+atag_status atag_fail(atag_error *error, atag_status status, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+atag_status atag_succeed(atag_error *error);
+
+// family.c: libapriltag's families, and a classic family with a border `extra` cells wider.
+apriltag_family_t *atag_family_make(atag_family family);
+void atag_family_release(atag_family family, apriltag_family_t *tf);
+int atag_family_is_classic(const apriltag_family_t *tf);
+apriltag_family_t *atag_family_widened(const apriltag_family_t *base, int32_t extra);
+void atag_family_widened_free(apriltag_family_t *tf);
+
+// grid_corners.c: what the AprilGrid detector does besides libapriltag.
+uint8_t *atag_dilated_white(const uint8_t *gray, int32_t width, int32_t height, size_t stride, int32_t radius);
+void atag_grid_corners_refine(const uint8_t *gray, int32_t width, int32_t height, size_t row_stride, float spacing,
+                             atag_tag *tag);
+
+// image.c: gray conversion and the sharpness measure.
+uint8_t *atag_gray_copy(const uint8_t *pixels, int32_t width, int32_t height, size_t stride, atag_pixel_format format);
+double atag_hull_sharpness(const uint8_t *gray, int32_t width, int32_t height, size_t stride, double *points, size_t n);
+
+#endif
