@@ -53,6 +53,16 @@ let pixelsTargets: [Target] = [
     .testTarget(name: "PixelsTests", dependencies: ["Pixels"], swiftSettings: strictSwift),
 ]
 
+// MARK: - Shim convention: one status, error record and pixel description for every C shim
+
+let shimTargets: [Target] = [
+    // Pure C (include/CShimCore.h), and the C++ guard (include/shim_guard.hpp) the C++ shims include.
+    .target(name: "CShimCore"),
+    // Reads the error record into a Swift error and describes pixel buffers for the shims; each
+    // module turns the error into its own (`package` access: no product, no public API).
+    .target(name: "ShimCore", dependencies: ["CShimCore", "Pixels"], swiftSettings: strictSwift),
+]
+
 // MARK: - Detection: C shims over OpenCV 4.6 and libapriltag 3, and their Swift API
 
 let detectionProducts: [Product] = [
@@ -261,6 +271,7 @@ products += samplesProducts
 var targets: [Target] = debounceTargets
 targets += systemCallTargets
 targets += pixelsTargets
+targets += shimTargets
 targets += detectionTargets
 targets += calibrationTargets
 targets += captureTargets
