@@ -77,11 +77,11 @@ let detectionTargets: [Target] = [
     ),
     // A pure C header (include/) over C++ that calls OpenCV; only the header is visible to Swift.
     // libjpeg (the one OpenCV decodes JPEG with) decodes common JPEGs straight to BGR.
-    .target(name: "COpenCVShim", dependencies: ["COpenCV"], linkerSettings: [.linkedLibrary("jpeg")]),
+    .target(name: "COpenCVShim", dependencies: ["COpenCV", "CShimCore"], linkerSettings: [.linkedLibrary("jpeg")]),
     // A pure C header over libapriltag 3 (Debian's libapriltag-dev ships no pkg-config file; its
     // image and container helpers live in libapriltag-utils): the AprilTag and AprilGrid backend.
     .target(
-        name: "CAprilTagShim",
+        name: "CAprilTagShim", dependencies: ["CShimCore"],
         linkerSettings: [.linkedLibrary("apriltag"), .linkedLibrary("apriltag-utils"), .linkedLibrary("m")]
     ),
     .target(name: "MarkerDetection", dependencies: ["Pixels", "SystemCalls", "COpenCVShim", "CAprilTagShim"], swiftSettings: strictSwift),
@@ -90,7 +90,7 @@ let detectionTargets: [Target] = [
         name: "MarkerDetectionTestSupport", dependencies: ["Pixels"],
         path: "Tests/MarkerDetectionTestSupport", swiftSettings: strictSwift
     ),
-    .testTarget(name: "COpenCVShimTests", dependencies: ["COpenCVShim"], swiftSettings: strictSwift),
+    .testTarget(name: "COpenCVShimTests", dependencies: ["COpenCVShim", "CShimCore"], swiftSettings: strictSwift),
     .testTarget(
         name: "MarkerDetectionTests",
         dependencies: ["MarkerDetection", "MarkerDetectionTestSupport", "Pixels"],
@@ -106,7 +106,7 @@ let calibrationProducts: [Product] = [
 
 let calibrationTargets: [Target] = [
     // A pure C header over OpenCV's calib3d (calibration, projection, undistortion) and drawing.
-    .target(name: "CCalibrationShim", dependencies: ["COpenCV"]),
+    .target(name: "CCalibrationShim", dependencies: ["COpenCV", "CShimCore"]),
     .target(
         name: "Calibration", dependencies: ["MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim"], swiftSettings: strictSwift
     ),
@@ -233,7 +233,7 @@ let previewProducts: [Product] = [
 let previewTargets: [Target] = [
     // A pure C header over highgui (window, frames, keys) and Xlib (is there a display at all).
     // Loading it needs no display; only opening a window does.
-    .target(name: "CPreviewShim", dependencies: ["COpenCV"], linkerSettings: [.linkedLibrary("X11")]),
+    .target(name: "CPreviewShim", dependencies: ["COpenCV", "CShimCore"], linkerSettings: [.linkedLibrary("X11")]),
     // The window on a thread of its own, showing the newest frame annotated.
     .target(name: "PreviewWindow", dependencies: ["CPreviewShim", "MarkerDetection", "Pixels"], swiftSettings: strictSwift),
     .testTarget(

@@ -1,6 +1,6 @@
 // libFuzzer harness: board descriptions through msd_detector_create, msd_detector_render (at most
 // 512 pixels a side) and msd_detector_detect on a small gray image. Every refusal must be
-// MSD_STATUS_INVALID_ARGUMENT with the shim's own message, never OpenCV's.
+// SHIM_STATUS_INVALID_ARGUMENT with the shim's own message, never OpenCV's.
 #include "COpenCVShim.h"
 
 #include <opencv2/core.hpp>
@@ -25,8 +25,8 @@ struct Reader {
     }
 };
 
-void expect_foreseen(msd_status status, const msd_error &error, const char *call) {
-    if (status == MSD_STATUS_OK || status == MSD_STATUS_INVALID_ARGUMENT || status == MSD_STATUS_IMAGE_TOO_SMALL) return;
+void expect_foreseen(shim_status status, const shim_error &error, const char *call) {
+    if (status == SHIM_STATUS_OK || status == SHIM_STATUS_INVALID_ARGUMENT || status == SHIM_STATUS_IMAGE_TOO_SMALL) return;
     std::fprintf(stderr, "%s: unforeseen failure %d: %s\n", call, int(status), error.message);
     std::abort();
 }
@@ -54,11 +54,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const int32_t height = reader.take<int16_t>() % 513;
     const int32_t margin = reader.take<int8_t>();
 
-    msd_error error{};
+    shim_error error{};
     msd_dictionary *dictionary = nullptr;
-    if (msd_dictionary_create_predefined(name, &dictionary, &error) != MSD_STATUS_OK) std::abort();
+    if (msd_dictionary_create_predefined(name, &dictionary, &error) != SHIM_STATUS_OK) std::abort();
     msd_detector *detector = nullptr;
-    msd_status status = msd_detector_create(&pattern, dictionary, &detector, &error);
+    shim_status status = msd_detector_create(&pattern, dictionary, &detector, &error);
     msd_dictionary_free(dictionary);
     expect_foreseen(status, error, "msd_detector_create");
     if (detector == nullptr) return 0;
@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     expect_foreseen(status, error, "msd_detector_render");
     std::vector<uint8_t> gray(64 * 64);
     for (size_t index = 0; index < gray.size(); ++index) gray[index] = uint8_t(index * 37 + (index / 64) * 91);
-    msd_pixels pixels{gray.data(), 64, 64, 64, MSD_PIXEL_FORMAT_GRAY8};
+    shim_pixels pixels{gray.data(), 64, 64, 64, SHIM_PIXEL_FORMAT_GRAY8};
     if (image != nullptr) msd_image_pixels_get(image, &pixels, nullptr);
     msd_detection *detection = nullptr;
     status = msd_detector_detect(detector, &pixels, &detection, &error);

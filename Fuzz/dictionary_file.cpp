@@ -23,15 +23,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::fwrite(data + 1, 1, size - 1, file);
     std::fclose(file);
     msd_dictionary *dictionary = nullptr;
-    msd_error error{};
-    const msd_status status = msd_dictionary_create_from_file(path.c_str(), &dictionary, &error);
-    if (status == MSD_STATUS_OK) {
+    shim_error error{};
+    const shim_status status = msd_dictionary_create_from_file(path.c_str(), &dictionary, &error);
+    if (status == SHIM_STATUS_OK) {
         int32_t count = 0, side = 0;
-        if (msd_dictionary_size_get(dictionary, &count, &side, nullptr) != MSD_STATUS_OK || count < 1 ||
+        if (msd_dictionary_size_get(dictionary, &count, &side, nullptr) != SHIM_STATUS_OK || count < 1 ||
             count > MSD_DICTIONARY_MAX_MARKERS || side < MSD_DICTIONARY_MIN_MARKER_SIDE || side > MSD_DICTIONARY_MAX_MARKER_SIDE) {
             std::abort();
         }
-    } else if (status != MSD_STATUS_INVALID_DICTIONARY) {
+    } else if (status != SHIM_STATUS_INVALID_DICTIONARY) {
         std::fprintf(stderr, "unforeseen failure %d: %s\n", int(status), error.message);
         std::abort();
     }

@@ -15,18 +15,18 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 // One decoding, as BGR or as gray (msd_image_decode_as); aborts on what the shim must never do.
 static void decode(const uint8_t *data, size_t size, msd_image_channels channels) {
     msd_image *image = nullptr;
-    msd_error error{};
-    const msd_status status = msd_image_decode_as(data, size, 4000000, channels, &image, &error);
-    if (status == MSD_STATUS_OK) {
-        msd_pixels pixels{};
-        const msd_pixel_format expected = channels == MSD_IMAGE_CHANNELS_GRAY ? MSD_PIXEL_FORMAT_GRAY8 : MSD_PIXEL_FORMAT_BGR24;
-        if (msd_image_pixels_get(image, &pixels, nullptr) != MSD_STATUS_OK || int64_t(pixels.width) * pixels.height > 4000000 ||
+    shim_error error{};
+    const shim_status status = msd_image_decode_as(data, size, 4000000, channels, &image, &error);
+    if (status == SHIM_STATUS_OK) {
+        shim_pixels pixels{};
+        const shim_pixel_format expected = channels == MSD_IMAGE_CHANNELS_GRAY ? SHIM_PIXEL_FORMAT_GRAY8 : SHIM_PIXEL_FORMAT_BGR24;
+        if (msd_image_pixels_get(image, &pixels, nullptr) != SHIM_STATUS_OK || int64_t(pixels.width) * pixels.height > 4000000 ||
             pixels.format != expected) {
             std::fprintf(stderr, "decoded past the pixel limit or into another format: %dx%d, format %d\n", pixels.width,
                          pixels.height, int(pixels.format));
             std::abort();
         }
-    } else if (status == MSD_STATUS_OPENCV_ERROR || status == MSD_STATUS_INTERNAL_ERROR || status == MSD_STATUS_OUT_OF_MEMORY) {
+    } else if (status == SHIM_STATUS_LIBRARY_ERROR || status == SHIM_STATUS_INTERNAL_ERROR || status == SHIM_STATUS_OUT_OF_MEMORY) {
         // A failure the shim did not foresee: the user would see OpenCV's words.
         std::fprintf(stderr, "unforeseen failure %d: %s\n", int(status), error.message);
         std::abort();

@@ -23,7 +23,7 @@ static uint8_t *grid_image(void) {  // a 4x3 grid of 2-cell-border tag36h11 tags
     int32_t side;
     int tag = 100, gap = 30;
     for (int id = 0; id < 12; id++) {
-        if (atag_tag_cells_get(ATAG_FAMILY_TAG36H11, id, 2, cells, sizeof cells, &side, NULL) != ATAG_STATUS_OK) exit(1);
+        if (atag_tag_cells_get(ATAG_FAMILY_TAG36H11, id, 2, cells, sizeof cells, &side, NULL) != SHIM_STATUS_OK) exit(1);
         int x0 = 40 + (id % 4) * (tag + gap), y0 = 40 + (2 - id / 4) * (tag + gap), cell = tag / (side - 2);
         for (int y = 0; y < tag; y++)
             for (int x = 0; x < tag; x++) image[(y0 + y) * W + x0 + x] = cells[(y / cell + 1) * side + x / cell + 1];
@@ -48,7 +48,7 @@ static void *detect_on_thread(void *argument) {
     struct job *job = argument;
     for (int i = 0; i < 3; i++) {
         atag_tags *tags = NULL;
-        if (atag_detector_detect(job->detector, job->image, W, H, W, ATAG_PIXEL_FORMAT_GRAY8, &tags, NULL)) exit(1);
+        if (atag_detector_detect(job->detector, job->image, W, H, W, SHIM_PIXEL_FORMAT_GRAY8, &tags, NULL)) exit(1);
         job->found = tags->count;
         atag_tags_free(tags);
     }
@@ -56,7 +56,7 @@ static void *detect_on_thread(void *argument) {
 }
 
 int main(void) {
-    atag_error error;
+    shim_error error;
     for (int family = ATAG_FAMILY_TAG36H11; family <= ATAG_FAMILY_TAGCUSTOM48H12; family++) {
         atag_detector_options options;
         atag_detector_options_init(&options, family);
@@ -79,12 +79,12 @@ int main(void) {
     atag_detector *grid = NULL;
     if (atag_detector_create(&options, &grid, &error)) return 1;
     atag_tags *tags = NULL;
-    if (atag_detector_detect(grid, image, W, H, W, ATAG_PIXEL_FORMAT_GRAY8, &tags, &error)) return 1;
+    if (atag_detector_detect(grid, image, W, H, W, SHIM_PIXEL_FORMAT_GRAY8, &tags, &error)) return 1;
     printf("grid: %zu tags\n", tags->count);
     atag_tags_free(tags);
     uint8_t *colour = malloc(W * H * 3);  // the same image as BGR
     for (int i = 0; i < W * H; i++) colour[3 * i] = colour[3 * i + 1] = colour[3 * i + 2] = image[i];
-    if (atag_detector_detect(grid, colour, W, H, W * 3, ATAG_PIXEL_FORMAT_BGR24, &tags, &error)) return 1;
+    if (atag_detector_detect(grid, colour, W, H, W * 3, SHIM_PIXEL_FORMAT_BGR24, &tags, &error)) return 1;
     printf("grid from BGR: %zu tags\n", tags->count);
     atag_tags_free(tags);
     free(colour);
@@ -105,10 +105,10 @@ int main(void) {
     atag_detector_free(loose);
 
     options.decimate = 0.5f;  // errors allocate nothing that outlives them
-    if (atag_detector_create(&options, &loose, &error) != ATAG_STATUS_INVALID_ARGUMENT) return 1;
+    if (atag_detector_create(&options, &loose, &error) != SHIM_STATUS_INVALID_ARGUMENT) return 1;
     options.decimate = 2;
     options.family = ATAG_FAMILY_TAGSTANDARD41H12;
-    if (atag_detector_create(&options, &loose, &error) != ATAG_STATUS_INVALID_ARGUMENT) return 1;
+    if (atag_detector_create(&options, &loose, &error) != SHIM_STATUS_INVALID_ARGUMENT) return 1;
     printf("errors: %s\n", error.message);
     free(image);
     return 0;

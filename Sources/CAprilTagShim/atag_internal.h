@@ -8,9 +8,9 @@
 #include <apriltag/apriltag.h>
 
 // status.c: fill the caller's error record (if any) and return the status.
-atag_status atag_fail(atag_error *error, atag_status status, const char *format, ...)
+shim_status atag_fail(shim_error *error, shim_status status, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
-atag_status atag_succeed(atag_error *error);
+shim_status atag_succeed(shim_error *error);
 
 // family.c: libapriltag's families, and a classic family with a border `extra` cells wider.
 apriltag_family_t *atag_family_make(atag_family family);
@@ -25,7 +25,7 @@ void atag_grid_corners_refine(const uint8_t *gray, int32_t width, int32_t height
                              atag_tag *tag);
 
 // image.c: gray conversion and the sharpness measure.
-uint8_t *atag_gray_copy(const uint8_t *pixels, int32_t width, int32_t height, size_t stride, atag_pixel_format format);
+uint8_t *atag_gray_copy(const uint8_t *pixels, int32_t width, int32_t height, size_t stride, shim_pixel_format format);
 double atag_hull_sharpness(const uint8_t *gray, int32_t width, int32_t height, size_t stride, double *points, size_t n);
 
 #endif

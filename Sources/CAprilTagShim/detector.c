@@ -74,40 +74,40 @@ static void detector_release_all(atag_detector *detector) {
     detector->count = 0;
 }
 
-atag_status atag_detector_create(const atag_detector_options *options, atag_detector **out, atag_error *error) {
+shim_status atag_detector_create(const atag_detector_options *options, atag_detector **out, shim_error *error) {
     *out = NULL;
     if (!(options->decimate == 0.0f || (options->decimate >= 1.0f && options->decimate <= 16.0f)))
-        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "decimate=%g: expected 1 to 16", options->decimate);
+        return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "decimate=%g: expected 1 to 16", options->decimate);
     if (!(options->sigma >= -10.0f && options->sigma <= 10.0f))
-        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "sigma=%g: expected -10 to 10", options->sigma);
+        return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "sigma=%g: expected -10 to 10", options->sigma);
     if (options->max_hamming < 0 || options->max_hamming > 3)
-        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "hamming=%d: expected 0 to 3", (int)options->max_hamming);
+        return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "hamming=%d: expected 0 to 3", (int)options->max_hamming);
     if (options->border_cells != 1 && options->border_cells != 2)
-        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "a tag border of 1 or 2 cells, not %d", (int)options->border_cells);
+        return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "a tag border of 1 or 2 cells, not %d", (int)options->border_cells);
     if (!(options->grid_spacing >= 0 && options->grid_spacing <= 10))
-        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "grid spacing %g: expected 0 to 10", options->grid_spacing);
+        return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "grid spacing %g: expected 0 to 10", options->grid_spacing);
 
     atag_detector *detector = calloc(1, sizeof *detector);
-    if (!detector) return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
+    if (!detector) return atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
     detector->options = *options;
     pthread_mutex_init(&detector->lock, NULL);
-    atag_status status = ATAG_STATUS_OK;
+    shim_status status = SHIM_STATUS_OK;
 
     detector->base = atag_family_make(options->family);
     if (!detector->base) {
-        status = atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)options->family);
+        status = atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)options->family);
         goto failed;
     }
     detector->family = detector->base;
     if (options->border_cells == 2) {
         if (!atag_family_is_classic(detector->base)) {
-            status = atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT,
+            status = atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT,
                           "%s has data outside its border: it cannot have a wider border", detector->base->name);
             goto failed;
         }
         detector->family = atag_family_widened(detector->base, 1);
         if (!detector->family) {
-            status = atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory making a tag family");
+            status = atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory making a tag family");
             goto failed;
         }
     }
@@ -116,14 +116,14 @@ atag_status atag_detector_create(const atag_detector_options *options, atag_dete
     detector->idle = calloc(detector->capacity, sizeof *detector->idle);
     apriltag_detector_t *first = detector->all && detector->idle ? detector_make(detector) : NULL;
     if (!first) {
-        status = atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
+        status = atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
         goto failed;
     }
     detector->all[detector->count++] = first;
     errno = 0;
     apriltag_detector_add_family_bits(first, detector->family, options->max_hamming);
     if (errno == ENOMEM || detector->family->impl == NULL) {
-        status = atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory building the %s lookup table for %d bit errors",
+        status = atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory building the %s lookup table for %d bit errors",
                       detector->base->name, (int)options->max_hamming);
         goto failed;
     }
@@ -182,38 +182,38 @@ static void detector_give_back(atag_detector *detector, apriltag_detector_t *td)
 
 // MARK: - Detection
 
-static atag_status detect_gray(atag_detector *detector, const uint8_t *gray, int32_t width, int32_t height,
-                              size_t row_stride, atag_tags **out, atag_error *error);
+static shim_status detect_gray(atag_detector *detector, const uint8_t *gray, int32_t width, int32_t height,
+                              size_t row_stride, atag_tags **out, shim_error *error);
 
 
-atag_status atag_detector_detect(atag_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
-                               size_t row_stride, atag_pixel_format format, atag_tags **out, atag_error *error) {
+shim_status atag_detector_detect(atag_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
+                               size_t row_stride, shim_pixel_format format, atag_tags **out, shim_error *error) {
     *out = NULL;
-    if (!detector || !pixels) return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "no detector or no pixels");
+    if (!detector || !pixels) return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "no detector or no pixels");
     if (width < atag_minimum_side || height < atag_minimum_side)
-        return atag_fail(error, ATAG_STATUS_IMAGE_TOO_SMALL, "image of %dx%d pixels is too small (at least %dx%d)", (int)width,
+        return atag_fail(error, SHIM_STATUS_IMAGE_TOO_SMALL, "image of %dx%d pixels is too small (at least %dx%d)", (int)width,
                     (int)height, (int)atag_minimum_side, (int)atag_minimum_side);
-    size_t bytes_per_pixel = format == ATAG_PIXEL_FORMAT_GRAY8 ? 1 : format == ATAG_PIXEL_FORMAT_YUYV ? 2 : 3;
-    if (format < ATAG_PIXEL_FORMAT_GRAY8 || format > ATAG_PIXEL_FORMAT_YUYV)
-        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "unknown pixel format %d", (int)format);
+    size_t bytes_per_pixel = format == SHIM_PIXEL_FORMAT_GRAY8 ? 1 : format == SHIM_PIXEL_FORMAT_YUYV ? 2 : 3;
+    if (format < SHIM_PIXEL_FORMAT_GRAY8 || format > SHIM_PIXEL_FORMAT_YUYV)
+        return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "unknown pixel format %d", (int)format);
     if (row_stride < (size_t)width * bytes_per_pixel || row_stride > INT32_MAX)
-        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "row stride %zu for %d pixels a row", row_stride, (int)width);
+        return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "row stride %zu for %d pixels a row", row_stride, (int)width);
     uint8_t *converted = NULL;
-    if (format != ATAG_PIXEL_FORMAT_GRAY8) {
+    if (format != SHIM_PIXEL_FORMAT_GRAY8) {
         converted = atag_gray_copy(pixels, width, height, row_stride, format);
         if (!converted)
-            return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory turning a %dx%d image gray", (int)width,
+            return atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory turning a %dx%d image gray", (int)width,
                         (int)height);
         row_stride = width;
     }
     const uint8_t *gray = converted ? converted : pixels;
-    atag_status status = detect_gray(detector, gray, width, height, row_stride, out, error);
+    shim_status status = detect_gray(detector, gray, width, height, row_stride, out, error);
     free(converted);
     return status;
 }
 
-static atag_status detect_gray(atag_detector *detector, const uint8_t *gray, int32_t width, int32_t height,
-                              size_t row_stride, atag_tags **out, atag_error *error) {
+static shim_status detect_gray(atag_detector *detector, const uint8_t *gray, int32_t width, int32_t height,
+                              size_t row_stride, atag_tags **out, shim_error *error) {
     const atag_detector_options *options = &detector->options;
     int grid = options->grid_spacing > 0;
     // Unset: libapriltag's 2 from decimate_from_side up; smaller images lose their smaller tags when halved.
@@ -236,14 +236,14 @@ static atag_status detect_gray(atag_detector *detector, const uint8_t *gray, int
         stride = width;
     }
     if ((grid || full_size_blur) && !copy)
-        return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory copying a %dx%d image", (int)width, (int)height);
+        return atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory copying a %dx%d image", (int)width, (int)height);
 
     image_u8_t image = {.width = width, .height = height, .stride = (int32_t)stride,
                         .buf = copy ? copy : (uint8_t *)gray};
     apriltag_detector_t *td = detector_take(detector);
     if (!td) {
         free(copy);
-        return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
+        return atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory making a tag detector");
     }
     // Always 1: libapriltag 3.3's worker pool adds tasks to its array without its lock and resets
     // its count of finished workers outside it, so a worker woken early can read a task from an
@@ -255,7 +255,7 @@ static atag_status detect_gray(atag_detector *detector, const uint8_t *gray, int
     zarray_t *found = apriltag_detector_detect(td, &image);
     detector_give_back(detector, td);
     free(copy);
-    if (!found) return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "libapriltag failed (out of memory?)");
+    if (!found) return atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "libapriltag failed (out of memory?)");
 
     atag_tags *tags = calloc(1, sizeof *tags);
     int count = zarray_size(found);
@@ -263,7 +263,7 @@ static atag_status detect_gray(atag_detector *detector, const uint8_t *gray, int
     if (!tags || (count > 0 && !tags->tags)) {
         apriltag_detections_destroy(found);
         atag_tags_free(tags);
-        return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory listing %d tags", count);
+        return atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory listing %d tags", count);
     }
     for (int i = 0; i < count; i++) {
         apriltag_detection_t *det;
@@ -287,7 +287,7 @@ static atag_status detect_gray(atag_detector *detector, const uint8_t *gray, int
         double *points = malloc(8 * tags->count * sizeof(double));
         if (!points) {
             atag_tags_free(tags);
-            return atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory measuring sharpness");
+            return atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory measuring sharpness");
         }
         for (size_t i = 0; i < tags->count; i++) memcpy(points + 8 * i, tags->tags[i].corners, 8 * sizeof(double));
         double sharpness = atag_hull_sharpness(gray, width, height, row_stride, points, 4 * tags->count);

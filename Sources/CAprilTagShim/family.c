@@ -43,9 +43,9 @@ int atag_family_is_classic(const apriltag_family_t *tf) {
     return !tf->reversed_border && tf->total_width == tf->width_at_border + 2;
 }
 
-atag_status atag_family_info_get(atag_family family, atag_family_info *info, atag_error *error) {
+shim_status atag_family_info_get(atag_family family, atag_family_info *info, shim_error *error) {
     apriltag_family_t *tf = atag_family_make(family);
-    if (!tf) return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)family);
+    if (!tf) return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)family);
     info->code_count = (int32_t)tf->ncodes;
     info->total_width = tf->total_width;
     info->width_at_border = tf->width_at_border;
@@ -54,34 +54,34 @@ atag_status atag_family_info_get(atag_family family, atag_family_info *info, ata
     return atag_succeed(error);
 }
 
-atag_status atag_tag_cells_get(atag_family family, int32_t id, int32_t border_cells, uint8_t *cells, size_t capacity,
-                             int32_t *side, atag_error *error) {
+shim_status atag_tag_cells_get(atag_family family, int32_t id, int32_t border_cells, uint8_t *cells, size_t capacity,
+                             int32_t *side, shim_error *error) {
     if (border_cells != 1 && border_cells != 2)
-        return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "a tag border of 1 or 2 cells, not %d", (int)border_cells);
+        return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "a tag border of 1 or 2 cells, not %d", (int)border_cells);
     apriltag_family_t *tf = atag_family_make(family);
-    if (!tf) return atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)family);
-    atag_status status = ATAG_STATUS_OK;
+    if (!tf) return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "unknown tag family %d", (int)family);
+    shim_status status = SHIM_STATUS_OK;
     image_u8_t *image = NULL;
     if (id < 0 || (uint32_t)id >= tf->ncodes) {
-        status = atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "tag id %d is not in %s (0...%u)", (int)id, tf->name,
+        status = atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "tag id %d is not in %s (0...%u)", (int)id, tf->name,
                       tf->ncodes - 1);
         goto done;
     }
     if (border_cells == 2 && !atag_family_is_classic(tf)) {
-        status = atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "%s has data outside its border: it cannot have a wider border",
+        status = atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "%s has data outside its border: it cannot have a wider border",
                       tf->name);
         goto done;
     }
     image = apriltag_to_image(tf, id);
     if (!image) {
-        status = atag_fail(error, ATAG_STATUS_OUT_OF_MEMORY, "out of memory drawing a tag");
+        status = atag_fail(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory drawing a tag");
         goto done;
     }
     int32_t n = image->width;
     int32_t extra = border_cells - 1;  // a wider border pushes the white ring out by one cell
     int32_t out_side = n + 2 * extra;
     if ((size_t)out_side * (size_t)out_side > capacity) {
-        status = atag_fail(error, ATAG_STATUS_INVALID_ARGUMENT, "%d bytes are too few for %dx%d cells", (int)capacity,
+        status = atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "%d bytes are too few for %dx%d cells", (int)capacity,
                       (int)out_side, (int)out_side);
         goto done;
     }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 // A gray copy of a colour image (OpenCV's weights 0.299 R + 0.587 G + 0.114 B), or NULL.
-uint8_t *atag_gray_copy(const uint8_t *pixels, int32_t width, int32_t height, size_t stride, atag_pixel_format format) {
+uint8_t *atag_gray_copy(const uint8_t *pixels, int32_t width, int32_t height, size_t stride, shim_pixel_format format) {
     uint8_t *gray = malloc((size_t)width * height);
     if (!gray) return NULL;
     for (int32_t y = 0; y < height; y++) {
@@ -14,10 +14,10 @@ uint8_t *atag_gray_copy(const uint8_t *pixels, int32_t width, int32_t height, si
         uint8_t *out = gray + (size_t)y * width;
         for (int32_t x = 0; x < width; x++) {
             switch (format) {
-            case ATAG_PIXEL_FORMAT_BGR24:
+            case SHIM_PIXEL_FORMAT_BGR24:
                 out[x] = (uint8_t)((row[3 * x] * 1868 + row[3 * x + 1] * 9617 + row[3 * x + 2] * 4899 + 8192) >> 14);
                 break;
-            case ATAG_PIXEL_FORMAT_RGB24:
+            case SHIM_PIXEL_FORMAT_RGB24:
                 out[x] = (uint8_t)((row[3 * x + 2] * 1868 + row[3 * x + 1] * 9617 + row[3 * x] * 4899 + 8192) >> 14);
                 break;
             default: out[x] = row[2 * x]; break;  // YUYV: Y0 U Y1 V

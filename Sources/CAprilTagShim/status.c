@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-atag_status atag_fail(atag_error *error, atag_status status, const char *format, ...) {
+shim_status atag_fail(shim_error *error, shim_status status, const char *format, ...) {
     if (error) {
         error->status = status;
         va_list arguments;
@@ -16,10 +16,10 @@ atag_status atag_fail(atag_error *error, atag_status status, const char *format,
     return status;
 }
 
-atag_status atag_succeed(atag_error *error) {
+shim_status atag_succeed(shim_error *error) {
     if (error) {
-        error->status = ATAG_STATUS_OK;
+        error->status = SHIM_STATUS_OK;
         error->message[0] = 0;
     }
-    return ATAG_STATUS_OK;
+    return SHIM_STATUS_OK;
 }

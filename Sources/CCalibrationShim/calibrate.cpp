@@ -35,14 +35,14 @@ Views views_of(const mcal_problem &problem) {
     mcal::require(problem.object_points, "problem->object_points");
     mcal::require(problem.image_points, "problem->image_points");
     if (problem.image_width < 1 || problem.image_height < 1) {
-        mcal::fail(MCAL_STATUS_INVALID_ARGUMENT, "image size %dx%d", problem.image_width, problem.image_height);
+        mcal::fail(SHIM_STATUS_INVALID_ARGUMENT, "image size %dx%d", problem.image_width, problem.image_height);
     }
-    if (problem.view_count == 0) mcal::fail(MCAL_STATUS_INVALID_ARGUMENT, "no views");
+    if (problem.view_count == 0) mcal::fail(SHIM_STATUS_INVALID_ARGUMENT, "no views");
     Views views;
     size_t offset = 0;
     for (size_t view = 0; view < problem.view_count; ++view) {
         const int32_t count = problem.point_counts[view];
-        if (count < 4) mcal::fail(MCAL_STATUS_INVALID_ARGUMENT, "view %zu has %d points; at least 4 are needed", view, count);
+        if (count < 4) mcal::fail(SHIM_STATUS_INVALID_ARGUMENT, "view %zu has %d points; at least 4 are needed", view, count);
         std::vector<cv::Point3f> object;
         std::vector<cv::Point2f> image;
         for (int32_t point = 0; point < count; ++point, ++offset) {
@@ -164,7 +164,7 @@ void solve(const mcal_problem &problem, mcal_solution &solution) {
         break;
     }
     default:
-        mcal::fail(MCAL_STATUS_INVALID_ARGUMENT, "unknown model %d", int(problem.model));
+        mcal::fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown model %d", int(problem.model));
     }
     K.convertTo(K, CV_64F);
     D.convertTo(D, CV_64F);
@@ -191,7 +191,7 @@ void solve(const mcal_problem &problem, mcal_solution &solution) {
 
 extern "C" {
 
-mcal_status mcal_calibrate(const mcal_problem *problem, mcal_solution **solution, mcal_error *error) {
+shim_status mcal_calibrate(const mcal_problem *problem, mcal_solution **solution, shim_error *error) {
     return mcal::guarded(error, [&] {
         mcal::require(problem, "problem");
         mcal::require(solution, "solution");
@@ -201,7 +201,7 @@ mcal_status mcal_calibrate(const mcal_problem *problem, mcal_solution **solution
     });
 }
 
-mcal_status mcal_solution_view_get(const mcal_solution *solution, mcal_solution_view *view, mcal_error *error) {
+shim_status mcal_solution_view_get(const mcal_solution *solution, mcal_solution_view *view, shim_error *error) {
     return mcal::guarded(error, [&] {
         mcal::require(solution, "solution");
         mcal::require(view, "view");
@@ -220,8 +220,8 @@ mcal_status mcal_solution_view_get(const mcal_solution *solution, mcal_solution_
 
 void mcal_solution_free(mcal_solution *solution) { delete solution; }
 
-mcal_status mcal_points_project(const mcal_camera *camera, const double *camera_points, size_t count,
-                                double *image_points, mcal_error *error) {
+shim_status mcal_points_project(const mcal_camera *camera, const double *camera_points, size_t count,
+                                double *image_points, shim_error *error) {
     return mcal::guarded(error, [&] {
         mcal::require(camera, "camera");
         mcal::require(camera_points, "camera_points");
@@ -246,8 +246,8 @@ mcal_status mcal_points_project(const mcal_camera *camera, const double *camera_
     });
 }
 
-mcal_status mcal_points_undistort(const mcal_camera *camera, const double *image_points, size_t count,
-                                  double *normalized_points, mcal_error *error) {
+shim_status mcal_points_undistort(const mcal_camera *camera, const double *image_points, size_t count,
+                                  double *normalized_points, shim_error *error) {
     return mcal::guarded(error, [&] {
         mcal::require(camera, "camera");
         mcal::require(image_points, "image_points");
@@ -268,14 +268,14 @@ mcal_status mcal_points_undistort(const mcal_camera *camera, const double *image
     });
 }
 
-mcal_status mcal_image_undistort(const mcal_pixels *source, const mcal_camera *camera, const mcal_pixels *destination,
-                                 mcal_error *error) {
+shim_status mcal_image_undistort(const mcal_pixels *source, const mcal_camera *camera, const mcal_pixels *destination,
+                                 shim_error *error) {
     return mcal::guarded(error, [&] {
         mcal::require(camera, "camera");
         const cv::Mat input = mcal::wrap(source);
         cv::Mat output = mcal::wrap(destination);
         if (input.size() != output.size() || input.type() != output.type()) {
-            mcal::fail(MCAL_STATUS_INVALID_ARGUMENT, "destination %dx%d (%d channels) differs from source %dx%d (%d channels)",
+            mcal::fail(SHIM_STATUS_INVALID_ARGUMENT, "destination %dx%d (%d channels) differs from source %dx%d (%d channels)",
                        output.cols, output.rows, output.channels(), input.cols, input.rows, input.channels());
         }
         const cv::Mat K = mcal::camera_matrix(*camera), D = mcal::distortion(*camera);

@@ -7,7 +7,7 @@ namespace {
 
 cv::Mat canvas_of(const mcal_pixels *canvas) {
     cv::Mat mat = mcal::wrap(canvas);
-    if (mat.channels() != 3) mcal::fail(MCAL_STATUS_INVALID_ARGUMENT, "drawing needs BGR pixels (3 channels)");
+    if (mat.channels() != 3) mcal::fail(SHIM_STATUS_INVALID_ARGUMENT, "drawing needs BGR pixels (3 channels)");
     return mat;
 }
 
@@ -21,8 +21,8 @@ cv::Point fixed(double x, double y) { return cv::Point(cvRound(x * (1 << shift))
 
 extern "C" {
 
-mcal_status mcal_draw_line(const mcal_pixels *canvas, double x0, double y0, double x1, double y1, mcal_color color,
-                           int32_t thickness, int32_t arrow, mcal_error *error) {
+shim_status mcal_draw_line(const mcal_pixels *canvas, double x0, double y0, double x1, double y1, mcal_color color,
+                           int32_t thickness, int32_t arrow, shim_error *error) {
     return mcal::guarded(error, [&] {
         cv::Mat mat = canvas_of(canvas);
         if (arrow != 0) {
@@ -34,8 +34,8 @@ mcal_status mcal_draw_line(const mcal_pixels *canvas, double x0, double y0, doub
     });
 }
 
-mcal_status mcal_draw_rectangle(const mcal_pixels *canvas, double x0, double y0, double x1, double y1,
-                                mcal_color color, int32_t thickness, mcal_error *error) {
+shim_status mcal_draw_rectangle(const mcal_pixels *canvas, double x0, double y0, double x1, double y1,
+                                mcal_color color, int32_t thickness, shim_error *error) {
     return mcal::guarded(error, [&] {
         cv::Mat mat = canvas_of(canvas);
         cv::rectangle(mat, fixed(x0, y0), fixed(x1, y1), scalar(color), thickness < 0 ? cv::FILLED : thickness,
@@ -43,8 +43,8 @@ mcal_status mcal_draw_rectangle(const mcal_pixels *canvas, double x0, double y0,
     });
 }
 
-mcal_status mcal_draw_circle(const mcal_pixels *canvas, double x, double y, double radius, mcal_color color,
-                             int32_t thickness, mcal_error *error) {
+shim_status mcal_draw_circle(const mcal_pixels *canvas, double x, double y, double radius, mcal_color color,
+                             int32_t thickness, shim_error *error) {
     return mcal::guarded(error, [&] {
         cv::Mat mat = canvas_of(canvas);
         cv::circle(mat, fixed(x, y), cvRound(radius * (1 << shift)), scalar(color),
@@ -52,8 +52,8 @@ mcal_status mcal_draw_circle(const mcal_pixels *canvas, double x, double y, doub
     });
 }
 
-mcal_status mcal_draw_text(const mcal_pixels *canvas, const char *text, double x, double y, double scale,
-                           mcal_color color, int32_t thickness, mcal_error *error) {
+shim_status mcal_draw_text(const mcal_pixels *canvas, const char *text, double x, double y, double scale,
+                           mcal_color color, int32_t thickness, shim_error *error) {
     return mcal::guarded(error, [&] {
         mcal::require(text, "text");
         cv::Mat mat = canvas_of(canvas);

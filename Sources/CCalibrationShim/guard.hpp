@@ -1,4 +1,4 @@
-// Turning C++ failures into mcal_status, shared by the shim's .cpp files; never included by the
+// Turning C++ failures into shim_status, shared by the shim's .cpp files; never included by the
 // public header.
 #pragma once
 
@@ -12,35 +12,35 @@ namespace mcal {
 
 // Thrown inside a shim function to fail with a chosen status; `guarded` turns it into the result.
 struct Failure {
-    mcal_status status;
+    shim_status status;
     std::string message;
 };
 
-[[noreturn]] void fail(mcal_status status, const char *format, ...) __attribute__((format(printf, 2, 3)));
+[[noreturn]] void fail(shim_status status, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 // Writes `status` and `message` into `error` (when not NULL) and returns the status.
-mcal_status report(mcal_error *error, mcal_status status, const std::string &message);
+shim_status report(shim_error *error, shim_status status, const std::string &message);
 
 // Runs `body` and turns every exception into a status.
 template <typename Body>
-mcal_status guarded(mcal_error *error, Body &&body) noexcept {
+shim_status guarded(shim_error *error, Body &&body) noexcept {
     try {
         body();
-        return report(error, MCAL_STATUS_OK, "");
+        return report(error, SHIM_STATUS_OK, "");
     } catch (const Failure &failure) {
         return report(error, failure.status, failure.message);
     } catch (const cv::Exception &exception) {
-        return report(error, MCAL_STATUS_OPENCV_ERROR, "OpenCV error in " + exception.func + ": " + exception.err);
+        return report(error, SHIM_STATUS_LIBRARY_ERROR, "OpenCV error in " + exception.func + ": " + exception.err);
     } catch (const std::bad_alloc &) {
-        return report(error, MCAL_STATUS_OUT_OF_MEMORY, "out of memory");
+        return report(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory");
     } catch (const std::exception &exception) {
-        return report(error, MCAL_STATUS_INTERNAL_ERROR, std::string("internal error: ") + exception.what());
+        return report(error, SHIM_STATUS_INTERNAL_ERROR, std::string("internal error: ") + exception.what());
     } catch (...) {
-        return report(error, MCAL_STATUS_INTERNAL_ERROR, "internal error: unknown exception");
+        return report(error, SHIM_STATUS_INTERNAL_ERROR, "internal error: unknown exception");
     }
 }
 
-// Fails with MCAL_STATUS_INVALID_ARGUMENT when `pointer` is NULL.
+// Fails with SHIM_STATUS_INVALID_ARGUMENT when `pointer` is NULL.
 void require(const void *pointer, const char *name);
 
 // The caller's pixels as a cv::Mat over the same memory, after checking the geometry.

@@ -69,8 +69,8 @@ void draw_badge(cv::Mat &image, const char *text, bool ok, const Pen &pen) {
 }  // namespace
 }  // namespace msd
 
-extern "C" msd_status msd_image_annotate(const msd_pixels *pixels, const msd_annotation *annotation, msd_image **image,
-                                         msd_error *error) {
+extern "C" shim_status msd_image_annotate(const shim_pixels *pixels, const msd_annotation *annotation, msd_image **image,
+                                         shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(annotation, "annotation");
         msd::require(image, "image");
@@ -85,7 +85,7 @@ extern "C" msd_status msd_image_annotate(const msd_pixels *pixels, const msd_ann
             msd::require(detection.corner_points, "annotation->detection.corner_points");
         }
         const cv::Mat wrapped = msd::wrap(pixels);
-        auto result = std::make_unique<msd_image>(msd_image{msd::bgr_copy(wrapped, pixels->format), MSD_PIXEL_FORMAT_BGR24});
+        auto result = std::make_unique<msd_image>(msd_image{msd::bgr_copy(wrapped, pixels->format), SHIM_PIXEL_FORMAT_BGR24});
         const msd::Pen pen(result->mat);
         msd::draw_markers(result->mat, detection, pen);
         msd::draw_corners(result->mat, detection, pen);

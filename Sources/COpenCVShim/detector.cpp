@@ -76,7 +76,7 @@ void use_legacy_layout(cv::aruco::CharucoBoard &board) {
 void check_marker_supply(const msd_detector &detector, int64_t needed, int64_t first) {
     const int64_t available = marker_count(*detector.dictionary);
     if (first < 0 || needed > available - first) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "the board needs markers %lld...%lld but the dictionary has only %lld (0...%lld)",
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "the board needs markers %lld...%lld but the dictionary has only %lld (0...%lld)",
              (long long)first, (long long)(first + needed - 1), (long long)available, (long long)(available - 1));
     }
 }
@@ -86,7 +86,7 @@ void check_lengths(std::initializer_list<std::pair<const char *, double>> length
     double shortest = HUGE_VAL, longest = 0;
     for (const auto &[name, length] : lengths) {
         if (!(length >= MSD_LENGTH_MIN && length <= MSD_LENGTH_MAX)) {
-            fail(MSD_STATUS_INVALID_ARGUMENT, "%s=%g is outside %g...%g (lengths are in any one unit)", name, length,
+            fail(SHIM_STATUS_INVALID_ARGUMENT, "%s=%g is outside %g...%g (lengths are in any one unit)", name, length,
                  MSD_LENGTH_MIN, MSD_LENGTH_MAX);
         }
         shortest = std::min(shortest, length);
@@ -95,7 +95,7 @@ void check_lengths(std::initializer_list<std::pair<const char *, double>> length
     if (longest / shortest > MSD_LENGTH_MAX_RATIO) {
         std::string names;
         for (const auto &[name, length] : lengths) names += std::string(names.empty() ? "" : ", ") + name + "=" + std::to_string(length);
-        fail(MSD_STATUS_INVALID_ARGUMENT, "the board's lengths (%s) differ more than %g times", names.c_str(),
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "the board's lengths (%s) differ more than %g times", names.c_str(),
              MSD_LENGTH_MAX_RATIO);
     }
 }
@@ -111,7 +111,7 @@ void configure(msd_detector &detector, const msd_dictionary *dictionary) {
     case MSD_PATTERN_ARUCO: return;
     case MSD_PATTERN_ARUCO_GRID: {
         if (pattern.columns < 1 || pattern.rows < 1) {
-            fail(MSD_STATUS_INVALID_ARGUMENT, "a grid board needs at least 1x1 markers, not %dx%d", pattern.columns,
+            fail(SHIM_STATUS_INVALID_ARGUMENT, "a grid board needs at least 1x1 markers, not %dx%d", pattern.columns,
                  pattern.rows);
         }
         check_lengths({{"marker", pattern.marker_length}, {"gap", pattern.marker_separation}});
@@ -124,12 +124,12 @@ void configure(msd_detector &detector, const msd_dictionary *dictionary) {
     }
     case MSD_PATTERN_CHARUCO: {
         if (pattern.columns < 2 || pattern.rows < 2) {
-            fail(MSD_STATUS_INVALID_ARGUMENT, "a ChArUco board needs at least 2x2 squares, not %dx%d", pattern.columns,
+            fail(SHIM_STATUS_INVALID_ARGUMENT, "a ChArUco board needs at least 2x2 squares, not %dx%d", pattern.columns,
                  pattern.rows);
         }
         check_lengths({{"square", pattern.square_length}, {"marker", pattern.marker_length}});
         if (!(float(pattern.marker_length) < float(pattern.square_length))) {
-            fail(MSD_STATUS_INVALID_ARGUMENT, "a ChArUco marker (marker=%.12g) must be smaller than its square (square=%.12g)",
+            fail(SHIM_STATUS_INVALID_ARGUMENT, "a ChArUco marker (marker=%.12g) must be smaller than its square (square=%.12g)",
                  pattern.marker_length, pattern.square_length);
         }
         check_marker_supply(detector, int64_t(pattern.columns) * pattern.rows / 2, 0);
@@ -143,12 +143,12 @@ void configure(msd_detector &detector, const msd_dictionary *dictionary) {
     }
     case MSD_PATTERN_CHESSBOARD:
         if (pattern.columns < 3 || pattern.rows < 3) {
-            fail(MSD_STATUS_INVALID_ARGUMENT, "a chessboard needs at least 3x3 inner corners, not %dx%d", pattern.columns,
+            fail(SHIM_STATUS_INVALID_ARGUMENT, "a chessboard needs at least 3x3 inner corners, not %dx%d", pattern.columns,
                  pattern.rows);
         }
         return;
     }
-    fail(MSD_STATUS_INVALID_ARGUMENT, "unknown pattern kind %d", int(pattern.kind));
+    fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown pattern kind %d", int(pattern.kind));
 }
 
 }  // namespace
@@ -374,7 +374,7 @@ void measure_sharpness(const cv::Mat &gray, msd_detection &result) {
 
 void check_size(int width, int height) {
     if (width < minimum_side || height < minimum_side) {
-        Failure failure{MSD_STATUS_IMAGE_TOO_SMALL, ""};
+        Failure failure{SHIM_STATUS_IMAGE_TOO_SMALL, ""};
         failure.width = width;
         failure.height = height;
         failure.message = "image of " + std::to_string(width) + "x" + std::to_string(height) +
@@ -394,11 +394,11 @@ void detect_full(const msd_detector &detector, const cv::Mat &gray, msd_detectio
 
 // The part of the image to search: the whole image, or the options' region clipped to it (for YUYV
 // widened to whole pixel pairs).
-cv::Rect search_region(const msd_pixels &pixels, const msd_detect_options *options) {
+cv::Rect search_region(const shim_pixels &pixels, const msd_detect_options *options) {
     const cv::Rect whole(0, 0, pixels.width, pixels.height);
     if (!options || options->region_width == 0 || options->region_height == 0) return whole;
     if (options->region_width < 0 || options->region_height < 0) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "a search region cannot have a negative size (%dx%d)", options->region_width,
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "a search region cannot have a negative size (%dx%d)", options->region_width,
              options->region_height);
     }
     const int64_t right = int64_t(options->region_x) + options->region_width;
@@ -406,41 +406,41 @@ cv::Rect search_region(const msd_pixels &pixels, const msd_detect_options *optio
     const int64_t x0 = std::max<int64_t>(options->region_x, 0), y0 = std::max<int64_t>(options->region_y, 0);
     const int64_t x1 = std::min<int64_t>(right, pixels.width), y1 = std::min<int64_t>(bottom, pixels.height);
     if (x1 <= x0 || y1 <= y0) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "the search region %dx%d at (%d, %d) lies outside the %dx%d image",
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "the search region %dx%d at (%d, %d) lies outside the %dx%d image",
              options->region_width, options->region_height, options->region_x, options->region_y, pixels.width,
              pixels.height);
     }
     cv::Rect region(int(x0), int(y0), int(x1 - x0), int(y1 - y0));
-    if (pixels.format == MSD_PIXEL_FORMAT_YUYV) {
+    if (pixels.format == SHIM_PIXEL_FORMAT_YUYV) {
         const int left = region.x & ~1, end = std::min(pixels.width, (region.x + region.width + 1) & ~1);
         region = cv::Rect(left, region.y, end - left, region.height);
     }
     return region;
 }
 
-void detect(const msd_detector &detector, const msd_pixels *pixels, const msd_detect_options *options,
+void detect(const msd_detector &detector, const shim_pixels *pixels, const msd_detect_options *options,
             msd_detection &result) {
     const cv::Mat wrapped = wrap(pixels);
     check_size(wrapped.cols, wrapped.rows);
     const msd_detect_mode mode = options ? options->mode : MSD_DETECT_FULL;
     if (mode != MSD_DETECT_FULL && mode != MSD_DETECT_FAST) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "unknown detection mode %d (0 full, 1 fast)", int(mode));
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown detection mode %d (0 full, 1 fast)", int(mode));
     }
     const cv::Rect region = search_region(*pixels, options);
     check_size(region.width, region.height);
     const cv::Mat gray = msd::gray(wrapped(region), pixels->format);
     const bool downscaled_only = mode == MSD_DETECT_FAST && options->downscaled_only != 0;
     if (downscaled_only && options->downscaled_pass < 0) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "no downscaled pass %d: 0 runs them all, 1 the first", options->downscaled_pass);
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "no downscaled pass %d: 0 runs them all, 1 the first", options->downscaled_pass);
     }
     const double feature_side = options ? options->hint_feature_side : 0;
     if (!(feature_side >= 0 && std::isfinite(feature_side))) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "a hint's feature side must be 0 or more pixels, not %g", feature_side);
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "a hint's feature side must be 0 or more pixels, not %g", feature_side);
     }
     const cv::Rect near = options ? cv::Rect(options->hint_x, options->hint_y, options->hint_width, options->hint_height)
                                   : cv::Rect();
     if (near.width < 0 || near.height < 0) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "a hint's rectangle cannot have a negative size (%dx%d)", near.width,
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "a hint's rectangle cannot have a negative size (%dx%d)", near.width,
              near.height);
     }
     const bool whole_image = region.size() == wrapped.size();
@@ -509,7 +509,7 @@ struct Canvas {
 
 void require_pixels(int value, int minimum, const char *what) {
     if (value < minimum) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "the image is too small to draw this target: %s would be %d pixels (at least %d)",
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "the image is too small to draw this target: %s would be %d pixels (at least %d)",
              what, value, minimum);
     }
 }
@@ -581,20 +581,20 @@ void render_chessboard(const msd_pattern &pattern, Canvas &canvas) {
 
 extern "C" {
 
-msd_status msd_dictionary_create_predefined(msd_predefined_dictionary name, msd_dictionary **dictionary,
-                                            msd_error *error) {
+shim_status msd_dictionary_create_predefined(msd_predefined_dictionary name, msd_dictionary **dictionary,
+                                            shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(dictionary, "dictionary");
         *dictionary = nullptr;
         if (name < MSD_DICT_4X4_50 || name > MSD_DICT_APRILTAG_36h11) {
-            msd::fail(MSD_STATUS_INVALID_ARGUMENT, "unknown predefined dictionary %d", int(name));
+            msd::fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown predefined dictionary %d", int(name));
         }
         *dictionary = new msd_dictionary{cv::aruco::getPredefinedDictionary(int(name))};
     });
 }
 
-msd_status msd_dictionary_size_get(const msd_dictionary *dictionary, int32_t *marker_count, int32_t *bits_per_side,
-                                   msd_error *error) {
+shim_status msd_dictionary_size_get(const msd_dictionary *dictionary, int32_t *marker_count, int32_t *bits_per_side,
+                                   shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(dictionary, "dictionary");
         msd::require(marker_count, "marker_count");
@@ -606,8 +606,8 @@ msd_status msd_dictionary_size_get(const msd_dictionary *dictionary, int32_t *ma
 
 void msd_dictionary_free(msd_dictionary *dictionary) { delete dictionary; }
 
-msd_status msd_detector_create(const msd_pattern *pattern, const msd_dictionary *dictionary, msd_detector **detector,
-                               msd_error *error) {
+shim_status msd_detector_create(const msd_pattern *pattern, const msd_dictionary *dictionary, msd_detector **detector,
+                               shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(pattern, "pattern");
         msd::require(detector, "detector");
@@ -621,8 +621,8 @@ msd_status msd_detector_create(const msd_pattern *pattern, const msd_dictionary 
 
 void msd_detector_free(msd_detector *detector) { delete detector; }
 
-msd_status msd_detector_detect(const msd_detector *detector, const msd_pixels *pixels, msd_detection **detection,
-                               msd_error *error) {
+shim_status msd_detector_detect(const msd_detector *detector, const shim_pixels *pixels, msd_detection **detection,
+                               shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(detector, "detector");
         msd::require(detection, "detection");
@@ -633,8 +633,8 @@ msd_status msd_detector_detect(const msd_detector *detector, const msd_pixels *p
     });
 }
 
-msd_status msd_detector_detect_with(const msd_detector *detector, const msd_pixels *pixels,
-                                    const msd_detect_options *options, msd_detection **detection, msd_error *error) {
+shim_status msd_detector_detect_with(const msd_detector *detector, const shim_pixels *pixels,
+                                    const msd_detect_options *options, msd_detection **detection, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(detector, "detector");
         msd::require(detection, "detection");
@@ -645,17 +645,17 @@ msd_status msd_detector_detect_with(const msd_detector *detector, const msd_pixe
     });
 }
 
-msd_status msd_detector_fast_scale_get(const msd_detector *detector, int32_t width, int32_t height, double *scale,
-                                       msd_error *error) {
+shim_status msd_detector_fast_scale_get(const msd_detector *detector, int32_t width, int32_t height, double *scale,
+                                       shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(detector, "detector");
         msd::require(scale, "scale");
-        if (width < 1 || height < 1) msd::fail(MSD_STATUS_INVALID_ARGUMENT, "no image is %dx%d pixels", width, height);
+        if (width < 1 || height < 1) msd::fail(SHIM_STATUS_INVALID_ARGUMENT, "no image is %dx%d pixels", width, height);
         *scale = msd::fast_scale(*detector, width, height);
     });
 }
 
-msd_status msd_detection_view_get(const msd_detection *detection, msd_detection_view *view, msd_error *error) {
+shim_status msd_detection_view_get(const msd_detection *detection, msd_detection_view *view, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(detection, "detection");
         msd::require(view, "view");
@@ -668,29 +668,29 @@ msd_status msd_detection_view_get(const msd_detection *detection, msd_detection_
 
 void msd_detection_free(msd_detection *detection) { delete detection; }
 
-msd_status msd_detector_render(const msd_detector *detector, int32_t width, int32_t height, int32_t margin,
-                               msd_image **image, msd_error *error) {
+shim_status msd_detector_render(const msd_detector *detector, int32_t width, int32_t height, int32_t margin,
+                               msd_image **image, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(detector, "detector");
         msd::require(image, "image");
         *image = nullptr;
         if (width > MSD_RENDER_MAX_SIDE || height > MSD_RENDER_MAX_SIDE) {
-            msd::fail(MSD_STATUS_INVALID_ARGUMENT, "cannot draw a %dx%d target: at most %d pixels a side", width, height,
+            msd::fail(SHIM_STATUS_INVALID_ARGUMENT, "cannot draw a %dx%d target: at most %d pixels a side", width, height,
                       MSD_RENDER_MAX_SIDE);
         }
         if (width < 1 || height < 1 || margin < 0 || 2 * int64_t(margin) >= std::min(width, height)) {
-            msd::fail(MSD_STATUS_INVALID_ARGUMENT, "cannot draw a %dx%d target with a margin of %d pixels", width, height,
+            msd::fail(SHIM_STATUS_INVALID_ARGUMENT, "cannot draw a %dx%d target with a margin of %d pixels", width, height,
                       margin);
         }
         msd::Canvas canvas{cv::Mat(height, width, CV_8UC1, cv::Scalar(255)), margin};
         switch (detector->pattern.kind) {
         case MSD_PATTERN_ARUCO:
-            msd::fail(MSD_STATUS_INVALID_ARGUMENT, "loose markers have no printable layout; describe a grid board");
+            msd::fail(SHIM_STATUS_INVALID_ARGUMENT, "loose markers have no printable layout; describe a grid board");
         case MSD_PATTERN_ARUCO_GRID: msd::render_grid(*detector, canvas); break;
         case MSD_PATTERN_CHARUCO: msd::render_charuco(*detector, canvas); break;
         case MSD_PATTERN_CHESSBOARD: msd::render_chessboard(detector->pattern, canvas); break;
         }
-        *image = new msd_image{canvas.image, MSD_PIXEL_FORMAT_GRAY8};
+        *image = new msd_image{canvas.image, SHIM_PIXEL_FORMAT_GRAY8};
     });
 }
 

@@ -19,7 +19,7 @@ public:
     explicit DictionaryFile(const char *path) : path_(path) {}
 
     [[noreturn]] void invalid(const std::string &what) const {
-        throw Failure{MSD_STATUS_INVALID_DICTIONARY, "dictionary file '" + path_ + "': " + what};
+        throw Failure{SHIM_STATUS_INVALID_DICTIONARY, "dictionary file '" + path_ + "': " + what};
     }
 
     // The storage format from the file name's extension (FileStorage would guess from the content).
@@ -124,7 +124,7 @@ private:
 
 extern "C" {
 
-msd_status msd_dictionary_create_from_file(const char *path, msd_dictionary **dictionary, msd_error *error) {
+shim_status msd_dictionary_create_from_file(const char *path, msd_dictionary **dictionary, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(path, "path");
         msd::require(dictionary, "dictionary");

@@ -40,7 +40,7 @@ public:
 
     void need(size_t offset, size_t length) const {
         if (offset > count_ || length > count_ - offset) {
-            fail(MSD_STATUS_TRUNCATED, "truncated %s: the data ends at byte %zu, inside its header", format_, count_);
+            fail(SHIM_STATUS_TRUNCATED, "truncated %s: the data ends at byte %zu, inside its header", format_, count_);
         }
     }
 
@@ -57,7 +57,7 @@ bool starts_with(const uint8_t *bytes, size_t count, const char *signature, size
 msd_image_header png_header(const Bytes &bytes) {
     // Signature (8 bytes), then the IHDR chunk: length (4), type (4), width (4), height (4).
     if (bytes.count() >= 16 && std::memcmp(bytes.pointer(12), "IHDR", 4) != 0) {
-        fail(MSD_STATUS_DECODE_FAILED, "corrupt PNG: the first chunk is not IHDR");
+        fail(SHIM_STATUS_DECODE_FAILED, "corrupt PNG: the first chunk is not IHDR");
     }
     return {MSD_FILE_FORMAT_PNG, bytes.big32(16), bytes.big32(20)};
 }
@@ -117,16 +117,16 @@ msd_image_header jpeg_header(const Bytes &bytes, JpegLayout *layout) {
     msd_image_header header{MSD_FILE_FORMAT_JPEG, -1, -1};
     size_t offset = 2;
     for (;;) {
-        if (bytes.at(offset) != 0xFF) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: no marker at byte %zu", offset);
+        if (bytes.at(offset) != 0xFF) fail(SHIM_STATUS_DECODE_FAILED, "corrupt JPEG: no marker at byte %zu", offset);
         while (bytes.at(offset) == 0xFF) ++offset;  // fill bytes
         const uint8_t marker = bytes.at(offset++);
         if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) continue;  // no length field
-        if (marker == 0xD9) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: end of image before any scan");
+        if (marker == 0xD9) fail(SHIM_STATUS_DECODE_FAILED, "corrupt JPEG: end of image before any scan");
         const size_t length = bytes.big16(offset);
-        if (length < 2) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: segment length %zu at byte %zu", length, offset);
+        if (length < 2) fail(SHIM_STATUS_DECODE_FAILED, "corrupt JPEG: segment length %zu at byte %zu", length, offset);
         bytes.need(offset, length);
         if (is_start_of_frame(marker)) {
-            if (header.width >= 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: a second frame header at byte %zu", offset);
+            if (header.width >= 0) fail(SHIM_STATUS_DECODE_FAILED, "corrupt JPEG: a second frame header at byte %zu", offset);
             header.height = bytes.big16(offset + 3);
             header.width = bytes.big16(offset + 5);
         }
@@ -135,7 +135,7 @@ msd_image_header jpeg_header(const Bytes &bytes, JpegLayout *layout) {
             layout->orientation = exif_orientation(bytes.pointer(offset + 2), length - 2);
         }
         if (marker == 0xDA) {
-            if (header.width < 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt JPEG: a scan before the frame header");
+            if (header.width < 0) fail(SHIM_STATUS_DECODE_FAILED, "corrupt JPEG: a scan before the frame header");
             layout->scan_data = offset + length;
             return header;
         }
@@ -148,7 +148,7 @@ msd_image_header bmp_header(const Bytes &bytes) {
     if (info_size == 12) return {MSD_FILE_FORMAT_BMP, bytes.little16(18), bytes.little16(20)};
     const int32_t width = int32_t(bytes.little32(18));
     const int32_t height = int32_t(bytes.little32(22));  // negative: rows stored top-down
-    if (width <= 0 || height == INT32_MIN) fail(MSD_STATUS_DECODE_FAILED, "corrupt BMP: width %d, height %d", width, height);
+    if (width <= 0 || height == INT32_MIN) fail(SHIM_STATUS_DECODE_FAILED, "corrupt BMP: width %d, height %d", width, height);
     return {MSD_FILE_FORMAT_BMP, width, height < 0 ? -int64_t(height) : height};
 }
 
@@ -156,7 +156,7 @@ msd_image_header tiff_header(const Bytes &bytes) {
     const bool little = bytes.at(0) == 'I';
     auto u16 = [&](size_t offset) { return little ? bytes.little16(offset) : bytes.big16(offset); };
     auto u32 = [&](size_t offset) { return little ? bytes.little32(offset) : bytes.big32(offset); };
-    if (u16(2) != 42) fail(MSD_STATUS_UNRECOGNIZED_FORMAT, "unsupported TIFF variant (only classic TIFF is read)");
+    if (u16(2) != 42) fail(SHIM_STATUS_UNRECOGNIZED_FORMAT, "unsupported TIFF variant (only classic TIFF is read)");
     const size_t directory = u32(4);
     const size_t entries = u16(directory);
     msd_image_header header{MSD_FILE_FORMAT_TIFF, -1, -1};
@@ -169,30 +169,30 @@ msd_image_header tiff_header(const Bytes &bytes) {
         const uint32_t count = u32(entry + 4);
         const int64_t value = type == 3 ? u16(entry + 8) : type == 4 ? u32(entry + 8) : -1;
         if (value < 0 || count != 1) {
-            fail(MSD_STATUS_DECODE_FAILED, "corrupt TIFF: the image %s has type %u and %u values (one SHORT or LONG expected)",
+            fail(SHIM_STATUS_DECODE_FAILED, "corrupt TIFF: the image %s has type %u and %u values (one SHORT or LONG expected)",
                  name, type, count);
         }
         // The decoder might take another copy than this parser: a size given twice is refused.
         int64_t &field = tag == 256 ? header.width : header.height;
         if (field >= 0) {
-            fail(MSD_STATUS_DECODE_FAILED, "corrupt TIFF: the image %s is given twice (%lld and %lld)", name,
+            fail(SHIM_STATUS_DECODE_FAILED, "corrupt TIFF: the image %s is given twice (%lld and %lld)", name,
                  (long long)field, (long long)value);
         }
         field = value;
     }
-    if (header.width < 0 || header.height < 0) fail(MSD_STATUS_DECODE_FAILED, "corrupt TIFF: no image width or length");
+    if (header.width < 0 || header.height < 0) fail(SHIM_STATUS_DECODE_FAILED, "corrupt TIFF: no image width or length");
     return header;
 }
 
 msd_image_header read_header(const uint8_t *data, size_t count, JpegLayout *jpeg) {
-    if (count == 0) fail(MSD_STATUS_EMPTY_INPUT, "empty image: 0 bytes");
+    if (count == 0) fail(SHIM_STATUS_EMPTY_INPUT, "empty image: 0 bytes");
     if (starts_with(data, count, "\x89PNG\r\n\x1a\n", 8)) return png_header(Bytes(data, count, "PNG"));
     if (starts_with(data, count, "\xFF\xD8\xFF", 3)) return jpeg_header(Bytes(data, count, "JPEG"), jpeg);
     if (starts_with(data, count, "BM", 2) && count >= 14) return bmp_header(Bytes(data, count, "BMP"));
     if (starts_with(data, count, "II", 2) || starts_with(data, count, "MM", 2)) {
         return tiff_header(Bytes(data, count, "TIFF"));
     }
-    fail(MSD_STATUS_UNRECOGNIZED_FORMAT, "not a JPEG, PNG, BMP or TIFF image");
+    fail(SHIM_STATUS_UNRECOGNIZED_FORMAT, "not a JPEG, PNG, BMP or TIFF image");
 }
 
 #ifndef JCS_EXTENSIONS
@@ -265,7 +265,7 @@ void decode_jpeg(const uint8_t *data, size_t count, msd_image_channels channels,
     errors.manager.output_message = keep_jpeg_quiet;
     if (setjmp(errors.escape) != 0) {
         jpeg_destroy_decompress(&info);
-        fail(MSD_STATUS_DECODE_FAILED, "%s", errors.message);
+        fail(SHIM_STATUS_DECODE_FAILED, "%s", errors.message);
     }
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, static_cast<unsigned long>(count));
@@ -310,13 +310,13 @@ const char *format_name(msd_file_format format) {
 }
 
 void check_pixel_limit(const msd_image_header &header, int64_t max_pixels) {
-    if (max_pixels < 1) fail(MSD_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
+    if (max_pixels < 1) fail(SHIM_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
     if (header.width < 1 || header.height < 1) {
-        fail(MSD_STATUS_DECODE_FAILED, "corrupt %s: header claims %lldx%lld pixels", format_name(header.format),
+        fail(SHIM_STATUS_DECODE_FAILED, "corrupt %s: header claims %lldx%lld pixels", format_name(header.format),
              (long long)header.width, (long long)header.height);
     }
     if (header.width > max_pixels / header.height) {
-        Failure failure{MSD_STATUS_TOO_MANY_PIXELS, ""};
+        Failure failure{SHIM_STATUS_TOO_MANY_PIXELS, ""};
         failure.width = header.width;
         failure.height = header.height;
         char message[256];
@@ -329,18 +329,18 @@ void check_pixel_limit(const msd_image_header &header, int64_t max_pixels) {
 
 void check_channels(msd_image_channels channels) {
     if (channels != MSD_IMAGE_CHANNELS_BGR && channels != MSD_IMAGE_CHANNELS_GRAY) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "unknown image channels %d (0 BGR, 1 gray)", int(channels));
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown image channels %d (0 BGR, 1 gray)", int(channels));
     }
 }
 
 msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_image_channels channels) {
     check_channels(channels);
-    if (max_pixels < 1) fail(MSD_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
+    if (max_pixels < 1) fail(SHIM_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
     JpegLayout jpeg;
     const msd_image_header header = read_header(data, count, &jpeg);
     check_pixel_limit(header, max_pixels);
     const bool gray = channels == MSD_IMAGE_CHANNELS_GRAY;
-    const msd_pixel_format format = gray ? MSD_PIXEL_FORMAT_GRAY8 : MSD_PIXEL_FORMAT_BGR24;
+    const shim_pixel_format format = gray ? SHIM_PIXEL_FORMAT_GRAY8 : SHIM_PIXEL_FORMAT_BGR24;
     if (header.format == MSD_FILE_FORMAT_JPEG) {
         // libjpeg fills a cut-off scan with gray and only warns, so look for the end-of-image marker
         // ourselves. Inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker,
@@ -355,11 +355,11 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_ima
             offset = size_t(static_cast<const uint8_t *>(next) - data);
             ended = data[offset + 1] == 0xD9;
             if (data[offset + 1] == 0xDA && ++scans > MSD_JPEG_MAX_SCANS) {
-                fail(MSD_STATUS_DECODE_FAILED, "JPEG of more than %d scans (a progressive JPEG has about ten): refused, "
+                fail(SHIM_STATUS_DECODE_FAILED, "JPEG of more than %d scans (a progressive JPEG has about ten): refused, "
                      "as decoding each scan is a pass over the whole image", MSD_JPEG_MAX_SCANS);
             }
         }
-        if (!ended) fail(MSD_STATUS_TRUNCATED, "truncated JPEG: no end-of-image marker after the image data");
+        if (!ended) fail(SHIM_STATUS_TRUNCATED, "truncated JPEG: no end-of-image marker after the image data");
         // Exif data only turns the picture (as imdecode would), and libjpeg-turbo fills in the
         // standard Huffman tables motion JPEG frames leave out (as imdecode inserts them).
         cv::Mat pixels(int(header.height), int(header.width), gray ? CV_8UC1 : CV_8UC3);
@@ -369,7 +369,7 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_ima
     }
     const cv::Mat encoded(1, int(std::min(count, size_t(INT32_MAX))), CV_8UC1, const_cast<uint8_t *>(data));
     cv::Mat pixels = cv::imdecode(encoded, gray ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
-    if (pixels.empty()) fail(MSD_STATUS_DECODE_FAILED, "OpenCV could not decode this %s image", format_name(header.format));
+    if (pixels.empty()) fail(SHIM_STATUS_DECODE_FAILED, "OpenCV could not decode this %s image", format_name(header.format));
     return new msd_image{pixels, format};
 }
 
@@ -377,7 +377,7 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_ima
 // pixel limit before the rest is read.
 msd_image *read_image(const char *path, int64_t max_pixels, msd_image_channels channels) {
     check_channels(channels);
-    if (max_pixels < 1) fail(MSD_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
+    if (max_pixels < 1) fail(SHIM_STATUS_INVALID_ARGUMENT, "pixel limit %lld is not positive", (long long)max_pixels);
     RegularFile file(path, MSD_IMAGE_FILE_MAX_BYTES);
     std::vector<uint8_t> bytes;
     file.read_into(bytes, 64 * 1024);
@@ -388,7 +388,7 @@ msd_image *read_image(const char *path, int64_t max_pixels, msd_image_channels c
         } catch (const Failure &failure) {
             // A header longer than the first piece (large Exif data, a TIFF directory at the end):
             // decode checks it once the file is whole.
-            if (failure.status != MSD_STATUS_TRUNCATED) throw;
+            if (failure.status != SHIM_STATUS_TRUNCATED) throw;
         }
         file.read_into(bytes, file.size());
     }
@@ -400,7 +400,7 @@ msd_image *read_image(const char *path, int64_t max_pixels, msd_image_channels c
 
 extern "C" {
 
-msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_header *header, msd_error *error) {
+shim_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_header *header, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(header, "header");
         if (count > 0) msd::require(bytes, "bytes");
@@ -409,8 +409,8 @@ msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_h
     });
 }
 
-msd_status msd_image_decode_as(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image_channels channels,
-                               msd_image **image, msd_error *error) {
+shim_status msd_image_decode_as(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image_channels channels,
+                               msd_image **image, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(image, "image");
         *image = nullptr;
@@ -419,13 +419,13 @@ msd_status msd_image_decode_as(const uint8_t *bytes, size_t count, int64_t max_p
     });
 }
 
-msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
-                            msd_error *error) {
+shim_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
+                            shim_error *error) {
     return msd_image_decode_as(bytes, count, max_pixels, MSD_IMAGE_CHANNELS_BGR, image, error);
 }
 
-msd_status msd_image_read_as(const char *path, int64_t max_pixels, msd_image_channels channels, msd_image **image,
-                             msd_error *error) {
+shim_status msd_image_read_as(const char *path, int64_t max_pixels, msd_image_channels channels, msd_image **image,
+                             shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(path, "path");
         msd::require(image, "image");
@@ -434,11 +434,11 @@ msd_status msd_image_read_as(const char *path, int64_t max_pixels, msd_image_cha
     });
 }
 
-msd_status msd_image_read(const char *path, int64_t max_pixels, msd_image **image, msd_error *error) {
+shim_status msd_image_read(const char *path, int64_t max_pixels, msd_image **image, shim_error *error) {
     return msd_image_read_as(path, max_pixels, MSD_IMAGE_CHANNELS_BGR, image, error);
 }
 
-msd_status msd_bytes_get(const msd_bytes *bytes, const uint8_t **data, size_t *count, msd_error *error) {
+shim_status msd_bytes_get(const msd_bytes *bytes, const uint8_t **data, size_t *count, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(bytes, "bytes");
         msd::require(data, "data");
@@ -450,13 +450,13 @@ msd_status msd_bytes_get(const msd_bytes *bytes, const uint8_t **data, size_t *c
 
 void msd_bytes_free(msd_bytes *bytes) { delete bytes; }
 
-msd_status msd_image_encode(const msd_pixels *pixels, msd_file_format format, int32_t jpeg_quality,
-                            msd_bytes **bytes, msd_error *error) {
+shim_status msd_image_encode(const shim_pixels *pixels, msd_file_format format, int32_t jpeg_quality,
+                            msd_bytes **bytes, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(bytes, "bytes");
         *bytes = nullptr;
         const cv::Mat wrapped = msd::wrap(pixels);
-        const bool direct = pixels->format == MSD_PIXEL_FORMAT_GRAY8 || pixels->format == MSD_PIXEL_FORMAT_BGR24;
+        const bool direct = pixels->format == SHIM_PIXEL_FORMAT_GRAY8 || pixels->format == SHIM_PIXEL_FORMAT_BGR24;
         const cv::Mat image = direct ? wrapped : msd::bgr_copy(wrapped, pixels->format);
         std::vector<int> parameters;
         const char *extension = nullptr;
@@ -464,16 +464,16 @@ msd_status msd_image_encode(const msd_pixels *pixels, msd_file_format format, in
         case MSD_FILE_FORMAT_PNG: extension = ".png"; break;
         case MSD_FILE_FORMAT_JPEG:
             if (jpeg_quality < 0 || jpeg_quality > 100) {
-                msd::fail(MSD_STATUS_INVALID_ARGUMENT, "JPEG quality %d is outside 0...100", jpeg_quality);
+                msd::fail(SHIM_STATUS_INVALID_ARGUMENT, "JPEG quality %d is outside 0...100", jpeg_quality);
             }
             extension = ".jpg";
             parameters = {cv::IMWRITE_JPEG_QUALITY, jpeg_quality};
             break;
-        default: msd::fail(MSD_STATUS_INVALID_ARGUMENT, "only PNG and JPEG can be written, not format %d", int(format));
+        default: msd::fail(SHIM_STATUS_INVALID_ARGUMENT, "only PNG and JPEG can be written, not format %d", int(format));
         }
         auto result = std::make_unique<msd_bytes>();
         if (!cv::imencode(extension, image, result->data, parameters)) {
-            msd::fail(MSD_STATUS_ENCODE_FAILED, "OpenCV could not encode the image as %s", extension + 1);
+            msd::fail(SHIM_STATUS_ENCODE_FAILED, "OpenCV could not encode the image as %s", extension + 1);
         }
         *bytes = result.release();
     });

@@ -17,8 +17,8 @@
 
 namespace msd {
 
-void fail(msd_status status, const char *format, ...) {
-    char buffer[sizeof(msd_error{}.message)];
+void fail(shim_status status, const char *format, ...) {
+    char buffer[sizeof(shim_error{}.message)];
     va_list arguments;
     va_start(arguments, format);
     std::vsnprintf(buffer, sizeof buffer, format, arguments);
@@ -26,7 +26,7 @@ void fail(msd_status status, const char *format, ...) {
     throw Failure{status, buffer};
 }
 
-msd_status report(msd_error *error, const Failure &failure) {
+shim_status report(shim_error *error, const Failure &failure) {
     if (error != nullptr) {
         error->status = failure.status;
         error->system_errno = failure.system_errno;
@@ -39,7 +39,7 @@ msd_status report(msd_error *error, const Failure &failure) {
 }
 
 void require(const void *pointer, const char *name) {
-    if (pointer == nullptr) fail(MSD_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
+    if (pointer == nullptr) fail(SHIM_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
 }
 
 namespace {
@@ -55,12 +55,12 @@ const char *file_kind(mode_t mode) {
     }
 }
 
-[[noreturn]] void fail_not_regular(mode_t mode) { throw Failure{MSD_STATUS_NOT_REGULAR_FILE, file_kind(mode)}; }
+[[noreturn]] void fail_not_regular(mode_t mode) { throw Failure{SHIM_STATUS_NOT_REGULAR_FILE, file_kind(mode)}; }
 
 void check_regular(const struct stat &status, const std::string &path, int64_t max_bytes) {
     if (!S_ISREG(status.st_mode)) fail_not_regular(status.st_mode);
     if (status.st_size > max_bytes) {
-        Failure failure{MSD_STATUS_FILE_TOO_LARGE, ""};
+        Failure failure{SHIM_STATUS_FILE_TOO_LARGE, ""};
         failure.file_bytes = status.st_size;
         failure.message = "'" + path + "' is " + std::to_string(status.st_size) + " bytes, more than the limit of " +
                           std::to_string(max_bytes) + " bytes";
@@ -68,14 +68,14 @@ void check_regular(const struct stat &status, const std::string &path, int64_t m
     }
 }
 
-int bytes_per_pixel(msd_pixel_format format) {
+int bytes_per_pixel(shim_pixel_format format) {
     switch (format) {
-    case MSD_PIXEL_FORMAT_GRAY8: return 1;
-    case MSD_PIXEL_FORMAT_BGR24:
-    case MSD_PIXEL_FORMAT_RGB24: return 3;
-    case MSD_PIXEL_FORMAT_YUYV: return 2;
+    case SHIM_PIXEL_FORMAT_GRAY8: return 1;
+    case SHIM_PIXEL_FORMAT_BGR24:
+    case SHIM_PIXEL_FORMAT_RGB24: return 3;
+    case SHIM_PIXEL_FORMAT_YUYV: return 2;
     }
-    fail(MSD_STATUS_INVALID_ARGUMENT, "unknown pixel format %d", int(format));
+    fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown pixel format %d", int(format));
 }
 
 }  // namespace
@@ -100,7 +100,7 @@ RegularFile::~RegularFile() {
 }
 
 void RegularFile::fail_io(const char *what, int code) const {
-    Failure failure{MSD_STATUS_IO, std::string("cannot ") + what + " '" + path_ + "': " + std::strerror(code)};
+    Failure failure{SHIM_STATUS_IO, std::string("cannot ") + what + " '" + path_ + "': " + std::strerror(code)};
     failure.system_errno = code;
     throw failure;
 }
@@ -124,43 +124,43 @@ void RegularFile::read_into(std::vector<uint8_t> &bytes, size_t count) {
     offset_ += got;
 }
 
-cv::Mat wrap(const msd_pixels *pixels) {
+cv::Mat wrap(const shim_pixels *pixels) {
     require(pixels, "pixels");
     require(pixels->data, "pixels->data");
     const int channels = bytes_per_pixel(pixels->format);
     if (pixels->width < 1 || pixels->height < 1) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "empty image: %dx%d pixels", pixels->width, pixels->height);
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "empty image: %dx%d pixels", pixels->width, pixels->height);
     }
     const size_t row_bytes = size_t(pixels->width) * size_t(channels);
     if (pixels->row_stride < row_bytes) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "row stride %zu is smaller than one row of %d pixels (%zu bytes)",
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "row stride %zu is smaller than one row of %d pixels (%zu bytes)",
              pixels->row_stride, pixels->width, row_bytes);
     }
-    if (pixels->format == MSD_PIXEL_FORMAT_YUYV && pixels->width % 2 != 0) {
-        fail(MSD_STATUS_INVALID_ARGUMENT, "YUYV images need an even width, got %d", pixels->width);
+    if (pixels->format == SHIM_PIXEL_FORMAT_YUYV && pixels->width % 2 != 0) {
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "YUYV images need an even width, got %d", pixels->width);
     }
     return cv::Mat(pixels->height, pixels->width, CV_8UC(channels), const_cast<void *>(pixels->data),
                    pixels->row_stride);
 }
 
-cv::Mat gray(const cv::Mat &wrapped, msd_pixel_format format) {
+cv::Mat gray(const cv::Mat &wrapped, shim_pixel_format format) {
     cv::Mat result;
     switch (format) {
-    case MSD_PIXEL_FORMAT_GRAY8: return wrapped;
-    case MSD_PIXEL_FORMAT_BGR24: cv::cvtColor(wrapped, result, cv::COLOR_BGR2GRAY); break;
-    case MSD_PIXEL_FORMAT_RGB24: cv::cvtColor(wrapped, result, cv::COLOR_RGB2GRAY); break;
-    case MSD_PIXEL_FORMAT_YUYV: cv::cvtColor(wrapped, result, cv::COLOR_YUV2GRAY_YUY2); break;
+    case SHIM_PIXEL_FORMAT_GRAY8: return wrapped;
+    case SHIM_PIXEL_FORMAT_BGR24: cv::cvtColor(wrapped, result, cv::COLOR_BGR2GRAY); break;
+    case SHIM_PIXEL_FORMAT_RGB24: cv::cvtColor(wrapped, result, cv::COLOR_RGB2GRAY); break;
+    case SHIM_PIXEL_FORMAT_YUYV: cv::cvtColor(wrapped, result, cv::COLOR_YUV2GRAY_YUY2); break;
     }
     return result;
 }
 
-cv::Mat bgr_copy(const cv::Mat &wrapped, msd_pixel_format format) {
+cv::Mat bgr_copy(const cv::Mat &wrapped, shim_pixel_format format) {
     cv::Mat result;
     switch (format) {
-    case MSD_PIXEL_FORMAT_GRAY8: cv::cvtColor(wrapped, result, cv::COLOR_GRAY2BGR); break;
-    case MSD_PIXEL_FORMAT_BGR24: result = wrapped.clone(); break;
-    case MSD_PIXEL_FORMAT_RGB24: cv::cvtColor(wrapped, result, cv::COLOR_RGB2BGR); break;
-    case MSD_PIXEL_FORMAT_YUYV: cv::cvtColor(wrapped, result, cv::COLOR_YUV2BGR_YUY2); break;
+    case SHIM_PIXEL_FORMAT_GRAY8: cv::cvtColor(wrapped, result, cv::COLOR_GRAY2BGR); break;
+    case SHIM_PIXEL_FORMAT_BGR24: result = wrapped.clone(); break;
+    case SHIM_PIXEL_FORMAT_RGB24: cv::cvtColor(wrapped, result, cv::COLOR_RGB2BGR); break;
+    case SHIM_PIXEL_FORMAT_YUYV: cv::cvtColor(wrapped, result, cv::COLOR_YUV2BGR_YUY2); break;
     }
     return result;
 }
@@ -169,30 +169,30 @@ cv::Mat bgr_copy(const cv::Mat &wrapped, msd_pixel_format format) {
 
 extern "C" {
 
-msd_status msd_image_pixels_get(const msd_image *image, msd_pixels *pixels, msd_error *error) {
+shim_status msd_image_pixels_get(const msd_image *image, shim_pixels *pixels, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(image, "image");
         msd::require(pixels, "pixels");
-        *pixels = msd_pixels{image->mat.data, image->mat.cols, image->mat.rows, image->mat.step[0], image->format};
+        *pixels = shim_pixels{image->mat.data, image->mat.cols, image->mat.rows, image->mat.step[0], image->format};
     });
 }
 
 void msd_image_free(msd_image *image) { delete image; }
 
-msd_status msd_threads_set(int32_t count, msd_error *error) {
+shim_status msd_threads_set(int32_t count, shim_error *error) {
     // OpenCV's TBB backend asks TBB for count - 1 workers, and TBB refuses more than the cores
     // allow with a warning on standard error: never more threads than cores are asked for.
     return msd::guarded(error, [&] { cv::setNumThreads(std::min(count, int32_t(std::max(1, cv::getNumberOfCPUs())))); });
 }
 
-msd_status msd_threads_get(int32_t *count, msd_error *error) {
+shim_status msd_threads_get(int32_t *count, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(count, "count");
         *count = cv::getNumThreads();
     });
 }
 
-msd_status msd_opencv_version_get(msd_opencv_version *version, msd_error *error) {
+shim_status msd_opencv_version_get(msd_opencv_version *version, shim_error *error) {
     return msd::guarded(error, [&] {
         msd::require(version, "version");
         std::snprintf(version->running, sizeof version->running, "%s", cv::getVersionString().c_str());

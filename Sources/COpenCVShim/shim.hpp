@@ -1,4 +1,4 @@
-// Shared by the shim's .cpp files: turning C++ failures into msd_status, and wrapping C pixels as
+// Shared by the shim's .cpp files: turning C++ failures into shim_status, and wrapping C pixels as
 // cv::Mat without a copy. Never included by the public header.
 #pragma once
 
@@ -15,7 +15,7 @@ namespace msd {
 
 // Thrown inside a shim function to fail with a chosen status; `guarded` turns it into the result.
 struct Failure {
-    msd_status status;
+    shim_status status;
     std::string message;
     int system_errno = 0;
     int64_t width = 0;
@@ -23,32 +23,32 @@ struct Failure {
     int64_t file_bytes = 0;
 };
 
-[[noreturn]] void fail(msd_status status, const char *format, ...) __attribute__((format(printf, 2, 3)));
+[[noreturn]] void fail(shim_status status, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 // Writes `failure` into `error` (when not NULL) and returns its status.
-msd_status report(msd_error *error, const Failure &failure);
+shim_status report(shim_error *error, const Failure &failure);
 
 // Runs `body` (which returns nothing on success) and turns every exception into a status: a
 // Failure keeps its own, cv::Exception, std::bad_alloc and std::exception get theirs.
 template <typename Body>
-msd_status guarded(msd_error *error, Body &&body) noexcept {
+shim_status guarded(shim_error *error, Body &&body) noexcept {
     try {
         body();
-        return report(error, Failure{MSD_STATUS_OK, ""});
+        return report(error, Failure{SHIM_STATUS_OK, ""});
     } catch (const Failure &failure) {
         return report(error, failure);
     } catch (const cv::Exception &exception) {
-        return report(error, Failure{MSD_STATUS_OPENCV_ERROR, "OpenCV error in " + exception.func + ": " + exception.err});
+        return report(error, Failure{SHIM_STATUS_LIBRARY_ERROR, "OpenCV error in " + exception.func + ": " + exception.err});
     } catch (const std::bad_alloc &) {
-        return report(error, Failure{MSD_STATUS_OUT_OF_MEMORY, "out of memory"});
+        return report(error, Failure{SHIM_STATUS_OUT_OF_MEMORY, "out of memory"});
     } catch (const std::exception &exception) {
-        return report(error, Failure{MSD_STATUS_INTERNAL_ERROR, std::string("internal error: ") + exception.what()});
+        return report(error, Failure{SHIM_STATUS_INTERNAL_ERROR, std::string("internal error: ") + exception.what()});
     } catch (...) {
-        return report(error, Failure{MSD_STATUS_INTERNAL_ERROR, "internal error: unknown exception"});
+        return report(error, Failure{SHIM_STATUS_INTERNAL_ERROR, "internal error: unknown exception"});
     }
 }
 
-// Fails with MSD_STATUS_INVALID_ARGUMENT when `pointer` is NULL.
+// Fails with SHIM_STATUS_INVALID_ARGUMENT when `pointer` is NULL.
 void require(const void *pointer, const char *name);
 
 // A regular file opened for reading. Anything else (a FIFO, a device, a directory, a socket) is
@@ -77,20 +77,20 @@ private:
 };
 
 // The caller's pixels as a cv::Mat over the same memory (no copy), after checking the geometry.
-cv::Mat wrap(const msd_pixels *pixels);
+cv::Mat wrap(const shim_pixels *pixels);
 
 // The pixels as one gray channel: `wrapped` itself for GRAY8, a converted copy otherwise.
-cv::Mat gray(const cv::Mat &wrapped, msd_pixel_format format);
+cv::Mat gray(const cv::Mat &wrapped, shim_pixel_format format);
 
 // The pixels as a BGR24 copy that the caller may draw on.
-cv::Mat bgr_copy(const cv::Mat &wrapped, msd_pixel_format format);
+cv::Mat bgr_copy(const cv::Mat &wrapped, shim_pixel_format format);
 
 }  // namespace msd
 
 // An image whose pixels the shim owns.
 struct msd_image {
     cv::Mat mat;
-    msd_pixel_format format;
+    shim_pixel_format format;
 };
 
 namespace cv {

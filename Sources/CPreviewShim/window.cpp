@@ -24,12 +24,12 @@ struct mpw_window {
 namespace {
 
 struct Failure {
-    mpw_status status;
+    shim_status status;
     std::string message;
 };
 
-[[noreturn]] __attribute__((format(printf, 2, 3))) void fail(mpw_status status, const char *format, ...) {
-    char buffer[sizeof(mpw_error{}.message)];
+[[noreturn]] __attribute__((format(printf, 2, 3))) void fail(shim_status status, const char *format, ...) {
+    char buffer[sizeof(shim_error{}.message)];
     va_list arguments;
     va_start(arguments, format);
     std::vsnprintf(buffer, sizeof buffer, format, arguments);
@@ -37,7 +37,7 @@ struct Failure {
     throw Failure{status, buffer};
 }
 
-mpw_status report(mpw_error *error, mpw_status status, const std::string &message) {
+shim_status report(shim_error *error, shim_status status, const std::string &message) {
     if (error != nullptr) {
         error->status = status;
         std::snprintf(error->message, sizeof error->message, "%s", message.c_str());
@@ -46,38 +46,38 @@ mpw_status report(mpw_error *error, mpw_status status, const std::string &messag
 }
 
 template <typename Body>
-mpw_status guarded(mpw_error *error, Body &&body) noexcept {
+shim_status guarded(shim_error *error, Body &&body) noexcept {
     try {
         body();
-        return report(error, MPW_STATUS_OK, "");
+        return report(error, SHIM_STATUS_OK, "");
     } catch (const Failure &failure) {
         return report(error, failure.status, failure.message);
     } catch (const cv::Exception &exception) {
-        return report(error, MPW_STATUS_OPENCV_ERROR, "OpenCV error in " + exception.func + ": " + exception.err);
+        return report(error, SHIM_STATUS_LIBRARY_ERROR, "OpenCV error in " + exception.func + ": " + exception.err);
     } catch (const std::bad_alloc &) {
-        return report(error, MPW_STATUS_OUT_OF_MEMORY, "out of memory");
+        return report(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory");
     } catch (const std::exception &exception) {
-        return report(error, MPW_STATUS_INTERNAL_ERROR, std::string("internal error: ") + exception.what());
+        return report(error, SHIM_STATUS_INTERNAL_ERROR, std::string("internal error: ") + exception.what());
     } catch (...) {
-        return report(error, MPW_STATUS_INTERNAL_ERROR, "internal error: unknown exception");
+        return report(error, SHIM_STATUS_INTERNAL_ERROR, "internal error: unknown exception");
     }
 }
 
 void require(const void *pointer, const char *name) {
-    if (pointer == nullptr) fail(MPW_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
+    if (pointer == nullptr) fail(SHIM_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
 }
 
 cv::Mat wrap(const mpw_pixels *pixels) {
     require(pixels, "pixels");
     require(pixels->data, "pixels->data");
     if (pixels->channels != 1 && pixels->channels != 3) {
-        fail(MPW_STATUS_INVALID_ARGUMENT, "pixels have %d channels; 1 or 3 are allowed", pixels->channels);
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "pixels have %d channels; 1 or 3 are allowed", pixels->channels);
     }
     if (pixels->width < 1 || pixels->height < 1) {
-        fail(MPW_STATUS_INVALID_ARGUMENT, "empty image: %dx%d pixels", pixels->width, pixels->height);
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "empty image: %dx%d pixels", pixels->width, pixels->height);
     }
     if (pixels->row_stride < size_t(pixels->width) * size_t(pixels->channels)) {
-        fail(MPW_STATUS_INVALID_ARGUMENT, "row stride %zu is smaller than one row of %d pixels", pixels->row_stride,
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "row stride %zu is smaller than one row of %d pixels", pixels->row_stride,
              pixels->width);
     }
     return cv::Mat(pixels->height, pixels->width, CV_8UC(pixels->channels), const_cast<void *>(pixels->data),
@@ -94,12 +94,12 @@ cv::Size fitted(cv::Size size, int max_width, int max_height) {
 
 }  // namespace
 
-extern "C" mpw_status mpw_display_check(const char *display_name, int32_t *width, int32_t *height, mpw_error *error) {
+extern "C" shim_status mpw_display_check(const char *display_name, int32_t *width, int32_t *height, shim_error *error) {
     return guarded(error, [&] {
         const char *name = display_name != nullptr ? display_name : std::getenv("DISPLAY");
-        if (name == nullptr || *name == '\0') fail(MPW_STATUS_NO_DISPLAY, "DISPLAY is not set");
+        if (name == nullptr || *name == '\0') fail(SHIM_STATUS_NO_DISPLAY, "DISPLAY is not set");
         Display *display = XOpenDisplay(name);
-        if (display == nullptr) fail(MPW_STATUS_NO_DISPLAY, "cannot connect to the X server at DISPLAY=%s", name);
+        if (display == nullptr) fail(SHIM_STATUS_NO_DISPLAY, "cannot connect to the X server at DISPLAY=%s", name);
         const int screen = DefaultScreen(display);
         if (width != nullptr) *width = DisplayWidth(display, screen);
         if (height != nullptr) *height = DisplayHeight(display, screen);
@@ -107,7 +107,7 @@ extern "C" mpw_status mpw_display_check(const char *display_name, int32_t *width
     });
 }
 
-extern "C" mpw_status mpw_window_open(const char *title, mpw_window **window, mpw_error *error) {
+extern "C" shim_status mpw_window_open(const char *title, mpw_window **window, shim_error *error) {
     return guarded(error, [&] {
         require(title, "title");
         require(window, "window");
@@ -122,8 +122,8 @@ extern "C" mpw_status mpw_window_open(const char *title, mpw_window **window, mp
     });
 }
 
-extern "C" mpw_status mpw_window_show(mpw_window *window, const mpw_pixels *pixels, int32_t max_width,
-                                      int32_t max_height, mpw_error *error) {
+extern "C" shim_status mpw_window_show(mpw_window *window, const mpw_pixels *pixels, int32_t max_width,
+                                      int32_t max_height, shim_error *error) {
     return guarded(error, [&] {
         require(window, "window");
         const cv::Mat frame = wrap(pixels);
@@ -136,13 +136,13 @@ extern "C" mpw_status mpw_window_show(mpw_window *window, const mpw_pixels *pixe
     });
 }
 
-extern "C" mpw_status mpw_window_poll(mpw_window *window, int32_t milliseconds, int32_t *key, int32_t *open,
-                                      mpw_error *error) {
+extern "C" shim_status mpw_window_poll(mpw_window *window, int32_t milliseconds, int32_t *key, int32_t *open,
+                                      shim_error *error) {
     return guarded(error, [&] {
         require(window, "window");
         require(key, "key");
         require(open, "open");
-        if (milliseconds < 1) fail(MPW_STATUS_INVALID_ARGUMENT, "milliseconds is %d; at least 1 is needed", milliseconds);
+        if (milliseconds < 1) fail(SHIM_STATUS_INVALID_ARGUMENT, "milliseconds is %d; at least 1 is needed", milliseconds);
         *key = cv::waitKey(milliseconds);
         // -1 once the window is gone; 0 while it is hidden, which before it first appears is no close.
         const double visible = cv::getWindowProperty(window->title, cv::WND_PROP_VISIBLE);

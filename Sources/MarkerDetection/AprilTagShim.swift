@@ -5,13 +5,13 @@ import CAprilTagShim
 import Pixels
 
 /// Calls `body` with an error record and throws a ``DetectionError`` when it returns a failure.
-private func check(_ body: (UnsafeMutablePointer<atag_error>) -> atag_status) throws(DetectionError) {
-    var error = atag_error()
-    guard body(&error) != ATAG_STATUS_OK else { return }
+private func check(_ body: (UnsafeMutablePointer<shim_error>) -> shim_status) throws(DetectionError) {
+    var error = shim_error()
+    guard body(&error) != .SHIM_STATUS_OK else { return }
     var text = error.message
     let message = withUnsafeBytes(of: &text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     switch error.status {
-    case ATAG_STATUS_INVALID_ARGUMENT: throw .invalidPattern(reason: message)
+    case .SHIM_STATUS_INVALID_ARGUMENT: throw .invalidPattern(reason: message)
     default: throw .internalError(reason: message)
     }
 }
@@ -114,12 +114,12 @@ final class AprilTagHandle: @unchecked Sendable {
         guard image.width >= AprilTagShim.minimumDetectionSide, image.height >= AprilTagShim.minimumDetectionSide else {
             throw .imageTooSmall(width: image.width, height: image.height, minimum: AprilTagShim.minimumDetectionSide)
         }
-        let format: atag_pixel_format =
+        let format: shim_pixel_format =
             switch image.format {
-            case .gray8: ATAG_PIXEL_FORMAT_GRAY8
-            case .bgr24: ATAG_PIXEL_FORMAT_BGR24
-            case .rgb24: ATAG_PIXEL_FORMAT_RGB24
-            case .yuyv: ATAG_PIXEL_FORMAT_YUYV
+            case .gray8: .SHIM_PIXEL_FORMAT_GRAY8
+            case .bgr24: .SHIM_PIXEL_FORMAT_BGR24
+            case .rgb24: .SHIM_PIXEL_FORMAT_RGB24
+            case .yuyv: .SHIM_PIXEL_FORMAT_YUYV
             }
         var found: UnsafeMutablePointer<atag_tags>?
         try image.withUnsafeBytes { (raw) throws(DetectionError) in

@@ -6,14 +6,14 @@ import Pixels
 
 /// A failed shim call: the status and what the shim said about it.
 struct ShimFailure: Error {
-    let status: msd_status
+    let status: shim_status
     let systemErrno: Int32
     let width: Int
     let height: Int
     let fileBytes: Int
     let message: String
 
-    init(_ error: msd_error) {
+    init(_ error: shim_error) {
         status = error.status
         systemErrno = error.system_errno
         width = Int(error.width)
@@ -25,7 +25,7 @@ struct ShimFailure: Error {
         }
     }
 
-    init(status: msd_status, message: String) {
+    init(status: shim_status, message: String) {
         self.status = status
         self.systemErrno = 0
         self.width = 0
@@ -36,50 +36,50 @@ struct ShimFailure: Error {
 
     var detectionError: DetectionError {
         switch status {
-        case MSD_STATUS_IMAGE_TOO_SMALL: .imageTooSmall(width: width, height: height, minimum: Shim.minimumDetectionSide)
-        case MSD_STATUS_INVALID_ARGUMENT: .invalidImage(reason: message)
-        case MSD_STATUS_OPENCV_ERROR: .openCV(reason: message)
+        case .SHIM_STATUS_IMAGE_TOO_SMALL: .imageTooSmall(width: width, height: height, minimum: Shim.minimumDetectionSide)
+        case .SHIM_STATUS_INVALID_ARGUMENT: .invalidImage(reason: message)
+        case .SHIM_STATUS_LIBRARY_ERROR: .openCV(reason: message)
         default: .internalError(reason: message)
         }
     }
 
     func imageFileError(path: String?, limit: Int) -> ImageFileError {
         switch status {
-        case MSD_STATUS_IO: .unreadable(path: path ?? "", errno: systemErrno)
-        case MSD_STATUS_NOT_REGULAR_FILE: .notARegularFile(path: path ?? "", kind: message)
-        case MSD_STATUS_FILE_TOO_LARGE: .fileTooLarge(path: path ?? "", bytes: fileBytes, limit: Shim.imageFileByteLimit)
-        case MSD_STATUS_EMPTY_INPUT: .empty(path: path)
-        case MSD_STATUS_UNRECOGNIZED_FORMAT: .unrecognizedFormat(path: path)
-        case MSD_STATUS_TRUNCATED: .truncated(path: path)
-        case MSD_STATUS_TOO_MANY_PIXELS: .tooManyPixels(path: path, width: width, height: height, limit: limit)
+        case .SHIM_STATUS_IO: .unreadable(path: path ?? "", errno: systemErrno)
+        case .SHIM_STATUS_NOT_REGULAR_FILE: .notARegularFile(path: path ?? "", kind: message)
+        case .SHIM_STATUS_FILE_TOO_LARGE: .fileTooLarge(path: path ?? "", bytes: fileBytes, limit: Shim.imageFileByteLimit)
+        case .SHIM_STATUS_EMPTY_INPUT: .empty(path: path)
+        case .SHIM_STATUS_UNRECOGNIZED_FORMAT: .unrecognizedFormat(path: path)
+        case .SHIM_STATUS_TRUNCATED: .truncated(path: path)
+        case .SHIM_STATUS_TOO_MANY_PIXELS: .tooManyPixels(path: path, width: width, height: height, limit: limit)
         default: .undecodable(path: path, reason: message)
         }
     }
 }
 
 /// Calls `body` with an error record and throws when it returns a failure status.
-private func check(_ body: (UnsafeMutablePointer<msd_error>) -> msd_status) throws(ShimFailure) {
-    var error = msd_error()
-    guard body(&error) == MSD_STATUS_OK else { throw ShimFailure(error) }
+private func check(_ body: (UnsafeMutablePointer<shim_error>) -> shim_status) throws(ShimFailure) {
+    var error = shim_error()
+    guard body(&error) == .SHIM_STATUS_OK else { throw ShimFailure(error) }
 }
 
 /// Calls `body` with `image`'s pixels described for the shim (read in place, not copied).
 private func withPixels<R>(
-    _ image: PixelBuffer, _ body: (UnsafePointer<msd_pixels>) throws(ShimFailure) -> R
+    _ image: PixelBuffer, _ body: (UnsafePointer<shim_pixels>) throws(ShimFailure) -> R
 ) throws(ShimFailure) -> R {
     guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
         throw ShimFailure(
-            status: MSD_STATUS_INVALID_ARGUMENT, message: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
+            status: .SHIM_STATUS_INVALID_ARGUMENT, message: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
     }
-    let format: msd_pixel_format =
+    let format: shim_pixel_format =
         switch image.format {
-        case .gray8: MSD_PIXEL_FORMAT_GRAY8
-        case .bgr24: MSD_PIXEL_FORMAT_BGR24
-        case .rgb24: MSD_PIXEL_FORMAT_RGB24
-        case .yuyv: MSD_PIXEL_FORMAT_YUYV
+        case .gray8: .SHIM_PIXEL_FORMAT_GRAY8
+        case .bgr24: .SHIM_PIXEL_FORMAT_BGR24
+        case .rgb24: .SHIM_PIXEL_FORMAT_RGB24
+        case .yuyv: .SHIM_PIXEL_FORMAT_YUYV
         }
     return try image.withUnsafeBytes { (raw) throws(ShimFailure) -> R in
-        var pixels = msd_pixels(
+        var pixels = shim_pixels(
             data: raw.baseAddress, width: width, height: height, row_stride: image.rowStride, format: format)
         return try body(&pixels)
     }
@@ -88,7 +88,7 @@ private func withPixels<R>(
 /// Wraps an image the shim owns as a `PixelBuffer` without copying it; the buffer frees the image
 /// when its last reference goes.
 private func pixelBuffer(adopting image: OpaquePointer) throws(ShimFailure) -> PixelBuffer {
-    var pixels = msd_pixels()
+    var pixels = shim_pixels()
     do throws(ShimFailure) {
         try check { msd_image_pixels_get(image, &pixels, $0) }
     } catch {
@@ -97,9 +97,9 @@ private func pixelBuffer(adopting image: OpaquePointer) throws(ShimFailure) -> P
     }
     let format: PixelFormat =
         switch pixels.format {
-        case MSD_PIXEL_FORMAT_GRAY8: .gray8
-        case MSD_PIXEL_FORMAT_RGB24: .rgb24
-        case MSD_PIXEL_FORMAT_YUYV: .yuyv
+        case .SHIM_PIXEL_FORMAT_GRAY8: .gray8
+        case .SHIM_PIXEL_FORMAT_RGB24: .rgb24
+        case .SHIM_PIXEL_FORMAT_YUYV: .yuyv
         default: .bgr24
         }
     let address = UInt(bitPattern: Int(bitPattern: image))
@@ -112,7 +112,7 @@ private func pixelBuffer(adopting image: OpaquePointer) throws(ShimFailure) -> P
         ) { _ in msd_image_free(OpaquePointer(bitPattern: address)) }
     } catch {
         msd_image_free(image)
-        throw ShimFailure(status: MSD_STATUS_INTERNAL_ERROR, message: "\(error)")
+        throw ShimFailure(status: .SHIM_STATUS_INTERNAL_ERROR, message: "\(error)")
     }
 }
 
@@ -142,7 +142,7 @@ enum Shim {
     /// compiled against (`CV_VERSION`), from msd_opencv_version_get.
     static func openCVVersion() -> (running: String, built: String) {
         var version = msd_opencv_version()
-        guard msd_opencv_version_get(&version, nil) == MSD_STATUS_OK else { return ("unknown", "unknown") }
+        guard msd_opencv_version_get(&version, nil) == .SHIM_STATUS_OK else { return ("unknown", "unknown") }
         func text<T>(_ field: inout T) -> String {
             withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
@@ -163,7 +163,7 @@ enum Shim {
                     }
                 }
             }
-            guard let image else { throw ShimFailure(status: MSD_STATUS_INTERNAL_ERROR, message: "no image returned") }
+            guard let image else { throw ShimFailure(status: .SHIM_STATUS_INTERNAL_ERROR, message: "no image returned") }
             return try pixelBuffer(adopting: image)
         } catch {
             throw error.imageFileError(path: path, limit: pixelLimit)
@@ -241,7 +241,7 @@ enum Shim {
                     }
                 }
             }
-            guard let result else { throw ShimFailure(status: MSD_STATUS_INTERNAL_ERROR, message: "no image returned") }
+            guard let result else { throw ShimFailure(status: .SHIM_STATUS_INTERNAL_ERROR, message: "no image returned") }
             return try pixelBuffer(adopting: result)
         } catch {
             throw error.detectionError
@@ -304,7 +304,7 @@ final class DetectorHandle: @unchecked Sendable {
                 withExtendedLifetime(dictionary) { msd_detector_create(&description, dictionary?.pointer, &detector, error) }
             }
         } catch {
-            throw error.status == MSD_STATUS_INVALID_ARGUMENT ? .invalidPattern(reason: error.message) : error.detectionError
+            throw error.status == .SHIM_STATUS_INVALID_ARGUMENT ? .invalidPattern(reason: error.message) : error.detectionError
         }
         guard let detector else { throw .internalError(reason: "msd_detector_create returned no detector") }
         self.detector = detector
@@ -374,7 +374,7 @@ final class DetectorHandle: @unchecked Sendable {
     func fastScale(width: Int, height: Int) -> Double {
         var scale = 1.0
         guard msd_detector_fast_scale_get(detector, Int32(clamping: width), Int32(clamping: height), &scale, nil)
-            == MSD_STATUS_OK
+            == .SHIM_STATUS_OK
         else { return 1 }
         return scale
     }
@@ -390,10 +390,10 @@ final class DetectorHandle: @unchecked Sendable {
                 msd_detector_render(
                     detector, Int32(clamping: width), Int32(clamping: height), Int32(clamping: margin), &image, $0)
             }
-            guard let image else { throw ShimFailure(status: MSD_STATUS_INTERNAL_ERROR, message: "no image returned") }
+            guard let image else { throw ShimFailure(status: .SHIM_STATUS_INTERNAL_ERROR, message: "no image returned") }
             return try pixelBuffer(adopting: image)
         } catch {
-            throw error.status == MSD_STATUS_INVALID_ARGUMENT ? .cannotRender(reason: error.message) : error.detectionError
+            throw error.status == .SHIM_STATUS_INVALID_ARGUMENT ? .cannotRender(reason: error.message) : error.detectionError
         }
     }
 }
@@ -413,10 +413,10 @@ private final class DictionaryHandle {
             }
         } catch {
             switch (error.status, dictionary) {
-            case (MSD_STATUS_IO, .file(let path)): throw .dictionaryUnreadable(path: path, errno: error.systemErrno)
-            case (MSD_STATUS_INVALID_DICTIONARY, .file(let path)), (MSD_STATUS_FILE_TOO_LARGE, .file(let path)):
+            case (.SHIM_STATUS_IO, .file(let path)): throw .dictionaryUnreadable(path: path, errno: error.systemErrno)
+            case (.SHIM_STATUS_INVALID_DICTIONARY, .file(let path)), (.SHIM_STATUS_FILE_TOO_LARGE, .file(let path)):
                 throw .invalidDictionary(path: path, reason: error.message)
-            case (MSD_STATUS_NOT_REGULAR_FILE, .file(let path)):
+            case (.SHIM_STATUS_NOT_REGULAR_FILE, .file(let path)):
                 throw .invalidDictionary(path: path, reason: "dictionary file '\(path)' is a \(error.message), not a regular file")
             default: throw error.detectionError
             }

@@ -79,9 +79,9 @@ public final class PreviewWindow: Sendable {
     @discardableResult
     public static func checkDisplay() throws(PreviewWindowError) -> (width: Int, height: Int) {
         var width: Int32 = 0, height: Int32 = 0
-        var error = mpw_error()
+        var error = shim_error()
         let status = mpw_display_check(nil, &width, &height, &error)
-        guard status == MPW_STATUS_OK else { throw PreviewWindowError(status, error) }
+        guard status == .SHIM_STATUS_OK else { throw PreviewWindowError(status, error) }
         return (Int(width), Int(height))
     }
 
@@ -100,9 +100,9 @@ public final class PreviewWindow: Sendable {
                 continuation.finish()
                 finished.signal()
             }
-            var error = mpw_error()
+            var error = shim_error()
             var window: OpaquePointer?
-            guard mpw_window_open(title, &window, &error) == MPW_STATUS_OK, let window else {
+            guard mpw_window_open(title, &window, &error) == .SHIM_STATUS_OK, let window else {
                 mailbox.withLock { m in
                     m.ended = true
                     m.openFailure = PreviewWindowError(error.status, error)
@@ -173,8 +173,8 @@ public final class PreviewWindow: Sendable {
                 }
             }
             var key: Int32 = -1, open: Int32 = 1
-            var error = mpw_error()
-            if mpw_window_poll(window, Self.pollMilliseconds, &key, &open, &error) != MPW_STATUS_OK {
+            var error = shim_error()
+            if mpw_window_poll(window, Self.pollMilliseconds, &key, &open, &error) != .SHIM_STATUS_OK {
                 continuation.yield(.failed(PreviewWindowError(error.status, error).description))
                 open = 0
             }
@@ -201,13 +201,13 @@ public final class PreviewWindow: Sendable {
         } catch {
             throw .drawing("\(error)")
         }
-        var error = mpw_error()
+        var error = shim_error()
         let status = drawn.withUnsafeBytes { bytes in
             var pixels = mpw_pixels(data: bytes.baseAddress, width: Int32(drawn.width), height: Int32(drawn.height),
                                     row_stride: drawn.rowStride, channels: Int32(drawn.format.bytesPerPixel))
             return mpw_window_show(window, &pixels, limit.width, limit.height, &error)
         }
-        guard status == MPW_STATUS_OK else { throw PreviewWindowError(status, error) }
+        guard status == .SHIM_STATUS_OK else { throw PreviewWindowError(status, error) }
     }
 }
 
@@ -232,9 +232,9 @@ public enum PreviewWindowError: Error, Equatable, CustomStringConvertible {
     /// A frame's detection or badge could not be drawn.
     case drawing(String)
 
-    init(_ status: mpw_status, _ error: mpw_error) {
+    init(_ status: shim_status, _ error: shim_error) {
         let message = withUnsafeBytes(of: error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        self = status == MPW_STATUS_NO_DISPLAY ? .noDisplay(message) : .window(message)
+        self = status == .SHIM_STATUS_NO_DISPLAY ? .noDisplay(message) : .window(message)
     }
 
     public var description: String {

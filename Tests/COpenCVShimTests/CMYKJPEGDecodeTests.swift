@@ -11,12 +11,12 @@ import Testing
     /// The pixels of a file read as `channels`, row after row without padding.
     static func read(_ path: String, _ channels: msd_image_channels) throws -> (width: Int, height: Int, bytes: [UInt8]) {
         var image: OpaquePointer?
-        var error = msd_error()
+        var error = shim_error()
         let status = msd_image_read_as(path, 40_000_000, channels, &image, &error)
         defer { msd_image_free(image) }
-        try #require(status == MSD_STATUS_OK, "\(path): status \(status)")
-        var pixels = msd_pixels()
-        try #require(msd_image_pixels_get(image, &pixels, nil) == MSD_STATUS_OK)
+        try #require(status == .SHIM_STATUS_OK, "\(path): status \(status)")
+        var pixels = shim_pixels()
+        try #require(msd_image_pixels_get(image, &pixels, nil) == .SHIM_STATUS_OK)
         let width = Int(pixels.width), height = Int(pixels.height)
         let rowBytes = width * (channels == MSD_IMAGE_CHANNELS_GRAY ? 1 : 3)
         let base = try #require(pixels.data).assumingMemoryBound(to: UInt8.self)

@@ -1,6 +1,6 @@
 // atag: a pure C interface over libapriltag 3 (the AprilTag 3 detector of the University of
 // Michigan), for MarkerDetection. Every function returns a status and writes its results through
-// out-parameters; a failure fills the optional `atag_error` with a message.
+// out-parameters; a failure fills the optional `shim_error` with a message.
 
 #ifndef C_APRILTAG_SHIM_H
 #define C_APRILTAG_SHIM_H
@@ -8,22 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "CShimCore.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum atag_status {
-    ATAG_STATUS_OK = 0,
-    ATAG_STATUS_INVALID_ARGUMENT = 1,
-    ATAG_STATUS_OUT_OF_MEMORY = 2,
-    ATAG_STATUS_IMAGE_TOO_SMALL = 3,
-    ATAG_STATUS_INTERNAL_ERROR = 4,
-} atag_status;
-
-typedef struct atag_error {
-    atag_status status;
-    char message[256];
-} atag_error;
 
 /// The tag families libapriltag 3.3 provides (tagCircle49h12 and tag36h10 are left out).
 typedef enum atag_family {
@@ -44,14 +33,14 @@ typedef struct atag_family_info {
     int32_t classic;          ///< 1 when the black border is the outermost black ring (36h11, 25h9, 16h5)
 } atag_family_info;
 
-atag_status atag_family_info_get(atag_family family, atag_family_info *info, atag_error *error);
+shim_status atag_family_info_get(atag_family family, atag_family_info *info, shim_error *error);
 
 /// The cells of one tag, row by row from the top, 0 black and 255 white, as libapriltag draws it
 /// (`apriltag_to_image`). With `border_cells` 2 (classic families only) the black border is two
 /// cells wide, as Kalibr prints AprilGrid tags; the white outer ring is always one cell. `cells`
 /// holds `capacity` bytes; `side` receives the cells across.
-atag_status atag_tag_cells_get(atag_family family, int32_t id, int32_t border_cells, uint8_t *cells, size_t capacity,
-                             int32_t *side, atag_error *error);
+shim_status atag_tag_cells_get(atag_family family, int32_t id, int32_t border_cells, uint8_t *cells, size_t capacity,
+                             int32_t *side, shim_error *error);
 
 typedef struct atag_detector_options {
     atag_family family;
@@ -73,7 +62,7 @@ void atag_detector_options_init(atag_detector_options *options, atag_family fami
 
 typedef struct atag_detector atag_detector;
 
-atag_status atag_detector_create(const atag_detector_options *options, atag_detector **detector, atag_error *error);
+shim_status atag_detector_create(const atag_detector_options *options, atag_detector **detector, shim_error *error);
 void atag_detector_free(atag_detector *detector);
 
 /// One tag found. Corners are libapriltag's order, turned to OpenCV's: clockwise in the image from
@@ -93,21 +82,14 @@ typedef struct atag_tags {
     double sharpness;       ///< variance of the 3x3 Laplacian inside the convex hull of the corners
 } atag_tags;
 
-typedef enum atag_pixel_format {
-    ATAG_PIXEL_FORMAT_GRAY8 = 0,
-    ATAG_PIXEL_FORMAT_BGR24 = 1,
-    ATAG_PIXEL_FORMAT_RGB24 = 2,
-    ATAG_PIXEL_FORMAT_YUYV = 3,
-} atag_pixel_format;
-
 /// The smallest width and height atag_detector_detect accepts.
 extern const int32_t atag_minimum_side;
 
 /// Detects tags in an image read in place (gray images are not copied; colour ones are turned gray
 /// with OpenCV's weights). Any number of threads may call this on one detector at once; each call
 /// runs libapriltag on the calling thread alone (see detector.c for why not on its worker pool).
-atag_status atag_detector_detect(atag_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
-                               size_t row_stride, atag_pixel_format format, atag_tags **tags, atag_error *error);
+shim_status atag_detector_detect(atag_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
+                               size_t row_stride, shim_pixel_format format, atag_tags **tags, shim_error *error);
 void atag_tags_free(atag_tags *tags);
 
 /// Where the libapriltag this process runs with was loaded from. libapriltag has no version call
@@ -118,7 +100,7 @@ typedef struct atag_library {
     char path[4096];  ///< NUL-terminated
 } atag_library;
 
-atag_status atag_library_get(atag_library *library, atag_error *error);
+shim_status atag_library_get(atag_library *library, shim_error *error);
 
 #ifdef __cplusplus
 }

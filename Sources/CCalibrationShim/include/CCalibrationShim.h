@@ -3,7 +3,7 @@
  * projection, undistortion) and imgproc (drawing on caller-owned pixels).
  *
  * Conventions (as in COpenCVShim.h):
- * - Every function returns an mcal_status and writes results through out-parameters. When it
+ * - Every function returns a shim_status and writes results through out-parameters. When it
  *   fails and `error` is not NULL, `*error` says why. No C++ exception leaves a call.
  * - A solution is an opaque handle freed with mcal_solution_free, which accepts NULL.
  * - Coordinates are OpenCV's: x to the right, y down, the centre of the top-left pixel at (0, 0).
@@ -14,27 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "CShimCore.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum mcal_status {
-    MCAL_STATUS_OK = 0,
-    /* A NULL pointer, impossible sizes or an out-of-range value. */
-    MCAL_STATUS_INVALID_ARGUMENT = 1,
-    /* OpenCV raised cv::Exception (for example a solve that did not converge). */
-    MCAL_STATUS_OPENCV_ERROR = 2,
-    /* Memory ran out (std::bad_alloc). */
-    MCAL_STATUS_OUT_OF_MEMORY = 3,
-    /* Any other C++ exception. */
-    MCAL_STATUS_INTERNAL_ERROR = 4,
-} mcal_status;
-
-typedef struct mcal_error {
-    mcal_status status;
-    /* NUL-terminated, readable by a person. */
-    char message[512];
-} mcal_error;
 
 /* MARK: - Camera models */
 
@@ -76,7 +60,7 @@ typedef struct mcal_solution mcal_solution;
 
 /* Solves for the camera and every view's pose. Pinhole models start from OpenCV's own initial
  * guess; the fisheye model uses CALIB_RECOMPUTE_EXTRINSIC | CALIB_FIX_SKEW. */
-mcal_status mcal_calibrate(const mcal_problem *problem, mcal_solution **solution, mcal_error *error);
+shim_status mcal_calibrate(const mcal_problem *problem, mcal_solution **solution, shim_error *error);
 
 /* What a solve found; the arrays stay valid until mcal_solution_free.
  * - `rms`: the root mean square reprojection error over all points (OpenCV's return value).
@@ -97,18 +81,18 @@ typedef struct mcal_solution_view {
     const double *projected_points;
 } mcal_solution_view;
 
-mcal_status mcal_solution_view_get(const mcal_solution *solution, mcal_solution_view *view, mcal_error *error);
+shim_status mcal_solution_view_get(const mcal_solution *solution, mcal_solution_view *view, shim_error *error);
 void mcal_solution_free(mcal_solution *solution);
 
 /* Projects `count` points given in camera coordinates (3 doubles each, z > 0) through `camera`
  * into `image_points` (2 doubles each). */
-mcal_status mcal_points_project(const mcal_camera *camera, const double *camera_points, size_t count,
-                                double *image_points, mcal_error *error);
+shim_status mcal_points_project(const mcal_camera *camera, const double *camera_points, size_t count,
+                                double *image_points, shim_error *error);
 
 /* Turns `count` image points (2 doubles each) into normalized ideal coordinates (x/z, y/z) under
  * `camera` (cv::undistortPoints or cv::fisheye::undistortPoints). */
-mcal_status mcal_points_undistort(const mcal_camera *camera, const double *image_points, size_t count,
-                                  double *normalized_points, mcal_error *error);
+shim_status mcal_points_undistort(const mcal_camera *camera, const double *image_points, size_t count,
+                                  double *normalized_points, shim_error *error);
 
 /* MARK: - Pixels */
 
@@ -124,8 +108,8 @@ typedef struct mcal_pixels {
 /* Writes into `destination` (same size and channels as `source`) the picture `camera` would have
  * taken without distortion, keeping the camera matrix (cv::undistort, or
  * cv::fisheye::undistortImage). Pixels that see nothing are black. */
-mcal_status mcal_image_undistort(const mcal_pixels *source, const mcal_camera *camera, const mcal_pixels *destination,
-                                 mcal_error *error);
+shim_status mcal_image_undistort(const mcal_pixels *source, const mcal_camera *camera, const mcal_pixels *destination,
+                                 shim_error *error);
 
 /* MARK: - Drawing on caller-owned BGR pixels (3 channels) */
 
@@ -136,17 +120,17 @@ typedef struct mcal_color {
 } mcal_color;
 
 /* A line, antialiased; `arrow` nonzero puts an arrow head at (x1, y1). */
-mcal_status mcal_draw_line(const mcal_pixels *canvas, double x0, double y0, double x1, double y1, mcal_color color,
-                           int32_t thickness, int32_t arrow, mcal_error *error);
+shim_status mcal_draw_line(const mcal_pixels *canvas, double x0, double y0, double x1, double y1, mcal_color color,
+                           int32_t thickness, int32_t arrow, shim_error *error);
 /* A rectangle from (x0, y0) to (x1, y1); `thickness` < 0 fills it. */
-mcal_status mcal_draw_rectangle(const mcal_pixels *canvas, double x0, double y0, double x1, double y1,
-                                mcal_color color, int32_t thickness, mcal_error *error);
+shim_status mcal_draw_rectangle(const mcal_pixels *canvas, double x0, double y0, double x1, double y1,
+                                mcal_color color, int32_t thickness, shim_error *error);
 /* A circle; `thickness` < 0 fills it. */
-mcal_status mcal_draw_circle(const mcal_pixels *canvas, double x, double y, double radius, mcal_color color,
-                             int32_t thickness, mcal_error *error);
+shim_status mcal_draw_circle(const mcal_pixels *canvas, double x, double y, double radius, mcal_color color,
+                             int32_t thickness, shim_error *error);
 /* ASCII text with its baseline starting at (x, y), in OpenCV's simplex font at `scale`. */
-mcal_status mcal_draw_text(const mcal_pixels *canvas, const char *text, double x, double y, double scale,
-                           mcal_color color, int32_t thickness, mcal_error *error);
+shim_status mcal_draw_text(const mcal_pixels *canvas, const char *text, double x, double y, double scale,
+                           mcal_color color, int32_t thickness, shim_error *error);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
  * and the contrib aruco module).
  *
  * Conventions:
- * - Every function returns an msd_status and writes results through out-parameters. When it fails
+ * - Every function returns a shim_status and writes results through out-parameters. When it fails
  *   and `error` is not NULL, `*error` says why (status, errno where a system call failed, the
  *   offending size where one is involved, and a readable message). No C++ exception leaves a call.
  * - Handles are opaque and typed. Each `_create`, `_read`, `_decode`, `_render`, `_annotate`,
@@ -18,59 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "CShimCore.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* MARK: - Status and errors */
-
-typedef enum msd_status {
-    MSD_STATUS_OK = 0,
-    /* A NULL pointer, impossible image geometry or an out-of-range value. */
-    MSD_STATUS_INVALID_ARGUMENT = 1,
-    /* A file could not be opened, read or written; error->system_errno says why. */
-    MSD_STATUS_IO = 2,
-    /* An image file or buffer with no bytes. */
-    MSD_STATUS_EMPTY_INPUT = 3,
-    /* The bytes are not a JPEG, PNG, BMP or TIFF image. */
-    MSD_STATUS_UNRECOGNIZED_FORMAT = 4,
-    /* The image data ends before the image does. */
-    MSD_STATUS_TRUNCATED = 5,
-    /* The header claims more pixels than allowed; error->width and error->height hold the claim. */
-    MSD_STATUS_TOO_MANY_PIXELS = 6,
-    /* OpenCV's codec could not decode the image. */
-    MSD_STATUS_DECODE_FAILED = 7,
-    /* OpenCV's codec could not encode the image. */
-    MSD_STATUS_ENCODE_FAILED = 8,
-    /* A dictionary file that OpenCV cannot read as a marker dictionary. */
-    MSD_STATUS_INVALID_DICTIONARY = 9,
-    /* An image smaller than a detector can use; error->width and error->height hold its size. */
-    MSD_STATUS_IMAGE_TOO_SMALL = 10,
-    /* OpenCV raised cv::Exception. */
-    MSD_STATUS_OPENCV_ERROR = 11,
-    /* Memory ran out (std::bad_alloc). */
-    MSD_STATUS_OUT_OF_MEMORY = 12,
-    /* Any other C++ exception. */
-    MSD_STATUS_INTERNAL_ERROR = 13,
-    /* The path names a FIFO, device, directory or socket, not a regular file; nothing was read.
-     * error->message holds only the kind of file ("FIFO", "directory", ...). */
-    MSD_STATUS_NOT_REGULAR_FILE = 14,
-    /* The file is larger than the limit for its kind; error->file_bytes holds its size. */
-    MSD_STATUS_FILE_TOO_LARGE = 15,
-} msd_status;
-
-typedef struct msd_error {
-    msd_status status;
-    /* errno of the failed system call for MSD_STATUS_IO, otherwise 0. */
-    int system_errno;
-    /* The image size involved for MSD_STATUS_TOO_MANY_PIXELS and MSD_STATUS_IMAGE_TOO_SMALL. */
-    int64_t width;
-    int64_t height;
-    /* NUL-terminated, readable by a person. */
-    char message[512];
-    /* The size of the file for MSD_STATUS_FILE_TOO_LARGE, otherwise 0. */
-    int64_t file_bytes;
-} msd_error;
 
 /* MARK: - Limits on input, checked before OpenCV sees it */
 
@@ -97,27 +49,11 @@ typedef struct msd_error {
 
 /* MARK: - Pixels */
 
-typedef enum msd_pixel_format {
-    MSD_PIXEL_FORMAT_GRAY8 = 0,
-    MSD_PIXEL_FORMAT_BGR24 = 1,
-    MSD_PIXEL_FORMAT_RGB24 = 2,
-    MSD_PIXEL_FORMAT_YUYV = 3,
-} msd_pixel_format;
-
-/* Pixels someone else owns, read in place: `height` rows of `row_stride` bytes from `data`. */
-typedef struct msd_pixels {
-    const void *data;
-    int32_t width;
-    int32_t height;
-    size_t row_stride;
-    msd_pixel_format format;
-} msd_pixels;
-
 /* An image whose pixels the shim owns (decoded, rendered or annotated). */
 typedef struct msd_image msd_image;
 
 /* Where an msd_image's pixels are; valid until msd_image_free. */
-msd_status msd_image_pixels_get(const msd_image *image, msd_pixels *pixels, msd_error *error);
+shim_status msd_image_pixels_get(const msd_image *image, shim_pixels *pixels, shim_error *error);
 void msd_image_free(msd_image *image);
 
 /* MARK: - Image files */
@@ -137,23 +73,23 @@ typedef struct msd_image_header {
 } msd_image_header;
 
 /* Reads the header of a JPEG, PNG, BMP or TIFF image in memory. */
-msd_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_header *header,
-                                 msd_error *error);
+shim_status msd_image_header_read(const uint8_t *bytes, size_t count, msd_image_header *header,
+                                 shim_error *error);
 
 /* Decodes a JPEG, PNG, BMP or TIFF image into BGR24 pixels, after checking from its header that it
  * has at most `max_pixels` pixels. A JPEG whose data stops before its end-of-image marker counts
- * as truncated; one of more than MSD_JPEG_MAX_SCANS scans is refused (MSD_STATUS_DECODE_FAILED)
+ * as truncated; one of more than MSD_JPEG_MAX_SCANS scans is refused (SHIM_STATUS_DECODE_FAILED)
  * before any is decoded. A JPEG is turned as its Exif orientation says, as imdecode turns it.
  * Every JPEG (gray, YCbCr, CMYK or YCCK) is decoded by the shim's own libjpeg path, whose warnings
  * (corrupt data it decodes past) are not printed; one of another number of colour components is
- * refused (MSD_STATUS_DECODE_FAILED). */
-msd_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
-                            msd_error *error);
+ * refused (SHIM_STATUS_DECODE_FAILED). */
+shim_status msd_image_decode(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image **image,
+                            shim_error *error);
 
 /* Reads a regular file of at most MSD_IMAGE_FILE_MAX_BYTES and decodes it as msd_image_decode
  * does. A FIFO, device, directory or socket is refused without being read (so never waited on);
  * the header is checked against `max_pixels` before the rest of the file is read. */
-msd_status msd_image_read(const char *path, int64_t max_pixels, msd_image **image, msd_error *error);
+shim_status msd_image_read(const char *path, int64_t max_pixels, msd_image **image, shim_error *error);
 
 /* What a decoded image holds. */
 typedef enum msd_image_channels {
@@ -166,20 +102,20 @@ typedef enum msd_image_channels {
 } msd_image_channels;
 
 /* msd_image_decode and msd_image_read, giving the pixels as `channels` says. */
-msd_status msd_image_decode_as(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image_channels channels,
-                               msd_image **image, msd_error *error);
-msd_status msd_image_read_as(const char *path, int64_t max_pixels, msd_image_channels channels, msd_image **image,
-                             msd_error *error);
+shim_status msd_image_decode_as(const uint8_t *bytes, size_t count, int64_t max_pixels, msd_image_channels channels,
+                               msd_image **image, shim_error *error);
+shim_status msd_image_read_as(const char *path, int64_t max_pixels, msd_image_channels channels, msd_image **image,
+                             shim_error *error);
 
 /* Encoded file bytes owned by the shim. */
 typedef struct msd_bytes msd_bytes;
 
-msd_status msd_bytes_get(const msd_bytes *bytes, const uint8_t **data, size_t *count, msd_error *error);
+shim_status msd_bytes_get(const msd_bytes *bytes, const uint8_t **data, size_t *count, shim_error *error);
 void msd_bytes_free(msd_bytes *bytes);
 
 /* Encodes pixels as PNG or JPEG (`jpeg_quality` 0...100, ignored for PNG). */
-msd_status msd_image_encode(const msd_pixels *pixels, msd_file_format format, int32_t jpeg_quality,
-                            msd_bytes **bytes, msd_error *error);
+shim_status msd_image_encode(const shim_pixels *pixels, msd_file_format format, int32_t jpeg_quality,
+                            msd_bytes **bytes, shim_error *error);
 
 /* MARK: - Dictionaries */
 
@@ -210,16 +146,16 @@ typedef enum msd_predefined_dictionary {
 
 typedef struct msd_dictionary msd_dictionary;
 
-msd_status msd_dictionary_create_predefined(msd_predefined_dictionary name, msd_dictionary **dictionary,
-                                            msd_error *error);
+shim_status msd_dictionary_create_predefined(msd_predefined_dictionary name, msd_dictionary **dictionary,
+                                            shim_error *error);
 /* Reads a dictionary in OpenCV's FileStorage format (YAML, XML or JSON with nmarkers, markersize,
  * marker_0 ... and optionally maxCorrectionBits). The file must be a regular file of at most
  * MSD_DICTIONARY_FILE_MAX_BYTES; markersize, nmarkers and every marker's bit string are checked
  * against the limits above before OpenCV builds the dictionary. */
-msd_status msd_dictionary_create_from_file(const char *path, msd_dictionary **dictionary, msd_error *error);
+shim_status msd_dictionary_create_from_file(const char *path, msd_dictionary **dictionary, shim_error *error);
 /* How many markers the dictionary holds and how many bits each side of a marker has. */
-msd_status msd_dictionary_size_get(const msd_dictionary *dictionary, int32_t *marker_count,
-                                   int32_t *bits_per_side, msd_error *error);
+shim_status msd_dictionary_size_get(const msd_dictionary *dictionary, int32_t *marker_count,
+                                   int32_t *bits_per_side, shim_error *error);
 void msd_dictionary_free(msd_dictionary *dictionary);
 
 /* MARK: - Patterns and detectors */
@@ -256,16 +192,16 @@ typedef struct msd_detector msd_detector;
 
 /* Makes a detector for `pattern`. `dictionary` is needed for every kind but the chessboard, and
  * may be freed once this returns. */
-msd_status msd_detector_create(const msd_pattern *pattern, const msd_dictionary *dictionary,
-                               msd_detector **detector, msd_error *error);
+shim_status msd_detector_create(const msd_pattern *pattern, const msd_dictionary *dictionary,
+                               msd_detector **detector, shim_error *error);
 void msd_detector_free(msd_detector *detector);
 
 /* The result of one detection. */
 typedef struct msd_detection msd_detection;
 
 /* Detects the pattern in `pixels`, read in place. Images smaller than 16x16 are refused. */
-msd_status msd_detector_detect(const msd_detector *detector, const msd_pixels *pixels,
-                               msd_detection **detection, msd_error *error);
+shim_status msd_detector_detect(const msd_detector *detector, const shim_pixels *pixels,
+                               msd_detection **detection, shim_error *error);
 
 /* How msd_detector_detect_with searches an image. */
 typedef enum msd_detect_mode {
@@ -325,13 +261,13 @@ typedef struct msd_detect_options {
 } msd_detect_options;
 
 /* Detects as msd_detector_detect does, searching as `options` say (NULL: full mode, whole image). */
-msd_status msd_detector_detect_with(const msd_detector *detector, const msd_pixels *pixels,
+shim_status msd_detector_detect_with(const msd_detector *detector, const shim_pixels *pixels,
                                     const msd_detect_options *options, msd_detection **detection,
-                                    msd_error *error);
+                                    shim_error *error);
 
 /* The working scale fast mode uses for a width x height image (1 when it does not shrink it). */
-msd_status msd_detector_fast_scale_get(const msd_detector *detector, int32_t width, int32_t height,
-                                       double *scale, msd_error *error);
+shim_status msd_detector_fast_scale_get(const msd_detector *detector, int32_t width, int32_t height,
+                                       double *scale, shim_error *error);
 
 /* The arrays stay valid until msd_detection_free. Marker corners are 8 floats per marker (x0, y0 ...
  * x3, y3, clockwise from the marker's top-left); board corners are 2 floats each. `has_sharpness`
@@ -347,14 +283,14 @@ typedef struct msd_detection_view {
     double sharpness;
 } msd_detection_view;
 
-msd_status msd_detection_view_get(const msd_detection *detection, msd_detection_view *view, msd_error *error);
+shim_status msd_detection_view_get(const msd_detection *detection, msd_detection_view *view, shim_error *error);
 void msd_detection_free(msd_detection *detection);
 
 /* Draws the detector's pattern as a printable target: black on white, centred in a width x height
  * gray image (each side 1...MSD_RENDER_MAX_SIDE) with at least `margin` white pixels on every side.
  * Loose markers cannot be drawn. */
-msd_status msd_detector_render(const msd_detector *detector, int32_t width, int32_t height, int32_t margin,
-                               msd_image **image, msd_error *error);
+shim_status msd_detector_render(const msd_detector *detector, int32_t width, int32_t height, int32_t margin,
+                               msd_image **image, shim_error *error);
 
 /* MARK: - Annotation */
 
@@ -368,15 +304,15 @@ typedef struct msd_annotation {
 } msd_annotation;
 
 /* Draws markers with their ids, board corners with theirs and the badge on a BGR24 copy of `pixels`. */
-msd_status msd_image_annotate(const msd_pixels *pixels, const msd_annotation *annotation, msd_image **image,
-                              msd_error *error);
+shim_status msd_image_annotate(const shim_pixels *pixels, const msd_annotation *annotation, msd_image **image,
+                              shim_error *error);
 
 /* MARK: - Threads */
 
 /* OpenCV's worker thread count for its internal parallel loops (cv::setNumThreads); process-wide.
  * A count above the cores (cv::getNumberOfCPUs) sets one per core. */
-msd_status msd_threads_set(int32_t count, msd_error *error);
-msd_status msd_threads_get(int32_t *count, msd_error *error);
+shim_status msd_threads_set(int32_t count, shim_error *error);
+shim_status msd_threads_get(int32_t *count, shim_error *error);
 
 /* MARK: - Version */
 
@@ -388,7 +324,7 @@ typedef struct msd_opencv_version {
     char built[64];
 } msd_opencv_version;
 
-msd_status msd_opencv_version_get(msd_opencv_version *version, msd_error *error);
+shim_status msd_opencv_version_get(msd_opencv_version *version, shim_error *error);
 
 #ifdef __cplusplus
 }

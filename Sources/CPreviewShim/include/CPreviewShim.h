@@ -3,7 +3,7 @@
  * frames, with its keys) and Xlib (whether a display can be reached at all).
  *
  * Conventions (as in COpenCVShim.h and CCalibrationShim.h):
- * - Every function returns an mpw_status and writes results through out-parameters. When it fails
+ * - Every function returns a shim_status and writes results through out-parameters. When it fails
  *   and `error` is not NULL, `*error` says why. No C++ exception leaves a call.
  * - A window is an opaque handle freed with mpw_window_close, which accepts NULL.
  * - highgui runs its event loop on the thread that opened the first window: every mpw_window_*
@@ -15,40 +15,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "CShimCore.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum mpw_status {
-    MPW_STATUS_OK = 0,
-    /* A NULL pointer, impossible sizes or an out-of-range value. */
-    MPW_STATUS_INVALID_ARGUMENT = 1,
-    /* DISPLAY is not set, or the X server it names cannot be connected to. */
-    MPW_STATUS_NO_DISPLAY = 2,
-    /* OpenCV raised cv::Exception. */
-    MPW_STATUS_OPENCV_ERROR = 3,
-    /* Memory ran out (std::bad_alloc). */
-    MPW_STATUS_OUT_OF_MEMORY = 4,
-    /* Any other C++ exception. */
-    MPW_STATUS_INTERNAL_ERROR = 5,
-} mpw_status;
-
-typedef struct mpw_error {
-    mpw_status status;
-    /* NUL-terminated, readable by a person. */
-    char message[512];
-} mpw_error;
-
 /* Connects to the X server `display_name` names (NULL: the DISPLAY environment variable), reads
  * the size of its default screen into `*width` and `*height` (either may be NULL) and disconnects.
- * MPW_STATUS_NO_DISPLAY says whether DISPLAY was unset or the server could not be reached. Call it
+ * SHIM_STATUS_NO_DISPLAY says whether DISPLAY was unset or the server could not be reached. Call it
  * before opening a window: highgui's toolkit ends the process when it finds no display. */
-mpw_status mpw_display_check(const char *display_name, int32_t *width, int32_t *height, mpw_error *error);
+shim_status mpw_display_check(const char *display_name, int32_t *width, int32_t *height, shim_error *error);
 
 typedef struct mpw_window mpw_window;
 
 /* Opens a resizable window titled `title` (the title must be unique among the process's windows). */
-mpw_status mpw_window_open(const char *title, mpw_window **window, mpw_error *error);
+shim_status mpw_window_open(const char *title, mpw_window **window, shim_error *error);
 
 /* Pixels the caller owns, BGR (3 channels) or gray (1), rows `row_stride` bytes apart. */
 typedef struct mpw_pixels {
@@ -62,13 +44,13 @@ typedef struct mpw_pixels {
 /* Shows `pixels` in the window (copied; the caller may free them on return). The first frame, or
  * one of another size, sizes the window to the frame, shrunk to fit within `max_width` x
  * `max_height` (0: no limit). Nothing is drawn until mpw_window_poll runs the event loop. */
-mpw_status mpw_window_show(mpw_window *window, const mpw_pixels *pixels, int32_t max_width, int32_t max_height,
-                           mpw_error *error);
+shim_status mpw_window_show(mpw_window *window, const mpw_pixels *pixels, int32_t max_width, int32_t max_height,
+                           shim_error *error);
 
 /* Runs the window's event loop for about `milliseconds` (at least 1), or until a key is pressed.
  * `*key` is the key's code as cv::waitKey gives it (-1: none); `*open` becomes 0 once the window is
  * gone (closed by the person using it). */
-mpw_status mpw_window_poll(mpw_window *window, int32_t milliseconds, int32_t *key, int32_t *open, mpw_error *error);
+shim_status mpw_window_poll(mpw_window *window, int32_t milliseconds, int32_t *key, int32_t *open, shim_error *error);
 
 /* Closes the window (if still open) and frees the handle; accepts NULL. */
 void mpw_window_close(mpw_window *window);

@@ -20,15 +20,15 @@ struct ShimSolution {
 }
 
 enum CalibrationShim {
-    private static func message(_ error: mcal_error) -> String {
+    private static func message(_ error: shim_error) -> String {
         var text = error.message
         return withUnsafeBytes(of: &text) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     /// Calls `body` with an error record and throws when it returns a failure status.
-    private static func check(_ body: (UnsafeMutablePointer<mcal_error>) -> mcal_status) throws(CalibrationError) {
-        var error = mcal_error()
-        guard body(&error) == MCAL_STATUS_OK else { throw .openCV(message(error)) }
+    private static func check(_ body: (UnsafeMutablePointer<shim_error>) -> shim_status) throws(CalibrationError) {
+        var error = shim_error()
+        guard body(&error) == .SHIM_STATUS_OK else { throw .openCV(message(error)) }
     }
 
     private static func cModel(_ model: CameraModel) -> mcal_model {
@@ -189,7 +189,7 @@ enum CalibrationShim {
         return result
     }
 
-    private static func draw(_ shape: Canvas.Shape, on canvas: inout mcal_pixels, _ error: UnsafeMutablePointer<mcal_error>) -> mcal_status {
+    private static func draw(_ shape: Canvas.Shape, on canvas: inout mcal_pixels, _ error: UnsafeMutablePointer<shim_error>) -> shim_status {
         func c(_ color: Canvas.Color) -> mcal_color { mcal_color(blue: color.blue, green: color.green, red: color.red) }
         switch shape {
         case .line(let from, let to, let color, let thickness, let arrow):
