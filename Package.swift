@@ -84,7 +84,7 @@ let detectionTargets: [Target] = [
         name: "CAprilTagShim", dependencies: ["CShimCore"],
         linkerSettings: [.linkedLibrary("apriltag"), .linkedLibrary("apriltag-utils"), .linkedLibrary("m")]
     ),
-    .target(name: "MarkerDetection", dependencies: ["Pixels", "SystemCalls", "COpenCVShim", "CAprilTagShim"], swiftSettings: strictSwift),
+    .target(name: "MarkerDetection", dependencies: ["Pixels", "SystemCalls", "COpenCVShim", "CAprilTagShim", "ShimCore"], swiftSettings: strictSwift),
     // Warping, blur and noise for synthetic ground truth: used by tests only, never exported.
     .target(
         name: "MarkerDetectionTestSupport", dependencies: ["Pixels"],
@@ -108,7 +108,7 @@ let calibrationTargets: [Target] = [
     // A pure C header over OpenCV's calib3d (calibration, projection, undistortion) and drawing.
     .target(name: "CCalibrationShim", dependencies: ["COpenCV", "CShimCore"]),
     .target(
-        name: "Calibration", dependencies: ["MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim"], swiftSettings: strictSwift
+        name: "Calibration", dependencies: ["MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "ShimCore"], swiftSettings: strictSwift
     ),
     .testTarget(
         name: "CalibrationTests",
@@ -235,7 +235,7 @@ let previewTargets: [Target] = [
     // Loading it needs no display; only opening a window does.
     .target(name: "CPreviewShim", dependencies: ["COpenCV", "CShimCore"], linkerSettings: [.linkedLibrary("X11")]),
     // The window on a thread of its own, showing the newest frame annotated.
-    .target(name: "PreviewWindow", dependencies: ["CPreviewShim", "MarkerDetection", "Pixels"], swiftSettings: strictSwift),
+    .target(name: "PreviewWindow", dependencies: ["CPreviewShim", "ShimCore", "MarkerDetection", "Pixels"], swiftSettings: strictSwift),
     .testTarget(
         name: "PreviewWindowTests", dependencies: ["PreviewWindow", "MarkerDetection", "Pixels"], swiftSettings: strictSwift
     ),

@@ -3,8 +3,9 @@
 // detected with corner refinement, loose tags on two threads at once through one detector (so its
 // pool lends a second libapriltag detector that shares the family), colour conversion, and errors.
 //
-//   gcc -O1 -g -I Sources/CAprilTagShim/include -I Sources/CAprilTagShim -o /tmp/apriltag-leak-check
-//       Benchmarks/Scripts/apriltag_leak_check.c Sources/CAprilTagShim/*.c -lapriltag -lapriltag-utils -lm -lpthread
+//   gcc -O1 -g -I Sources/CAprilTagShim/include -I Sources/CAprilTagShim -I Sources/CShimCore/include
+//       -o /tmp/apriltag-leak-check Benchmarks/Scripts/apriltag_leak_check.c Sources/CAprilTagShim/*.c
+//       Sources/CShimCore/*.c -lapriltag -lapriltag-utils -lm -lpthread
 //   valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=3 /tmp/apriltag-leak-check
 
 #include "CAprilTagShim.h"
@@ -48,7 +49,7 @@ static void *detect_on_thread(void *argument) {
     struct job *job = argument;
     for (int i = 0; i < 3; i++) {
         atag_tags *tags = NULL;
-        if (atag_detector_detect(job->detector, job->image, W, H, W, SHIM_PIXEL_FORMAT_GRAY8, &tags, NULL)) exit(1);
+        if (atag_detector_detect(job->detector, &(shim_pixels){job->image, W, H, W, SHIM_PIXEL_FORMAT_GRAY8}, &tags, NULL)) exit(1);
         job->found = tags->count;
         atag_tags_free(tags);
     }
@@ -79,12 +80,12 @@ int main(void) {
     atag_detector *grid = NULL;
     if (atag_detector_create(&options, &grid, &error)) return 1;
     atag_tags *tags = NULL;
-    if (atag_detector_detect(grid, image, W, H, W, SHIM_PIXEL_FORMAT_GRAY8, &tags, &error)) return 1;
+    if (atag_detector_detect(grid, &(shim_pixels){image, W, H, W, SHIM_PIXEL_FORMAT_GRAY8}, &tags, &error)) return 1;
     printf("grid: %zu tags\n", tags->count);
     atag_tags_free(tags);
     uint8_t *colour = malloc(W * H * 3);  // the same image as BGR
     for (int i = 0; i < W * H; i++) colour[3 * i] = colour[3 * i + 1] = colour[3 * i + 2] = image[i];
-    if (atag_detector_detect(grid, colour, W, H, W * 3, SHIM_PIXEL_FORMAT_BGR24, &tags, &error)) return 1;
+    if (atag_detector_detect(grid, &(shim_pixels){colour, W, H, W * 3, SHIM_PIXEL_FORMAT_BGR24}, &tags, &error)) return 1;
     printf("grid from BGR: %zu tags\n", tags->count);
     atag_tags_free(tags);
     free(colour);

@@ -1,4 +1,5 @@
-// Declarations shared by the C files of the AprilTag shim; not part of its interface (include/CAprilTagShim.h).
+// Declarations shared by the C files of the AprilTag shim; not part of its interface
+// (include/CAprilTagShim.h).
 
 #ifndef ATAG_INTERNAL_H
 #define ATAG_INTERNAL_H
@@ -7,10 +8,10 @@
 
 #include <apriltag/apriltag.h>
 
-// status.c: fill the caller's error record (if any) and return the status.
-shim_status atag_fail(shim_error *error, shim_status status, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-shim_status atag_succeed(shim_error *error);
+// The shim convention (CShimCore.h): fill the caller's error record (if any) as the AprilTag shim
+// and return the status.
+#define atag_fail(error, status, ...) shim_error_set((error), SHIM_AREA_APRILTAG, (status), __VA_ARGS__)
+#define atag_succeed(error) shim_error_clear((error), SHIM_AREA_APRILTAG)
 
 // family.c: libapriltag's families, and a classic family with a border `extra` cells wider.
 apriltag_family_t *atag_family_make(atag_family family);

@@ -186,16 +186,18 @@ static shim_status detect_gray(atag_detector *detector, const uint8_t *gray, int
                               size_t row_stride, atag_tags **out, shim_error *error);
 
 
-shim_status atag_detector_detect(atag_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
-                               size_t row_stride, shim_pixel_format format, atag_tags **out, shim_error *error) {
+shim_status atag_detector_detect(atag_detector *detector, const shim_pixels *image, atag_tags **out, shim_error *error) {
     *out = NULL;
-    if (!detector || !pixels) return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "no detector or no pixels");
+    if (!detector || !image || !image->data) return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "no detector or no pixels");
+    const uint8_t *pixels = image->data;
+    const int32_t width = image->width, height = image->height;
+    size_t row_stride = image->row_stride;
+    const shim_pixel_format format = image->format;
     if (width < atag_minimum_side || height < atag_minimum_side)
-        return atag_fail(error, SHIM_STATUS_IMAGE_TOO_SMALL, "image of %dx%d pixels is too small (at least %dx%d)", (int)width,
-                    (int)height, (int)atag_minimum_side, (int)atag_minimum_side);
-    size_t bytes_per_pixel = format == SHIM_PIXEL_FORMAT_GRAY8 ? 1 : format == SHIM_PIXEL_FORMAT_YUYV ? 2 : 3;
-    if (format < SHIM_PIXEL_FORMAT_GRAY8 || format > SHIM_PIXEL_FORMAT_YUYV)
-        return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "unknown pixel format %d", (int)format);
+        return atag_fail(error, SHIM_STATUS_IMAGE_TOO_SMALL, "image of %dx%d pixels is too small (at least %dx%d)",
+                         (int)width, (int)height, (int)atag_minimum_side, (int)atag_minimum_side);
+    const size_t bytes_per_pixel = (size_t)shim_pixel_format_bytes(format);
+    if (bytes_per_pixel == 0) return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "unknown pixel format %d", (int)format);
     if (row_stride < (size_t)width * bytes_per_pixel || row_stride > INT32_MAX)
         return atag_fail(error, SHIM_STATUS_INVALID_ARGUMENT, "row stride %zu for %d pixels a row", row_stride, (int)width);
     uint8_t *converted = NULL;

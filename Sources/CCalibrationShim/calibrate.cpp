@@ -268,7 +268,7 @@ shim_status mcal_points_undistort(const mcal_camera *camera, const double *image
     });
 }
 
-shim_status mcal_image_undistort(const mcal_pixels *source, const mcal_camera *camera, const mcal_pixels *destination,
+shim_status mcal_image_undistort(const shim_pixels *source, const mcal_camera *camera, const shim_pixels *destination,
                                  shim_error *error) {
     return mcal::guarded(error, [&] {
         mcal::require(camera, "camera");

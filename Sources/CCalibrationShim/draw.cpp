@@ -5,7 +5,7 @@
 
 namespace {
 
-cv::Mat canvas_of(const mcal_pixels *canvas) {
+cv::Mat canvas_of(const shim_pixels *canvas) {
     cv::Mat mat = mcal::wrap(canvas);
     if (mat.channels() != 3) mcal::fail(SHIM_STATUS_INVALID_ARGUMENT, "drawing needs BGR pixels (3 channels)");
     return mat;
@@ -21,7 +21,7 @@ cv::Point fixed(double x, double y) { return cv::Point(cvRound(x * (1 << shift))
 
 extern "C" {
 
-shim_status mcal_draw_line(const mcal_pixels *canvas, double x0, double y0, double x1, double y1, mcal_color color,
+shim_status mcal_draw_line(const shim_pixels *canvas, double x0, double y0, double x1, double y1, mcal_color color,
                            int32_t thickness, int32_t arrow, shim_error *error) {
     return mcal::guarded(error, [&] {
         cv::Mat mat = canvas_of(canvas);
@@ -34,7 +34,7 @@ shim_status mcal_draw_line(const mcal_pixels *canvas, double x0, double y0, doub
     });
 }
 
-shim_status mcal_draw_rectangle(const mcal_pixels *canvas, double x0, double y0, double x1, double y1,
+shim_status mcal_draw_rectangle(const shim_pixels *canvas, double x0, double y0, double x1, double y1,
                                 mcal_color color, int32_t thickness, shim_error *error) {
     return mcal::guarded(error, [&] {
         cv::Mat mat = canvas_of(canvas);
@@ -43,7 +43,7 @@ shim_status mcal_draw_rectangle(const mcal_pixels *canvas, double x0, double y0,
     });
 }
 
-shim_status mcal_draw_circle(const mcal_pixels *canvas, double x, double y, double radius, mcal_color color,
+shim_status mcal_draw_circle(const shim_pixels *canvas, double x, double y, double radius, mcal_color color,
                              int32_t thickness, shim_error *error) {
     return mcal::guarded(error, [&] {
         cv::Mat mat = canvas_of(canvas);
@@ -52,7 +52,7 @@ shim_status mcal_draw_circle(const mcal_pixels *canvas, double x, double y, doub
     });
 }
 
-shim_status mcal_draw_text(const mcal_pixels *canvas, const char *text, double x, double y, double scale,
+shim_status mcal_draw_text(const shim_pixels *canvas, const char *text, double x, double y, double scale,
                            mcal_color color, int32_t thickness, shim_error *error) {
     return mcal::guarded(error, [&] {
         mcal::require(text, "text");

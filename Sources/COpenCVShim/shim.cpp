@@ -1,4 +1,4 @@
-// Status reporting, pixel wrapping, owned images and OpenCV's thread count.
+// Regular files, gray and BGR copies, owned images and OpenCV's thread count.
 #include "shim.hpp"
 
 #include <opencv2/core/utility.hpp>
@@ -16,31 +16,6 @@
 #include <unistd.h>
 
 namespace msd {
-
-void fail(shim_status status, const char *format, ...) {
-    char buffer[sizeof(shim_error{}.message)];
-    va_list arguments;
-    va_start(arguments, format);
-    std::vsnprintf(buffer, sizeof buffer, format, arguments);
-    va_end(arguments);
-    throw Failure{status, buffer};
-}
-
-shim_status report(shim_error *error, const Failure &failure) {
-    if (error != nullptr) {
-        error->status = failure.status;
-        error->system_errno = failure.system_errno;
-        error->width = failure.width;
-        error->height = failure.height;
-        error->file_bytes = failure.file_bytes;
-        std::snprintf(error->message, sizeof error->message, "%s", failure.message.c_str());
-    }
-    return failure.status;
-}
-
-void require(const void *pointer, const char *name) {
-    if (pointer == nullptr) fail(SHIM_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
-}
 
 namespace {
 
@@ -66,16 +41,6 @@ void check_regular(const struct stat &status, const std::string &path, int64_t m
                           std::to_string(max_bytes) + " bytes";
         throw failure;
     }
-}
-
-int bytes_per_pixel(shim_pixel_format format) {
-    switch (format) {
-    case SHIM_PIXEL_FORMAT_GRAY8: return 1;
-    case SHIM_PIXEL_FORMAT_BGR24:
-    case SHIM_PIXEL_FORMAT_RGB24: return 3;
-    case SHIM_PIXEL_FORMAT_YUYV: return 2;
-    }
-    fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown pixel format %d", int(format));
 }
 
 }  // namespace
@@ -122,25 +87,6 @@ void RegularFile::read_into(std::vector<uint8_t> &bytes, size_t count) {
     }
     bytes.resize(start + got);
     offset_ += got;
-}
-
-cv::Mat wrap(const shim_pixels *pixels) {
-    require(pixels, "pixels");
-    require(pixels->data, "pixels->data");
-    const int channels = bytes_per_pixel(pixels->format);
-    if (pixels->width < 1 || pixels->height < 1) {
-        fail(SHIM_STATUS_INVALID_ARGUMENT, "empty image: %dx%d pixels", pixels->width, pixels->height);
-    }
-    const size_t row_bytes = size_t(pixels->width) * size_t(channels);
-    if (pixels->row_stride < row_bytes) {
-        fail(SHIM_STATUS_INVALID_ARGUMENT, "row stride %zu is smaller than one row of %d pixels (%zu bytes)",
-             pixels->row_stride, pixels->width, row_bytes);
-    }
-    if (pixels->format == SHIM_PIXEL_FORMAT_YUYV && pixels->width % 2 != 0) {
-        fail(SHIM_STATUS_INVALID_ARGUMENT, "YUYV images need an even width, got %d", pixels->width);
-    }
-    return cv::Mat(pixels->height, pixels->width, CV_8UC(channels), const_cast<void *>(pixels->data),
-                   pixels->row_stride);
 }
 
 cv::Mat gray(const cv::Mat &wrapped, shim_pixel_format format) {

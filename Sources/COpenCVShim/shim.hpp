@@ -1,8 +1,9 @@
-// Shared by the shim's .cpp files: turning C++ failures into shim_status, and wrapping C pixels as
-// cv::Mat without a copy. Never included by the public header.
+// Shared by the shim's .cpp files: the shim convention (shim_guard.hpp) reporting as the detection
+// shim, regular files, and gray or BGR copies of pixels. Never included by the public header.
 #pragma once
 
 #include "COpenCVShim.h"
+#include "shim_guard.hpp"
 
 #include <opencv2/core.hpp>
 
@@ -13,43 +14,16 @@
 
 namespace msd {
 
-// Thrown inside a shim function to fail with a chosen status; `guarded` turns it into the result.
-struct Failure {
-    shim_status status;
-    std::string message;
-    int system_errno = 0;
-    int64_t width = 0;
-    int64_t height = 0;
-    int64_t file_bytes = 0;
-};
+using shim::fail;
+using shim::Failure;
+using shim::require;
+using shim::wrap;
 
-[[noreturn]] void fail(shim_status status, const char *format, ...) __attribute__((format(printf, 2, 3)));
-
-// Writes `failure` into `error` (when not NULL) and returns its status.
-shim_status report(shim_error *error, const Failure &failure);
-
-// Runs `body` (which returns nothing on success) and turns every exception into a status: a
-// Failure keeps its own, cv::Exception, std::bad_alloc and std::exception get theirs.
+// shim::guarded, reporting as the detection shim.
 template <typename Body>
 shim_status guarded(shim_error *error, Body &&body) noexcept {
-    try {
-        body();
-        return report(error, Failure{SHIM_STATUS_OK, ""});
-    } catch (const Failure &failure) {
-        return report(error, failure);
-    } catch (const cv::Exception &exception) {
-        return report(error, Failure{SHIM_STATUS_LIBRARY_ERROR, "OpenCV error in " + exception.func + ": " + exception.err});
-    } catch (const std::bad_alloc &) {
-        return report(error, Failure{SHIM_STATUS_OUT_OF_MEMORY, "out of memory"});
-    } catch (const std::exception &exception) {
-        return report(error, Failure{SHIM_STATUS_INTERNAL_ERROR, std::string("internal error: ") + exception.what()});
-    } catch (...) {
-        return report(error, Failure{SHIM_STATUS_INTERNAL_ERROR, "internal error: unknown exception"});
-    }
+    return shim::guarded(SHIM_AREA_DETECTION, error, static_cast<Body &&>(body));
 }
-
-// Fails with SHIM_STATUS_INVALID_ARGUMENT when `pointer` is NULL.
-void require(const void *pointer, const char *name);
 
 // A regular file opened for reading. Anything else (a FIFO, a device, a directory, a socket) is
 // refused from its metadata, before it is opened, so that reading never waits on a writer or
@@ -75,9 +49,6 @@ private:
     size_t size_ = 0;
     size_t offset_ = 0;
 };
-
-// The caller's pixels as a cv::Mat over the same memory (no copy), after checking the geometry.
-cv::Mat wrap(const shim_pixels *pixels);
 
 // The pixels as one gray channel: `wrapped` itself for GRAY8, a converted copy otherwise.
 cv::Mat gray(const cv::Mat &wrapped, shim_pixel_format format);

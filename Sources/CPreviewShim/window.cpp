@@ -1,6 +1,7 @@
 // The preview window: highgui for the window and its keys, Xlib only to ask whether a display is
 // there before highgui's toolkit (which ends the process without one) is started.
 #include "CPreviewShim.h"
+#include "shim_guard.hpp"
 
 #include <X11/Xlib.h>
 #include <opencv2/core.hpp>
@@ -8,11 +9,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <cstdarg>
-#include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <new>
 #include <string>
 
 struct mpw_window {
@@ -23,65 +21,13 @@ struct mpw_window {
 
 namespace {
 
-struct Failure {
-    shim_status status;
-    std::string message;
-};
+using shim::fail;
+using shim::require;
 
-[[noreturn]] __attribute__((format(printf, 2, 3))) void fail(shim_status status, const char *format, ...) {
-    char buffer[sizeof(shim_error{}.message)];
-    va_list arguments;
-    va_start(arguments, format);
-    std::vsnprintf(buffer, sizeof buffer, format, arguments);
-    va_end(arguments);
-    throw Failure{status, buffer};
-}
-
-shim_status report(shim_error *error, shim_status status, const std::string &message) {
-    if (error != nullptr) {
-        error->status = status;
-        std::snprintf(error->message, sizeof error->message, "%s", message.c_str());
-    }
-    return status;
-}
-
+// shim::guarded, reporting as the preview shim.
 template <typename Body>
 shim_status guarded(shim_error *error, Body &&body) noexcept {
-    try {
-        body();
-        return report(error, SHIM_STATUS_OK, "");
-    } catch (const Failure &failure) {
-        return report(error, failure.status, failure.message);
-    } catch (const cv::Exception &exception) {
-        return report(error, SHIM_STATUS_LIBRARY_ERROR, "OpenCV error in " + exception.func + ": " + exception.err);
-    } catch (const std::bad_alloc &) {
-        return report(error, SHIM_STATUS_OUT_OF_MEMORY, "out of memory");
-    } catch (const std::exception &exception) {
-        return report(error, SHIM_STATUS_INTERNAL_ERROR, std::string("internal error: ") + exception.what());
-    } catch (...) {
-        return report(error, SHIM_STATUS_INTERNAL_ERROR, "internal error: unknown exception");
-    }
-}
-
-void require(const void *pointer, const char *name) {
-    if (pointer == nullptr) fail(SHIM_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
-}
-
-cv::Mat wrap(const mpw_pixels *pixels) {
-    require(pixels, "pixels");
-    require(pixels->data, "pixels->data");
-    if (pixels->channels != 1 && pixels->channels != 3) {
-        fail(SHIM_STATUS_INVALID_ARGUMENT, "pixels have %d channels; 1 or 3 are allowed", pixels->channels);
-    }
-    if (pixels->width < 1 || pixels->height < 1) {
-        fail(SHIM_STATUS_INVALID_ARGUMENT, "empty image: %dx%d pixels", pixels->width, pixels->height);
-    }
-    if (pixels->row_stride < size_t(pixels->width) * size_t(pixels->channels)) {
-        fail(SHIM_STATUS_INVALID_ARGUMENT, "row stride %zu is smaller than one row of %d pixels", pixels->row_stride,
-             pixels->width);
-    }
-    return cv::Mat(pixels->height, pixels->width, CV_8UC(pixels->channels), const_cast<void *>(pixels->data),
-                   pixels->row_stride);
+    return shim::guarded(SHIM_AREA_PREVIEW, error, static_cast<Body &&>(body));
 }
 
 // `size` shrunk (never grown), keeping its shape, to fit within the limits (0: none).
@@ -122,11 +68,11 @@ extern "C" shim_status mpw_window_open(const char *title, mpw_window **window, s
     });
 }
 
-extern "C" shim_status mpw_window_show(mpw_window *window, const mpw_pixels *pixels, int32_t max_width,
+extern "C" shim_status mpw_window_show(mpw_window *window, const shim_pixels *pixels, int32_t max_width,
                                       int32_t max_height, shim_error *error) {
     return guarded(error, [&] {
         require(window, "window");
-        const cv::Mat frame = wrap(pixels);
+        const cv::Mat frame = shim::wrap_gray_or_bgr(pixels);
         if (frame.size() != window->shown) {
             const cv::Size size = fitted(frame.size(), max_width, max_height);
             cv::resizeWindow(window->title, size.width, size.height);

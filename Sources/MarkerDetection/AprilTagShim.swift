@@ -2,17 +2,19 @@
 // checks every status and owns each detector through a final class whose deinit frees it.
 
 import CAprilTagShim
+import CShimCore
 import Pixels
+import ShimCore
 
 /// Calls `body` with an error record and throws a ``DetectionError`` when it returns a failure.
 private func check(_ body: (UnsafeMutablePointer<shim_error>) -> shim_status) throws(DetectionError) {
-    var error = shim_error()
-    guard body(&error) != .SHIM_STATUS_OK else { return }
-    var text = error.message
-    let message = withUnsafeBytes(of: &text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    switch error.status {
-    case .SHIM_STATUS_INVALID_ARGUMENT: throw .invalidPattern(reason: message)
-    default: throw .internalError(reason: message)
+    do throws(ShimFailure) {
+        try ShimFailure.check(body)
+    } catch {
+        switch error.status {
+        case .SHIM_STATUS_INVALID_ARGUMENT: throw .invalidPattern(reason: error.message)
+        default: throw .internalError(reason: error.message)
+        }
     }
 }
 
@@ -114,20 +116,12 @@ final class AprilTagHandle: @unchecked Sendable {
         guard image.width >= AprilTagShim.minimumDetectionSide, image.height >= AprilTagShim.minimumDetectionSide else {
             throw .imageTooSmall(width: image.width, height: image.height, minimum: AprilTagShim.minimumDetectionSide)
         }
-        let format: shim_pixel_format =
-            switch image.format {
-            case .gray8: .SHIM_PIXEL_FORMAT_GRAY8
-            case .bgr24: .SHIM_PIXEL_FORMAT_BGR24
-            case .rgb24: .SHIM_PIXEL_FORMAT_RGB24
-            case .yuyv: .SHIM_PIXEL_FORMAT_YUYV
-            }
         var found: UnsafeMutablePointer<atag_tags>?
         try image.withUnsafeBytes { (raw) throws(DetectionError) in
-            try check {
-                atag_detector_detect(
-                    detector, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), width, height, image.rowStride, format,
-                    &found, $0)
-            }
+            var pixels = shim_pixels(
+                data: raw.baseAddress, width: width, height: height, row_stride: image.rowStride,
+                format: image.format.shimFormat)
+            try check { atag_detector_detect(detector, &pixels, &found, $0) }
         }
         guard let found else { throw .internalError(reason: "atag_detector_detect returned no tags") }
         defer { atag_tags_free(found) }

@@ -2,36 +2,14 @@
 // and owns every C++ object through a final class whose deinit frees it.
 
 import COpenCVShim
+import CShimCore
 import Pixels
+import ShimCore
 
-/// A failed shim call: the status and what the shim said about it.
-struct ShimFailure: Error {
-    let status: shim_status
-    let systemErrno: Int32
-    let width: Int
-    let height: Int
-    let fileBytes: Int
-    let message: String
-
-    init(_ error: shim_error) {
-        status = error.status
-        systemErrno = error.system_errno
-        width = Int(error.width)
-        height = Int(error.height)
-        fileBytes = Int(error.file_bytes)
-        var text = error.message
-        message = withUnsafeBytes(of: &text) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-    }
-
-    init(status: shim_status, message: String) {
-        self.status = status
-        self.systemErrno = 0
-        self.width = 0
-        self.height = 0
-        self.fileBytes = 0
-        self.message = message
+extension ShimFailure {
+    /// A failure the Swift side of the OpenCV shim finds.
+    fileprivate static func detection(_ status: shim_status, _ message: String) -> ShimFailure {
+        ShimFailure(status: status, area: .SHIM_AREA_DETECTION, message: message)
     }
 
     var detectionError: DetectionError {
@@ -59,30 +37,14 @@ struct ShimFailure: Error {
 
 /// Calls `body` with an error record and throws when it returns a failure status.
 private func check(_ body: (UnsafeMutablePointer<shim_error>) -> shim_status) throws(ShimFailure) {
-    var error = shim_error()
-    guard body(&error) == .SHIM_STATUS_OK else { throw ShimFailure(error) }
+    try ShimFailure.check(body)
 }
 
 /// Calls `body` with `image`'s pixels described for the shim (read in place, not copied).
 private func withPixels<R>(
     _ image: PixelBuffer, _ body: (UnsafePointer<shim_pixels>) throws(ShimFailure) -> R
 ) throws(ShimFailure) -> R {
-    guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
-        throw ShimFailure(
-            status: .SHIM_STATUS_INVALID_ARGUMENT, message: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
-    }
-    let format: shim_pixel_format =
-        switch image.format {
-        case .gray8: .SHIM_PIXEL_FORMAT_GRAY8
-        case .bgr24: .SHIM_PIXEL_FORMAT_BGR24
-        case .rgb24: .SHIM_PIXEL_FORMAT_RGB24
-        case .yuyv: .SHIM_PIXEL_FORMAT_YUYV
-        }
-    return try image.withUnsafeBytes { (raw) throws(ShimFailure) -> R in
-        var pixels = shim_pixels(
-            data: raw.baseAddress, width: width, height: height, row_stride: image.rowStride, format: format)
-        return try body(&pixels)
-    }
+    try image.withShimPixels(area: .SHIM_AREA_DETECTION, body)
 }
 
 /// Wraps an image the shim owns as a `PixelBuffer` without copying it; the buffer frees the image
@@ -95,13 +57,7 @@ private func pixelBuffer(adopting image: OpaquePointer) throws(ShimFailure) -> P
         msd_image_free(image)
         throw error
     }
-    let format: PixelFormat =
-        switch pixels.format {
-        case .SHIM_PIXEL_FORMAT_GRAY8: .gray8
-        case .SHIM_PIXEL_FORMAT_RGB24: .rgb24
-        case .SHIM_PIXEL_FORMAT_YUYV: .yuyv
-        default: .bgr24
-        }
+    let format = PixelFormat(pixels.format)
     let address = UInt(bitPattern: Int(bitPattern: image))
     let memory = UnsafeMutableRawBufferPointer(
         start: UnsafeMutableRawPointer(mutating: pixels.data), count: pixels.row_stride * Int(pixels.height))
@@ -112,7 +68,7 @@ private func pixelBuffer(adopting image: OpaquePointer) throws(ShimFailure) -> P
         ) { _ in msd_image_free(OpaquePointer(bitPattern: address)) }
     } catch {
         msd_image_free(image)
-        throw ShimFailure(status: .SHIM_STATUS_INTERNAL_ERROR, message: "\(error)")
+        throw .detection(.SHIM_STATUS_INTERNAL_ERROR, "\(error)")
     }
 }
 
@@ -163,7 +119,7 @@ enum Shim {
                     }
                 }
             }
-            guard let image else { throw ShimFailure(status: .SHIM_STATUS_INTERNAL_ERROR, message: "no image returned") }
+            guard let image else { throw .detection(.SHIM_STATUS_INTERNAL_ERROR, "no image returned") }
             return try pixelBuffer(adopting: image)
         } catch {
             throw error.imageFileError(path: path, limit: pixelLimit)
@@ -180,10 +136,10 @@ enum Shim {
         }
         let format: ImageFile.Format =
             switch header.format {
-            case MSD_FILE_FORMAT_JPEG: .jpeg
-            case MSD_FILE_FORMAT_PNG: .png
-            case MSD_FILE_FORMAT_BMP: .bmp
-            default: .tiff
+            case .MSD_FILE_FORMAT_JPEG: .jpeg
+            case .MSD_FILE_FORMAT_PNG: .png
+            case .MSD_FILE_FORMAT_BMP: .bmp
+            case .MSD_FILE_FORMAT_TIFF: .tiff
             }
         return ImageFile.Header(format: format, width: Int(header.width), height: Int(header.height))
     }
@@ -195,7 +151,7 @@ enum Shim {
             try withPixels(image) { (pixels) throws(ShimFailure) in
                 try check {
                     msd_image_encode(
-                        pixels, png ? MSD_FILE_FORMAT_PNG : MSD_FILE_FORMAT_JPEG, Int32(clamping: jpegQuality), &encoded, $0)
+                        pixels, png ? .MSD_FILE_FORMAT_PNG : .MSD_FILE_FORMAT_JPEG, Int32(clamping: jpegQuality), &encoded, $0)
                 }
             }
             defer { msd_bytes_free(encoded) }
@@ -241,7 +197,7 @@ enum Shim {
                     }
                 }
             }
-            guard let result else { throw ShimFailure(status: .SHIM_STATUS_INTERNAL_ERROR, message: "no image returned") }
+            guard let result else { throw .detection(.SHIM_STATUS_INTERNAL_ERROR, "no image returned") }
             return try pixelBuffer(adopting: result)
         } catch {
             throw error.detectionError
@@ -390,7 +346,7 @@ final class DetectorHandle: @unchecked Sendable {
                 msd_detector_render(
                     detector, Int32(clamping: width), Int32(clamping: height), Int32(clamping: margin), &image, $0)
             }
-            guard let image else { throw ShimFailure(status: .SHIM_STATUS_INTERNAL_ERROR, message: "no image returned") }
+            guard let image else { throw .detection(.SHIM_STATUS_INTERNAL_ERROR, "no image returned") }
             return try pixelBuffer(adopting: image)
         } catch {
             throw error.status == .SHIM_STATUS_INVALID_ARGUMENT ? .cannotRender(reason: error.message) : error.detectionError

@@ -1,8 +1,10 @@
 import CPreviewShim
+import CShimCore
 import Dispatch
 import Foundation
 public import MarkerDetection
 public import Pixels
+import ShimCore
 import Synchronization
 
 /// A native window (OpenCV highgui over X11) showing frames with their detection and a badge drawn
@@ -203,8 +205,8 @@ public final class PreviewWindow: Sendable {
         }
         var error = shim_error()
         let status = drawn.withUnsafeBytes { bytes in
-            var pixels = mpw_pixels(data: bytes.baseAddress, width: Int32(drawn.width), height: Int32(drawn.height),
-                                    row_stride: drawn.rowStride, channels: Int32(drawn.format.bytesPerPixel))
+            var pixels = shim_pixels(data: bytes.baseAddress, width: Int32(drawn.width), height: Int32(drawn.height),
+                                     row_stride: drawn.rowStride, format: drawn.format.shimFormat)
             return mpw_window_show(window, &pixels, limit.width, limit.height, &error)
         }
         guard status == .SHIM_STATUS_OK else { throw PreviewWindowError(status, error) }
@@ -233,8 +235,8 @@ public enum PreviewWindowError: Error, Equatable, CustomStringConvertible {
     case drawing(String)
 
     init(_ status: shim_status, _ error: shim_error) {
-        let message = withUnsafeBytes(of: error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        self = status == .SHIM_STATUS_NO_DISPLAY ? .noDisplay(message) : .window(message)
+        let failure = ShimFailure(error)
+        self = status == .SHIM_STATUS_NO_DISPLAY ? .noDisplay(failure.message) : .window(failure.message)
     }
 
     public var description: String {

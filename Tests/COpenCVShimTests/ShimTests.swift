@@ -59,7 +59,7 @@ import Testing
         #expect(message(error) == "detector is NULL")
         var pixels = shim_pixels(data: nil, width: 4, height: 4, row_stride: 4, format: .SHIM_PIXEL_FORMAT_GRAY8)
         var encoded: OpaquePointer?
-        #expect(msd_image_encode(&pixels, MSD_FILE_FORMAT_PNG, 0, &encoded, &error) == .SHIM_STATUS_INVALID_ARGUMENT)
+        #expect(msd_image_encode(&pixels, .MSD_FILE_FORMAT_PNG, 0, &encoded, &error) == .SHIM_STATUS_INVALID_ARGUMENT)
         #expect(message(error) == "pixels->data is NULL")
         #expect(encoded == nil)
         // Freeing NULL is allowed.
@@ -87,7 +87,7 @@ import Testing
         let bytes = Self.pngHeader(width: 100_000, height: 3)
         let status = bytes.withUnsafeBufferPointer { msd_image_header_read($0.baseAddress, $0.count, &header, nil) }
         #expect(status == .SHIM_STATUS_OK)
-        #expect(header.format == MSD_FILE_FORMAT_PNG && header.width == 100_000 && header.height == 3)
+        #expect(header.format == .MSD_FILE_FORMAT_PNG && header.width == 100_000 && header.height == 3)
     }
 
     @Test func unknownImageChannelsAreRefusedBeforeReading() {
@@ -190,7 +190,7 @@ import Testing
         var drawn = shim_pixels()
         #expect(msd_image_pixels_get(annotated, &drawn, nil) == .SHIM_STATUS_OK)
         var encoded: OpaquePointer?
-        #expect(msd_image_encode(&drawn, MSD_FILE_FORMAT_JPEG, 90, &encoded, nil) == .SHIM_STATUS_OK)
+        #expect(msd_image_encode(&drawn, .MSD_FILE_FORMAT_JPEG, 90, &encoded, nil) == .SHIM_STATUS_OK)
         defer { msd_bytes_free(encoded) }
         var data: UnsafePointer<UInt8>?
         var count = 0

@@ -1,6 +1,7 @@
 // atag: a pure C interface over libapriltag 3 (the AprilTag 3 detector of the University of
-// Michigan), for MarkerDetection. Every function returns a status and writes its results through
-// out-parameters; a failure fills the optional `shim_error` with a message.
+// Michigan), for MarkerDetection. It follows the shim convention (CShimCore.h): every function
+// returns a shim_status and writes its results through out-parameters; a failure fills the
+// optional `shim_error` with a message.
 
 #ifndef C_APRILTAG_SHIM_H
 #define C_APRILTAG_SHIM_H
@@ -88,8 +89,7 @@ extern const int32_t atag_minimum_side;
 /// Detects tags in an image read in place (gray images are not copied; colour ones are turned gray
 /// with OpenCV's weights). Any number of threads may call this on one detector at once; each call
 /// runs libapriltag on the calling thread alone (see detector.c for why not on its worker pool).
-shim_status atag_detector_detect(atag_detector *detector, const uint8_t *pixels, int32_t width, int32_t height,
-                               size_t row_stride, shim_pixel_format format, atag_tags **tags, shim_error *error);
+shim_status atag_detector_detect(atag_detector *detector, const shim_pixels *pixels, atag_tags **tags, shim_error *error);
 void atag_tags_free(atag_tags *tags);
 
 /// Where the libapriltag this process runs with was loaded from. libapriltag has no version call

@@ -94,24 +94,15 @@ shim_status mcal_points_project(const mcal_camera *camera, const double *camera_
 shim_status mcal_points_undistort(const mcal_camera *camera, const double *image_points, size_t count,
                                   double *normalized_points, shim_error *error);
 
-/* MARK: - Pixels */
+/* MARK: - Pixels (shim_pixels: GRAY8 or BGR24) */
 
-/* Pixels of `channels` (1 or 3) bytes each: `height` rows of `row_stride` bytes from `data`. */
-typedef struct mcal_pixels {
-    void *data;
-    int32_t width;
-    int32_t height;
-    size_t row_stride;
-    int32_t channels;
-} mcal_pixels;
-
-/* Writes into `destination` (same size and channels as `source`) the picture `camera` would have
+/* Writes into `destination` (same size and format as `source`) the picture `camera` would have
  * taken without distortion, keeping the camera matrix (cv::undistort, or
  * cv::fisheye::undistortImage). Pixels that see nothing are black. */
-shim_status mcal_image_undistort(const mcal_pixels *source, const mcal_camera *camera, const mcal_pixels *destination,
+shim_status mcal_image_undistort(const shim_pixels *source, const mcal_camera *camera, const shim_pixels *destination,
                                  shim_error *error);
 
-/* MARK: - Drawing on caller-owned BGR pixels (3 channels) */
+/* MARK: - Drawing on caller-owned BGR24 pixels, written in place */
 
 typedef struct mcal_color {
     uint8_t blue;
@@ -120,16 +111,16 @@ typedef struct mcal_color {
 } mcal_color;
 
 /* A line, antialiased; `arrow` nonzero puts an arrow head at (x1, y1). */
-shim_status mcal_draw_line(const mcal_pixels *canvas, double x0, double y0, double x1, double y1, mcal_color color,
+shim_status mcal_draw_line(const shim_pixels *canvas, double x0, double y0, double x1, double y1, mcal_color color,
                            int32_t thickness, int32_t arrow, shim_error *error);
 /* A rectangle from (x0, y0) to (x1, y1); `thickness` < 0 fills it. */
-shim_status mcal_draw_rectangle(const mcal_pixels *canvas, double x0, double y0, double x1, double y1,
+shim_status mcal_draw_rectangle(const shim_pixels *canvas, double x0, double y0, double x1, double y1,
                                 mcal_color color, int32_t thickness, shim_error *error);
 /* A circle; `thickness` < 0 fills it. */
-shim_status mcal_draw_circle(const mcal_pixels *canvas, double x, double y, double radius, mcal_color color,
+shim_status mcal_draw_circle(const shim_pixels *canvas, double x, double y, double radius, mcal_color color,
                              int32_t thickness, shim_error *error);
 /* ASCII text with its baseline starting at (x, y), in OpenCV's simplex font at `scale`. */
-shim_status mcal_draw_text(const mcal_pixels *canvas, const char *text, double x, double y, double scale,
+shim_status mcal_draw_text(const shim_pixels *canvas, const char *text, double x, double y, double scale,
                            mcal_color color, int32_t thickness, shim_error *error);
 
 #ifdef __cplusplus

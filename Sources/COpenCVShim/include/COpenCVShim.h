@@ -58,7 +58,7 @@ void msd_image_free(msd_image *image);
 
 /* MARK: - Image files */
 
-typedef enum msd_file_format {
+typedef enum SHIM_CLOSED_ENUM msd_file_format {
     MSD_FILE_FORMAT_JPEG = 0,
     MSD_FILE_FORMAT_PNG = 1,
     MSD_FILE_FORMAT_BMP = 2,

@@ -32,19 +32,10 @@ typedef struct mpw_window mpw_window;
 /* Opens a resizable window titled `title` (the title must be unique among the process's windows). */
 shim_status mpw_window_open(const char *title, mpw_window **window, shim_error *error);
 
-/* Pixels the caller owns, BGR (3 channels) or gray (1), rows `row_stride` bytes apart. */
-typedef struct mpw_pixels {
-    const void *data;
-    int32_t width;
-    int32_t height;
-    size_t row_stride;
-    int32_t channels;
-} mpw_pixels;
-
-/* Shows `pixels` in the window (copied; the caller may free them on return). The first frame, or
- * one of another size, sizes the window to the frame, shrunk to fit within `max_width` x
- * `max_height` (0: no limit). Nothing is drawn until mpw_window_poll runs the event loop. */
-shim_status mpw_window_show(mpw_window *window, const mpw_pixels *pixels, int32_t max_width, int32_t max_height,
+/* Shows `pixels` (GRAY8 or BGR24) in the window (copied; the caller may free them on return). The
+ * first frame, or one of another size, sizes the window to the frame, shrunk to fit within
+ * `max_width` x `max_height` (0: no limit). Nothing is drawn until mpw_window_poll runs the event loop. */
+shim_status mpw_window_show(mpw_window *window, const shim_pixels *pixels, int32_t max_width, int32_t max_height,
                            shim_error *error);
 
 /* Runs the window's event loop for about `milliseconds` (at least 1), or until a key is pressed.

@@ -15,8 +15,15 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
     /// Replacing the files of an output folder failed, and some old files could not be put back:
     /// they are in `keptIn`.
     case partlyReplaced(path: String, reason: String, keptIn: String)
-    /// OpenCV refused the problem or failed to solve it.
+    /// OpenCV failed to solve, project, undistort or draw.
     case openCV(String)
+    /// The calibration shim refused what it was given: a problem, a camera or pixels no solve,
+    /// projection or drawing can use.
+    case invalidInput(String)
+    /// Memory ran out inside OpenCV.
+    case outOfMemory
+    /// The calibration shim failed in a way it does not expect (a bug); the message says where.
+    case internalError(String)
     /// The solve ended, but with a value that is no number (NaN), infinite, or a negative variance:
     /// the views do not determine the camera. Names the first such value (`fx = nan`).
     case nonFiniteSolve(String)
@@ -47,6 +54,12 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
                 + "and the old files that could not be put back are in \(kept)"
         case .openCV(let reason):
             return "the solve failed: \(reason)"
+        case .invalidInput(let reason):
+            return "OpenCV cannot use this input: \(reason)"
+        case .outOfMemory:
+            return "out of memory"
+        case .internalError(let reason):
+            return reason
         case .nonFiniteSolve(let value):
             return "the solve gave \(value), not a camera: these views do not determine one (points piled up or "
                 + "every view alike); take pictures of the whole target from different positions and angles"

@@ -2,8 +2,10 @@
 // and frees every solution it is given.
 
 import CCalibrationShim
+import CShimCore
 import MarkerDetection
 import Pixels
+import ShimCore
 
 /// What one call of `mcal_calibrate` found.
 struct ShimSolution {
@@ -20,15 +22,13 @@ struct ShimSolution {
 }
 
 enum CalibrationShim {
-    private static func message(_ error: shim_error) -> String {
-        var text = error.message
-        return withUnsafeBytes(of: &text) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-    }
-
-    /// Calls `body` with an error record and throws when it returns a failure status.
+    /// Calls `body` with an error record and throws, by the status, when it returns a failure.
     private static func check(_ body: (UnsafeMutablePointer<shim_error>) -> shim_status) throws(CalibrationError) {
-        var error = shim_error()
-        guard body(&error) == .SHIM_STATUS_OK else { throw .openCV(message(error)) }
+        do throws(ShimFailure) {
+            try ShimFailure.check(body)
+        } catch {
+            throw CalibrationError(error)
+        }
     }
 
     private static func cModel(_ model: CameraModel) -> mcal_model {
@@ -124,34 +124,25 @@ enum CalibrationShim {
         return (0..<points.count).map { ImagePoint(x: output[2 * $0], y: output[2 * $0 + 1]) }
     }
 
-    private static func channels(_ format: PixelFormat) -> Int32? {
-        switch format {
-        case .gray8: 1
-        case .bgr24: 3
-        default: nil
-        }
-    }
-
     /// The picture `camera` would have taken without distortion (mcal_image_undistort).
     static func undistort(_ image: PixelBuffer, through camera: Camera) throws(CalibrationError) -> PixelBuffer {
-        guard let channels = channels(image.format) else { throw .openCV("undistortion reads GRAY8 or BGR24 pixels, not \(image.format)") }
+        guard image.format == .gray8 || image.format == .bgr24 else {
+            throw .invalidInput("undistortion reads GRAY8 or BGR24 pixels, not \(image.format)")
+        }
         var cameraModel = cCamera(camera)
         var failure: CalibrationError?
         let result: PixelBuffer
         do {
             result = try PixelBuffer(width: image.width, height: image.height, format: image.format) { target in
-                image.withUnsafeBytes { source in
-                    var input = mcal_pixels(
-                        data: UnsafeMutableRawPointer(mutating: source.baseAddress), width: Int32(image.width),
-                        height: Int32(image.height), row_stride: image.rowStride, channels: channels)
-                    var output = mcal_pixels(
-                        data: target.baseAddress, width: Int32(image.width), height: Int32(image.height),
-                        row_stride: image.width * Int(channels), channels: channels)
-                    do throws(CalibrationError) {
-                        try check { mcal_image_undistort(&input, &cameraModel, &output, $0) }
-                    } catch {
-                        failure = error
+                var output = shim_pixels(
+                    data: target.baseAddress, width: Int32(image.width), height: Int32(image.height),
+                    row_stride: image.width * image.format.bytesPerPixel, format: image.format.shimFormat)
+                do throws(ShimFailure) {
+                    try image.withShimPixels(area: .SHIM_AREA_CALIBRATION) { (input) throws(ShimFailure) in
+                        try ShimFailure.check { mcal_image_undistort(input, &cameraModel, &output, $0) }
                     }
+                } catch {
+                    failure = CalibrationError(error)
                 }
             }
         } catch {
@@ -172,8 +163,9 @@ enum CalibrationShim {
                     target[index + 1] = background.green
                     target[index + 2] = background.red
                 }
-                var canvas = mcal_pixels(
-                    data: target.baseAddress, width: Int32(width), height: Int32(height), row_stride: width * 3, channels: 3)
+                var canvas = shim_pixels(
+                    data: target.baseAddress, width: Int32(width), height: Int32(height), row_stride: width * 3,
+                    format: .SHIM_PIXEL_FORMAT_BGR24)
                 do throws(CalibrationError) {
                     for shape in shapes {
                         try check { error in draw(shape, on: &canvas, error) }
@@ -189,7 +181,7 @@ enum CalibrationShim {
         return result
     }
 
-    private static func draw(_ shape: Canvas.Shape, on canvas: inout mcal_pixels, _ error: UnsafeMutablePointer<shim_error>) -> shim_status {
+    private static func draw(_ shape: Canvas.Shape, on canvas: inout shim_pixels, _ error: UnsafeMutablePointer<shim_error>) -> shim_status {
         func c(_ color: Canvas.Color) -> mcal_color { mcal_color(blue: color.blue, green: color.green, red: color.red) }
         switch shape {
         case .line(let from, let to, let color, let thickness, let arrow):
@@ -200,6 +192,19 @@ enum CalibrationShim {
             return mcal_draw_circle(&canvas, centre.x, centre.y, radius, c(color), Int32(thickness), error)
         case .text(let text, let at, let scale, let color, let thickness):
             return mcal_draw_text(&canvas, text, at.x, at.y, scale, c(color), Int32(thickness), error)
+        }
+    }
+}
+
+extension CalibrationError {
+    /// The error for a failed calibration shim call, by its status: OpenCV's own failures stay
+    /// ``openCV(_:)``, what the shim refused is ``invalidInput(_:)``.
+    init(_ failure: ShimFailure) {
+        switch failure.status {
+        case .SHIM_STATUS_LIBRARY_ERROR: self = .openCV(failure.message)
+        case .SHIM_STATUS_INVALID_ARGUMENT: self = .invalidInput(failure.message)
+        case .SHIM_STATUS_OUT_OF_MEMORY: self = .outOfMemory
+        default: self = .internalError(failure.message)
         }
     }
 }
