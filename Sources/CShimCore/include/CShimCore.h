@@ -81,13 +81,13 @@ typedef enum SHIM_CLOSED_ENUM shim_area {
     /* No shim has written the record yet. */
     SHIM_AREA_NONE = 0,
     /* COpenCVShim: image files, dictionaries, detection, drawing (OpenCV). */
-    SHIM_AREA_DETECTION = 1,
+    SHIM_AREA_DETECTION,
     /* CCalibrationShim: calibration, projection, undistortion, drawing (OpenCV). */
-    SHIM_AREA_CALIBRATION = 2,
+    SHIM_AREA_CALIBRATION,
     /* CPreviewShim: the preview window (OpenCV highgui, Xlib). */
-    SHIM_AREA_PREVIEW = 3,
+    SHIM_AREA_PREVIEW,
     /* CAprilTagShim: tag families and detection (libapriltag). */
-    SHIM_AREA_APRILTAG = 4,
+    SHIM_AREA_APRILTAG,
 } shim_area;
 
 /* MARK: - Error record */
@@ -121,11 +121,11 @@ typedef enum SHIM_CLOSED_ENUM shim_pixel_format {
     /* One byte a pixel. */
     SHIM_PIXEL_FORMAT_GRAY8 = 0,
     /* Three bytes a pixel: blue, green, red. */
-    SHIM_PIXEL_FORMAT_BGR24 = 1,
+    SHIM_PIXEL_FORMAT_BGR24,
     /* Three bytes a pixel: red, green, blue. */
-    SHIM_PIXEL_FORMAT_RGB24 = 2,
+    SHIM_PIXEL_FORMAT_RGB24,
     /* Two bytes a pixel, two pixels sharing their chroma (Y0 U Y1 V); the width is even. */
-    SHIM_PIXEL_FORMAT_YUYV = 3,
+    SHIM_PIXEL_FORMAT_YUYV,
 } shim_pixel_format;
 
 /* Pixels someone else owns: `height` rows of `row_stride` bytes from `data`. A shim that writes
