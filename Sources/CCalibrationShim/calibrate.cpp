@@ -1,7 +1,7 @@
 // Camera calibration: cv::calibrateCamera with standard deviations (Python's calibrateCameraExtended)
 // for pinhole models, cv::fisheye::calibrate for the
 // fisheye model, with the fisheye model's uncertainties from its own projection Jacobian.
-#include "guard.hpp"
+#include "calibration.hpp"
 
 #include <opencv2/calib3d.hpp>
 

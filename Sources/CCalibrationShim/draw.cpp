@@ -1,5 +1,5 @@
 // Drawing on caller-owned BGR pixels, for the calibration's coverage and residual pictures.
-#include "guard.hpp"
+#include "calibration.hpp"
 
 #include <opencv2/imgproc.hpp>
 

@@ -1,5 +1,5 @@
 // Camera conversion for the calibration shim.
-#include "guard.hpp"
+#include "calibration.hpp"
 
 namespace mcal {
 
