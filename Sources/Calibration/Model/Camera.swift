@@ -48,7 +48,8 @@ public struct Camera: Sendable, Hashable {
     /// Where points given in the camera's own frame (z forward, z > 0) appear in the image
     /// (`cv::projectPoints` or `cv::fisheye::projectPoints`).
     ///
-    /// - Throws: ``CalibrationError/openCV(_:)`` when OpenCV refuses.
+    /// - Throws: ``CalibrationError/invalidInput(_:)`` for distortion coefficients the model does not have,
+    ///   ``CalibrationError/openCV(_:)`` when OpenCV fails.
     public func project(_ points: [ObjectPoint]) throws(CalibrationError) -> [ImagePoint] {
         try CalibrationShim.project(points, through: self)
     }
@@ -56,7 +57,8 @@ public struct Camera: Sendable, Hashable {
     /// The ideal, undistorted direction of each image point, as `(x/z, y/z)` in the camera's frame
     /// (`cv::undistortPoints` or `cv::fisheye::undistortPoints`).
     ///
-    /// - Throws: ``CalibrationError/openCV(_:)`` when OpenCV refuses.
+    /// - Throws: ``CalibrationError/invalidInput(_:)`` for distortion coefficients the model does not have,
+    ///   ``CalibrationError/openCV(_:)`` when OpenCV fails.
     public func normalized(_ points: [ImagePoint]) throws(CalibrationError) -> [ImagePoint] {
         try CalibrationShim.normalize(points, through: self)
     }
@@ -84,7 +86,8 @@ extension Camera {
     /// (`cv::undistort`, or `cv::fisheye::undistortImage`); pixels that see nothing are black.
     ///
     /// - Parameter image: A GRAY8 or BGR24 picture of this camera's image size.
-    /// - Throws: ``CalibrationError/openCV(_:)`` for other formats or when OpenCV fails.
+    /// - Throws: ``CalibrationError/invalidInput(_:)`` for other formats, ``CalibrationError/openCV(_:)`` when
+    ///   OpenCV fails.
     public func undistort(_ image: PixelBuffer) throws(CalibrationError) -> PixelBuffer {
         try CalibrationShim.undistort(image, through: self)
     }
