@@ -198,13 +198,19 @@ enum CalibrationShim {
 
 extension CalibrationError {
     /// The error for a failed calibration shim call, by its status: OpenCV's own failures stay
-    /// ``openCV(_:)``, what the shim refused is ``invalidInput(_:)``.
+    /// ``openCV(_:)``, what the shim refused is ``invalidInput(_:)``; statuses the calibration shim
+    /// never returns are internal errors.
     init(_ failure: ShimFailure) {
         switch failure.status {
         case .SHIM_STATUS_LIBRARY_ERROR: self = .openCV(failure.message)
         case .SHIM_STATUS_INVALID_ARGUMENT: self = .invalidInput(failure.message)
         case .SHIM_STATUS_OUT_OF_MEMORY: self = .outOfMemory
-        default: self = .internalError(failure.message)
+        case .SHIM_STATUS_OK, .SHIM_STATUS_INTERNAL_ERROR, .SHIM_STATUS_IO, .SHIM_STATUS_EMPTY_INPUT,
+            .SHIM_STATUS_UNRECOGNIZED_FORMAT, .SHIM_STATUS_TRUNCATED, .SHIM_STATUS_TOO_MANY_PIXELS,
+            .SHIM_STATUS_DECODE_FAILED, .SHIM_STATUS_ENCODE_FAILED, .SHIM_STATUS_NOT_REGULAR_FILE,
+            .SHIM_STATUS_FILE_TOO_LARGE, .SHIM_STATUS_INVALID_DICTIONARY, .SHIM_STATUS_IMAGE_TOO_SMALL,
+            .SHIM_STATUS_NO_DISPLAY:
+            self = .internalError(failure.message)
         }
     }
 }
