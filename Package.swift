@@ -9,6 +9,9 @@
 //   pictures -> Calibration (over CCalibrationShim) -> marker-shutter calibrate
 //                           `-> MarkerShutter (`live --calibrate` solves as pictures are taken)
 //
+// The files both of those write and read (picture sidecars, manifest lines, `process` rows) are
+// written and read by one type each in FileFormats, below both.
+//
 // Dependencies only point up that chain; `Debounce` knows nothing of cameras.
 
 import PackageDescription
@@ -44,6 +47,14 @@ let systemCallTargets: [Target] = [
     // Internal to the package (`package` access): no product, no public API.
     .target(name: "SystemCalls", swiftSettings: strictSwift),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strictSwift),
+]
+
+// MARK: - File formats: the project's own files, each written and read by one type
+
+let fileFormatTargets: [Target] = [
+    // Foundation alone, so that Fuzz/build can compile it into the sidecar and manifest harnesses.
+    .target(name: "FileFormats", swiftSettings: strictSwift),
+    .testTarget(name: "FileFormatsTests", dependencies: ["FileFormats"], swiftSettings: strictSwift),
 ]
 
 // MARK: - Pixels: the image type shared by capture and detection
@@ -108,12 +119,12 @@ let calibrationTargets: [Target] = [
     // A pure C header over OpenCV's calib3d (calibration, projection, undistortion) and drawing.
     .target(name: "CCalibrationShim", dependencies: ["COpenCV", "CShimCore"]),
     .target(
-        name: "Calibration", dependencies: ["MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "ShimCore"], swiftSettings: strictSwift
+        name: "Calibration", dependencies: ["FileFormats", "MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "ShimCore"], swiftSettings: strictSwift
     ),
     .testTarget(
         name: "CalibrationTests",
         dependencies: [
-            "Calibration", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels", "SystemCalls",
+            "Calibration", "FileFormats", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels", "SystemCalls",
             .product(name: "Yams", package: "Yams"),
         ],
         swiftSettings: strictSwift
@@ -158,7 +169,7 @@ let pipelineProducts: [Product] = [
 let pipelineTargets: [Target] = [
     .target(
         name: "MarkerShutter",
-        dependencies: ["Debounce", "Pixels", "SystemCalls", "MarkerDetection", "FrameCapture", "Calibration"],
+        dependencies: ["Debounce", "FileFormats", "Pixels", "SystemCalls", "MarkerDetection", "FrameCapture", "Calibration"],
         swiftSettings: strictSwift
     ),
     // The command-line tool: parses, builds a configuration, calls the library, prints.
@@ -174,8 +185,8 @@ let pipelineTargets: [Target] = [
     .testTarget(
         name: "MarkerShutterTests",
         dependencies: [
-            "MarkerShutter", "Debounce", "DebounceTesting", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels",
-            "FrameCapture", "Calibration",
+            "MarkerShutter", "Debounce", "DebounceTesting", "FileFormats", "MarkerDetection", "MarkerDetectionTestSupport",
+            "Pixels", "FrameCapture", "Calibration",
         ],
         swiftSettings: strictSwift
     ),
@@ -270,6 +281,7 @@ products += samplesProducts
 
 var targets: [Target] = debounceTargets
 targets += systemCallTargets
+targets += fileFormatTargets
 targets += pixelsTargets
 targets += shimTargets
 targets += detectionTargets
