@@ -1,7 +1,8 @@
-// libFuzzer harness over the picture sidecar parser (compiled with PictureSidecar.swift alone by
+// libFuzzer harness over the picture sidecar parser (compiled with the FileFormats module by
 // Fuzz/build). Whatever the bytes, the parser returns or throws; a sidecar it accepts holds only
 // values inside the ranges it states, and reads the same a second time.
 
+import FileFormats
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

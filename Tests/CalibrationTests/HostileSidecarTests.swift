@@ -1,4 +1,5 @@
 import Calibration
+import FileFormats
 import Foundation
 import MarkerDetection
 import Testing

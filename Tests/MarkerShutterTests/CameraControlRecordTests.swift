@@ -10,10 +10,10 @@ import Testing
 
     @Test func aManifestLineCarriesTheControlsAndOlderReadersPassOverThem() throws {
         let entry = FrameManifest.Entry(file: "frame_000000.jpg", t: 0, sequence: 812, controls: Self.controls)
-        let line = FrameManifest.line(for: entry)
+        let line = entry.text
         #expect(line == #"{"file":"frame_000000.jpg","t":0,"sequence":812,"controls":{"exposure_absolute":400,"exposure_auto":1,"gain":10}}"#
             + "\n")
-        let text = line + FrameManifest.line(for: .init(file: "frame_000001.jpg", t: 0.033, sequence: 813))
+        let text = line + FrameManifest.Entry(file: "frame_000001.jpg", t: 0.033, sequence: 813).text
         #expect(try FrameManifest(parsing: text).entries == [entry, .init(file: "frame_000001.jpg", t: 0.033, sequence: 813)])
 
         // A reader written before controls were recorded: the fields it knows, nothing else.

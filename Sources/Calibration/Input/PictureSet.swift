@@ -1,4 +1,5 @@
 import Dispatch
+import FileFormats
 import Foundation
 public import MarkerDetection
 public import Pixels

@@ -1,40 +1,14 @@
 import Foundation
+public import FileFormats
 
-/// The `manifest.jsonl` of a recorded frame folder: one line per frame, in capture order, with the
-/// frame's file name, its timestamp in seconds and the camera's sequence number; the line of the
-/// first frame taken with camera controls set (and of any frame after which they change) also has
-/// them, by their `v4l2-ctl` names, as the camera read them back.
-///
-/// ```
-/// {"file":"frame_000000.jpg","t":0,"sequence":812,"controls":{"exposure_absolute":400,"exposure_auto":1,"gain":10}}
-/// {"file":"frame_000001.jpg","t":0.033367,"sequence":813}
-/// ```
-///
-/// Readers that know nothing of `controls` pass over it.
+/// The `manifest.jsonl` of a recorded frame folder: one ``ManifestLine`` per frame, in capture
+/// order (the line's type writes and reads it; this one checks the frames as a folder needs them).
 ///
 /// `marker-shutter live --record` writes it; `marker-shutter process` replays the frames with these
 /// timestamps, so the replay sees the timeline the live tool saw.
 public struct FrameManifest: Sendable, Equatable {
     /// One frame of the manifest.
-    public struct Entry: Sendable, Equatable, Codable {
-        /// The file name, relative to the folder.
-        public var file: String
-        /// Seconds since the recording began.
-        public var t: Double
-        /// The camera's sequence number, when known.
-        public var sequence: UInt64?
-        /// The camera controls set from this frame on, by their `v4l2-ctl` names; `nil` when
-        /// they are those of the frame before (none, for the first).
-        public var controls: [String: Int64]?
-
-        /// Creates an entry.
-        public init(file: String, t: Double, sequence: UInt64? = nil, controls: [String: Int64]? = nil) {
-            self.file = file
-            self.t = t
-            self.sequence = sequence
-            self.controls = controls
-        }
-    }
+    public typealias Entry = ManifestLine
 
     /// The file name the manifest has in a folder.
     public static let fileName = "manifest.jsonl"
@@ -54,7 +28,6 @@ public struct FrameManifest: Sendable, Equatable {
     ///   ``InputLimits/frameSeconds``, or a timestamp that goes back.
     public init(parsing text: String) throws(FrameManifestError) {
         var entries: [Entry] = []
-        let decoder = JSONDecoder()
         // On `unicodeScalars`: "\r\n" is one `Character`, so splitting the `String` on "\n" would
         // leave a CRLF file in one piece.
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
@@ -63,7 +36,7 @@ public struct FrameManifest: Sendable, Equatable {
             if trimmed.isEmpty { continue }
             let entry: Entry
             do {
-                entry = try decoder.decode(Entry.self, from: Data(trimmed.utf8))
+                entry = try ManifestLine(parsing: trimmed)
             } catch {
                 throw .badLine(offset + 1, reason: "expected {\"file\": ..., \"t\": seconds, \"sequence\": n}")
             }
@@ -92,50 +65,7 @@ public struct FrameManifest: Sendable, Equatable {
 
     /// The manifest's text: one JSON object per line.
     public var text: String {
-        entries.map(Self.line(for:)).joined()
-    }
-
-    /// One entry as a manifest line, newline included.
-    public static func line(for entry: Entry) -> String {
-        var fields = ["\"file\":\(jsonString(entry.file))", "\"t\":\(secondsText(entry.t))"]
-        if let sequence = entry.sequence { fields.append("\"sequence\":\(sequence)") }
-        if let controls = entry.controls { fields.append("\"controls\":\(controlsText(controls))") }
-        return "{" + fields.joined(separator: ",") + "}\n"
-    }
-
-    /// Camera controls as an object of their values, keys in name order:
-    /// `{"exposure_absolute":400,"gain":10}` (here, so that the manifest needs no other file).
-    static func controlsText(_ controls: [String: Int64]) -> String {
-        "{" + controls.sorted { $0.key < $1.key }.map { "\(jsonString($0.key)):\($0.value)" }.joined(separator: ",") + "}"
-    }
-
-    /// Seconds with microsecond resolution and no trailing zeros (`0.033367`, `12`).
-    static func secondsText(_ seconds: Double) -> String {
-        let micro = (seconds * 1_000_000).rounded()
-        // Beyond about 1e302 s the microseconds overflow to infinity, which "%.6f" writes as "inf",
-        // which is no JSON: write the number as it is, so that reading it back names the time
-        // outside InputLimits.frameSeconds instead of a malformed line.
-        guard micro.isFinite else { return "\(seconds)" }
-        var text = String(format: "%.6f", micro / 1_000_000)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
-    }
-
-    static func jsonString(_ string: String) -> String {
-        var result = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case let s where s.value < 0x20: result += String(format: "\\u%04x", s.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        entries.map(\.text).joined()
     }
 }
 

@@ -103,7 +103,7 @@ public final class FrameRecorder: Sendable {
             let bytes = try ImageFile.encode(frame.pixels, as: .jpeg(quality: 95))
             try AtomicFile.write(bytes, to: (folder as NSString).appendingPathComponent(name))
             let entry = FrameManifest.Entry(file: name, t: seconds.inSeconds, sequence: frame.sequence, controls: controls)
-            let line = Array(FrameManifest.line(for: entry).utf8)
+            let line = Array(entry.text.utf8)
             try appendToManifest(line)
             state.withLock { $0.summary.written += 1 }
             if number % 30 == 29 { _ = fdatasync(manifest) }

@@ -1,8 +1,9 @@
+import FileFormats
 import Foundation
 public import MarkerDetection
 
 /// Where pictures go: each capture is a lossless PNG of the held frame, `capture_0001.png`, with a
-/// JSON sidecar `capture_0001.json` holding its detection and timestamp (and, when camera controls
+/// JSON sidecar `capture_0001.json` (a ``PictureSidecar``) holding its detection and timestamp (and, when camera controls
 /// were set, their values as `"controls": {"exposure_absolute": 400, "gain": 10}`).
 ///
 /// Numbers continue after the highest already in the folder, so a new session never overwrites an
@@ -71,25 +72,14 @@ public struct PictureFolder: Sendable {
         } catch {
             throw .write(error)
         }
-        var sidecar = JSONObject()
-        sidecar.add("image", (base as NSString).lastPathComponent + ".png")
-        sidecar.add("pattern", pattern.description)
-        sidecar.add("trigger", trigger.rawValue)
-        sidecar.add("frame_index", observation.index)
-        sidecar.add("t", observation.time.seconds, decimals: 6)
-        sidecar.add("sequence", observation.sequence)
-        sidecar.add("source_file", observation.file)
-        sidecar.add("shutter", state.phase.description)
-        sidecar.add("hold_age_s", state.holdAge(at: now)?.inSeconds, decimals: 6)
-        sidecar.add("width", pixels.width)
-        sidecar.add("height", pixels.height)
-        sidecar.add("valid", observation.isValid)
-        sidecar.add("markers", raw: observation.detection.markersJSON)
-        sidecar.add("corners", raw: observation.detection.boardCornersJSON)
-        sidecar.add("sharpness", observation.detection.sharpness, decimals: 2)
-        if !observation.controls.isEmpty { sidecar.add("controls", raw: JSONObject.controls(observation.controls)) }
+        let sidecar = PictureSidecar(
+            image: (base as NSString).lastPathComponent + ".png", pattern: pattern.description, trigger: trigger.rawValue,
+            frameIndex: observation.index, t: observation.time.seconds, sequence: observation.sequence,
+            sourceFile: observation.file, shutter: state.phase.description, holdAgeSeconds: state.holdAge(at: now)?.inSeconds,
+            width: pixels.width, height: pixels.height, valid: observation.isValid, detection: observation.detection.recorded,
+            sharpness: observation.detection.sharpness, controls: observation.controls.isEmpty ? nil : observation.controls)
         do {
-            try AtomicFile.write(Array((sidecar.text + "\n").utf8), to: base + ".json")
+            try AtomicFile.write(Array(sidecar.text.utf8), to: base + ".json")
         } catch {
             // A picture without its sidecar is not a capture: take it back so the pair stays whole.
             try? FileManager.default.removeItem(atPath: base + ".png")

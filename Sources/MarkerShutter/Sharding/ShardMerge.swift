@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// Puts the shard files of `process --shard` back together (`marker-shutter merge`): checks that
@@ -197,9 +198,9 @@ public enum ShardMerge {
                     if valid { summary.validFrames += 1 }
                     rows.append(contentsOf: detected.row(shutter: step.state.phase.description, heldIndex: step.state.heldIndex).utf8)
                 case .unreadable(let row):
-                    let fields = (try? JSONSerialization.jsonObject(with: Data((row + "}").utf8))) as? [String: Any]
-                    summary.errors.append(ProcessingSummary.FrameError(index: expected, file: fields?["file"] as? String ?? "",
-                                                                       reason: fields?["error"] as? String ?? ""))
+                    let read = try? ProcessRow(parsing: row + "}")
+                    let reason: String? = if case .unreadable(let reason) = read?.outcome { reason } else { nil }
+                    summary.errors.append(ProcessingSummary.FrameError(index: expected, file: read?.file ?? "", reason: reason ?? ""))
                     rows.append(contentsOf: (row + "}").utf8)
                 }
                 rows.append(UInt8(ascii: "\n"))
