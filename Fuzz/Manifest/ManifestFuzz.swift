@@ -1,6 +1,6 @@
-// libFuzzer harness over the manifest parser (compiled with FrameManifest.swift, OutputNames.swift and the FileFormats module
-// by Fuzz/build). A parsed manifest must write itself back as text that parses to the same files in
-// order, and its files must get one distinct annotation name each.
+// libFuzzer harness over the manifest parser (compiled with FrameManifest.swift, OutputNames.swift
+// and the FileFormats module by Fuzz/build). A parsed manifest must write itself back as text that
+// parses to the same files in order, and its files must get one distinct annotation name each.
 
 import FileFormats
 import Foundation
