@@ -10,7 +10,8 @@
 //                           `-> MarkerShutter (`live --calibrate` solves as pictures are taken)
 //
 // The files both of those write and read (picture sidecars, manifest lines, `process` rows) are
-// written and read by one type each in FileFormats, below both.
+// written and read by one type each in FileFormats, below both; so is where a command may write
+// (SafeOutput: atomic files, folders of results, the input and device checks).
 //
 // Dependencies only point up that chain; `Debounce` knows nothing of cameras.
 
@@ -53,7 +54,7 @@ let systemCallTargets: [Target] = [
 
 let fileFormatTargets: [Target] = [
     // Foundation alone, so that Fuzz/build can compile it into the sidecar and manifest harnesses.
-    .target(name: "FileFormats", swiftSettings: strictSwift),
+    .target(name: "FileFormats", dependencies: ["SystemCalls"], swiftSettings: strictSwift),
     .testTarget(name: "FileFormatsTests", dependencies: ["FileFormats"], swiftSettings: strictSwift),
 ]
 
@@ -176,7 +177,7 @@ let pipelineTargets: [Target] = [
     .executableTarget(
         name: "MarkerShutterCLI",
         dependencies: [
-            "MarkerShutter", "MarkerDetection", "Calibration", "FrameCapture", "Pixels", "Debounce", "BrowserView",
+            "MarkerShutter", "FileFormats", "MarkerDetection", "Calibration", "FrameCapture", "Pixels", "Debounce", "BrowserView",
             "PreviewWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],

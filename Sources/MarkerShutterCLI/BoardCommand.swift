@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
@@ -132,9 +133,9 @@ struct BoardCommand: ParsableCommand {
     }
 
     func run() throws {
-        let destination: OutputPolicy.Destination
+        let destination: SafeOutput.Destination
         do {
-            destination = try OutputPolicy.destination(for: out, replacing: force)
+            destination = try SafeOutput.destination(for: out, replacing: force)
         } catch {
             throw RuntimeError("\(error)")
         }
@@ -166,7 +167,7 @@ struct BoardCommand: ParsableCommand {
         do {
             try destination.write(image, replacing: force)
         } catch let error where error.errno == EEXIST {
-            throw RuntimeError("\(OutputPathError.exists(out))")
+            throw RuntimeError("\(OutputError.exists(out))")
         } catch {
             throw RuntimeError("\(error)")
         }

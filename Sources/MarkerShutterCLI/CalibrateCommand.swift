@@ -1,6 +1,7 @@
 import ArgumentParser
 import Calibration
 import Dispatch
+import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
@@ -111,8 +112,8 @@ struct CalibrateCommand: ParsableCommand {
             _exit(130)
         }
         defer { interrupt.cancel() }
-        do throws(CalibrationError) {
-            try OutputFolder.check(path: out, input: folder, replacing: force)
+        do {
+            try SafeOutput.Folder.check(path: out, input: folder, replacing: force)
             let pictures = try PictureSet(folder: folder, pattern: pattern.flatMap { try? Pattern(parsing: $0) })
             let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
             FileHandle.standardError.write(FileNameText.escaped(
@@ -135,7 +136,7 @@ struct CalibrateCommand: ParsableCommand {
             if results.isStopped { DispatchSemaphore(value: 0).wait() }
             // The process may end before the folder is released: remove its temporary folder now.
             results.discard()
-            throw RuntimeError(FileNameText.escaped(error.description))
+            throw RuntimeError(FileNameText.escaped("\(error)"))
         }
     }
 }
@@ -145,17 +146,17 @@ struct CalibrateCommand: ParsableCommand {
 /// run before it is made.
 private final class Results: Sendable {
     private struct State {
-        var output: OutputFolder?
+        var output: SafeOutput.Folder?
         var stopped = false
     }
 
     private let state = Mutex(State())
 
     /// Makes the output folder, unless a signal came first (the handler then ends the program).
-    func open(path: String, input: String) throws(CalibrationError) -> OutputFolder {
-        try state.withLock { (state: inout State) throws(CalibrationError) -> OutputFolder in
-            guard !state.stopped else { throw .output(path: path, reason: "stopped by a signal") }
-            let output = try OutputFolder(path: path, input: input)
+    func open(path: String, input: String) throws(OutputError) -> SafeOutput.Folder {
+        try state.withLock { (state: inout State) throws(OutputError) -> SafeOutput.Folder in
+            guard !state.stopped else { throw .notWritten(path: path, reason: "stopped by a signal") }
+            let output = try SafeOutput.Folder(path: path, input: input)
             state.output = output
             return output
         }

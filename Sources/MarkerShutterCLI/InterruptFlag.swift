@@ -1,4 +1,5 @@
 import Dispatch
+import FileFormats
 import Foundation
 import MarkerShutter
 import Synchronization
@@ -39,7 +40,7 @@ final class InterruptFlag: Sendable {
                 }
                 guard first else {
                     TerminalMode.restore()
-                    AtomicFile.exitRemovingStagedFiles(status: 130)
+                    SafeOutput.exitRemovingStagedFiles(status: 130)
                 }
                 handler?(name)
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Calibration
+import FileFormats
 import Foundation
 import FrameCapture
 import MarkerShutter
@@ -96,7 +97,7 @@ struct LiveCommand: AsyncParsableCommand {
         try setCameraControls(in: &configuration)
         configuration.calibration = calibration.configuration(pictures: out, replay: replay)
         if let replay {
-            do { try OutputPolicy.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
+            do { try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
         }
         let browser = try await startBrowserView(console: console, interruption: interruption)
         let session: LiveSession

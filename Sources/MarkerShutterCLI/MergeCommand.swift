@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileFormats
 import Foundation
 import MarkerShutter
 
@@ -54,19 +55,19 @@ struct MergeCommand: ParsableCommand {
         }
         let inputs = recordings.flatMap(\.files)
         var merged: [ShardMerge.Merged] = []
-        var destinations: [OutputPolicy.Destination] = []
+        var destinations: [SafeOutput.Destination] = []
         do {
             if toFolder {
                 for recording in recordings {
                     let path = (output as NSString).appendingPathComponent(recording.header.name + ".jsonl")
-                    destinations.append(try OutputPolicy.destination(for: path, replacing: force, inputs: inputs))
+                    destinations.append(try SafeOutput.destination(for: path, replacing: force, inputs: inputs))
                 }
                 let names = recordings.map(\.header.name)
                 if let doubled = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
                     throw RuntimeError("two folders are named \(doubled): merge them into separate folders")
                 }
             } else {
-                destinations.append(try OutputPolicy.destination(for: output, replacing: force, inputs: inputs))
+                destinations.append(try SafeOutput.destination(for: output, replacing: force, inputs: inputs))
             }
             // Every recording is read and checked before the first file is written; with several,
             // each is read again to be written, so that one at a time is held in memory.
@@ -74,7 +75,7 @@ struct MergeCommand: ParsableCommand {
                 let result = try ShardMerge.merge(recording)
                 if recordings.count == 1 { merged.append(result) }
             }
-            if toFolder { try AtomicFile.prepareFolder(output) }
+            if toFolder { try SafeOutput.prepareFolder(output) }
         } catch {
             throw RuntimeError("\(error); nothing written")
         }

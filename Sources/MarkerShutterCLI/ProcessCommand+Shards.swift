@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
@@ -72,7 +73,7 @@ extension ProcessCommand {
             let frameFolder: FrameFolder
             do {
                 frameFolder = try FrameFolder(path: unit.folder, framesPerSecond: fps)
-                try OutputPolicy.checkFolder(outputFolder, option: "--output", notAnyOf: [frameFolder.path])
+                try SafeOutput.checkFolder(outputFolder, option: "--output", notAnyOf: [frameFolder.path])
             } catch {
                 FileHandle.standardError.write("marker-shutter: nothing to process: \(error)\n")
                 failures.append(unit.folder)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
@@ -148,14 +149,14 @@ struct ProcessCommand: ParsableCommand {
     }
 
     /// Refuses, before any work, outputs that would replace an input or a file kept without --force.
-    private func checkOutputs(_ frameFolder: FrameFolder) throws -> OutputPolicy.Destination {
+    private func checkOutputs(_ frameFolder: FrameFolder) throws -> SafeOutput.Destination {
         do {
             for (option, folder) in [("--annotate", annotate), ("--select", select)] {
-                if let folder { try OutputPolicy.checkFolder(folder, option: option, notAnyOf: [frameFolder.path]) }
+                if let folder { try SafeOutput.checkFolder(folder, option: option, notAnyOf: [frameFolder.path]) }
             }
-            if let annotate, let select { try OutputPolicy.checkDistinct(("--annotate", annotate), ("--select", select)) }
+            if let annotate, let select { try SafeOutput.checkDistinct(("--annotate", annotate), ("--select", select)) }
             let manifest = (frameFolder.path as NSString).appendingPathComponent(FrameManifest.fileName)
-            return try OutputPolicy.destination(for: output ?? "-", replacing: force,
+            return try SafeOutput.destination(for: output ?? "-", replacing: force,
                                                 inputs: frameFolder.frames.map(\.path) + [manifest])
         } catch {
             throw RuntimeError("\(error)")

@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 import MarkerShutter
 import Synchronization
@@ -7,7 +8,7 @@ import Synchronization
 /// standard error and exit status 1, never a silent success or a trap.
 enum StandardOutput {
     /// The first write that failed; nothing more is written after it.
-    private static let failure = Mutex<FileWriteError?>(nil)
+    private static let failure = Mutex<OutputError?>(nil)
 
     /// Gives a closed standard input, output or error a stand-in, `/dev/null` opened read-only, so
     /// that no file the command opens later takes its number and receives what is printed; writes
@@ -23,8 +24,8 @@ enum StandardOutput {
     static func line(_ text: String) {
         failure.withLock { failure in
             guard failure == nil else { return }
-            do throws(FileWriteError) {
-                try AtomicFile.writeAll(Array((text + "\n").utf8), to: STDOUT_FILENO, path: "standard output")
+            do throws(OutputError) {
+                try SafeOutput.writeAll(Array((text + "\n").utf8), to: STDOUT_FILENO, path: "standard output")
             } catch {
                 failure = error
             }

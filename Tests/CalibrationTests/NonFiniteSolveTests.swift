@@ -1,4 +1,5 @@
 import Calibration
+import FileFormats
 import Foundation
 import MarkerDetection
 import Testing
@@ -71,7 +72,7 @@ import Yams
 
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let output = try OutputFolder(path: root + "/out", input: nil)
+        let output = try SafeOutput.Folder(path: root + "/out", input: nil)
         #expect(throws: CalibrationError.nonFiniteSolve("fx = nan")) { try report.write(into: output) }
         #expect(SidecarFolder.contents(output.staging).isEmpty)
     }

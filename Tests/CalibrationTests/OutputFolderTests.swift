@@ -1,4 +1,5 @@
 import Calibration
+import FileFormats
 import Foundation
 import SystemCalls
 import Testing
@@ -8,7 +9,7 @@ import Testing
     @Test func filesAppearOnlyOnCommit() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let output = try OutputFolder(path: root + "/out", input: root + "/in")
+        let output = try SafeOutput.Folder(path: root + "/out", input: root + "/in")
         try output.write(Array("a".utf8), to: "a.txt")
         try output.write(Array("b".utf8), to: "sub/b.txt")
         #expect(!FileManager.default.fileExists(atPath: root + "/out"))
@@ -23,7 +24,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
         try "old".write(toFile: root + "/out/a.txt", atomically: true, encoding: .utf8)
         try "keep".write(toFile: root + "/out/other.txt", atomically: true, encoding: .utf8)
-        let output = try OutputFolder(path: root + "/out", input: root + "/in")
+        let output = try SafeOutput.Folder(path: root + "/out", input: root + "/in")
         try output.write(Array("new".utf8), to: "a.txt")
         try output.commit()
         #expect(try String(contentsOfFile: root + "/out/a.txt", encoding: .utf8) == "new")
@@ -35,7 +36,7 @@ import Testing
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         do {
-            let output = try OutputFolder(path: root + "/out", input: root + "/in")
+            let output = try SafeOutput.Folder(path: root + "/out", input: root + "/in")
             try output.write(Array("a".utf8), to: "a.txt")
         }
         #expect(SidecarFolder.contents(root).isEmpty)
@@ -46,8 +47,8 @@ import Testing
     @Test func theTemporaryFolderIsListedWhileItExists() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let committed = try OutputFolder(path: root + "/out", input: nil)
-        let abandoned = try OutputFolder(path: root + "/other", input: nil)
+        let committed = try SafeOutput.Folder(path: root + "/out", input: nil)
+        let abandoned = try SafeOutput.Folder(path: root + "/other", input: nil)
         #expect(StagedPaths.current.isSuperset(of: [committed.staging, abandoned.staging]))
         try committed.write(Array("a".utf8), to: "a.txt")
         try committed.commit()
@@ -61,10 +62,10 @@ import Testing
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/out/b.txt", withIntermediateDirectories: true)
-        let output = try OutputFolder(path: root + "/out", input: root + "/in")
+        let output = try SafeOutput.Folder(path: root + "/out", input: root + "/in")
         try output.write(Array("a".utf8), to: "a.txt")
         try output.write(Array("b".utf8), to: "b.txt")
-        #expect(throws: CalibrationError.output(path: root + "/out/b.txt", reason: "it exists and is not a regular file")) {
+        #expect(throws: OutputError.notWritten(path: root + "/out/b.txt", reason: "it exists and is not a regular file")) {
             try output.commit()
         }
         #expect(SidecarFolder.contents(root + "/out") == ["b.txt"])
@@ -75,9 +76,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/in", withIntermediateDirectories: true)
         for path in [root + "/in", root + "/in/calibration", root + "/in/../in/x"] {
-            #expect(throws: CalibrationError.output(
+            #expect(throws: OutputError.notWritten(
                 path: path, reason: "it is inside the input folder \(root)/in, which is never written into")) {
-                try OutputFolder(path: path, input: root + "/in")
+                try SafeOutput.Folder(path: path, input: root + "/in")
             }
         }
         #expect(SidecarFolder.contents(root + "/in").isEmpty)
@@ -87,8 +88,8 @@ import Testing
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         FileManager.default.createFile(atPath: root + "/out", contents: Data("x".utf8))
-        #expect(throws: CalibrationError.output(path: root + "/out", reason: "it exists and is not a folder")) {
-            try OutputFolder(path: root + "/out", input: root + "/in")
+        #expect(throws: OutputError.notWritten(path: root + "/out", reason: "it exists and is not a folder")) {
+            try SafeOutput.Folder(path: root + "/out", input: root + "/in")
         }
     }
 }

@@ -1,4 +1,5 @@
 @testable import Calibration
+import FileFormats
 import Foundation
 import Synchronization
 import Testing
@@ -35,7 +36,7 @@ import Testing
     func aFailedMoveLeavesTheOldSetWhole(failingCall: Int) throws {
         let root = try Self.oldFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let output = try OutputFolder(path: root + "/out", input: nil, move: Self.failing([failingCall]))
+        let output = try SafeOutput.Folder(path: root + "/out", input: nil, move: Self.failing([failingCall]))
         try output.write(Array("new a".utf8), to: "a.txt")
         try output.write(Array("new b".utf8), to: "b.txt")
         try output.write(Array("new c".utf8), to: "sub/c.txt")
@@ -43,7 +44,7 @@ import Testing
             try output.commit()
             Issue.record("the commit went through")
         } catch {
-            guard case .output(let path, let reason) = error else {
+            guard case .notWritten(let path, let reason) = error else {
                 Issue.record("unexpected error \(error)")
                 return
             }
@@ -61,11 +62,11 @@ import Testing
         let root = try Self.oldFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         // Calls: 1 a aside, 2 a in, 3 b aside (fails), 4 undo a in, 5 undo a aside (fails).
-        let output = try OutputFolder(path: root + "/out", input: nil, move: Self.failing([3, 5]))
+        let output = try SafeOutput.Folder(path: root + "/out", input: nil, move: Self.failing([3, 5]))
         try output.write(Array("new a".utf8), to: "a.txt")
         try output.write(Array("new b".utf8), to: "b.txt")
         let aside = output.staging + "/.replaced"
-        #expect(throws: CalibrationError.partlyReplaced(
+        #expect(throws: OutputError.partlyReplaced(
             path: root + "/out/b.txt", reason: "rename failed: Input/output error (EIO)", keptIn: aside)) {
             try output.commit()
         }
@@ -78,7 +79,7 @@ import Testing
     @Test func aSuccessfulReplacementLeavesNoTemporaryFolder() throws {
         let root = try Self.oldFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let output = try OutputFolder(path: root + "/out", input: nil)
+        let output = try SafeOutput.Folder(path: root + "/out", input: nil)
         try output.write(Array("new a".utf8), to: "a.txt")
         try output.write(Array("new c".utf8), to: "sub/c.txt")
         try output.commit()
@@ -91,17 +92,17 @@ import Testing
     @Test func abandoningRemovesTheTemporaryFolderAndRefusesMore() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let output = try OutputFolder(path: root + "/out", input: nil)
+        let output = try SafeOutput.Folder(path: root + "/out", input: nil)
         try output.write(Array("a".utf8), to: "a.txt")
         #expect(output.abandon())
         #expect(SidecarFolder.contents(root).isEmpty)
-        #expect(throws: CalibrationError.output(path: root + "/out", reason: "the results were abandoned")) {
+        #expect(throws: OutputError.notWritten(path: root + "/out", reason: "the results were abandoned")) {
             try output.write(Array("b".utf8), to: "b.txt")
         }
-        #expect(throws: CalibrationError.output(path: root + "/out", reason: "the results were abandoned")) { try output.commit() }
+        #expect(throws: OutputError.notWritten(path: root + "/out", reason: "the results were abandoned")) { try output.commit() }
         #expect(SidecarFolder.contents(root).isEmpty)
 
-        let committed = try OutputFolder(path: root + "/done", input: nil)
+        let committed = try SafeOutput.Folder(path: root + "/done", input: nil)
         try committed.write(Array("a".utf8), to: "a.txt")
         try committed.commit()
         #expect(!committed.abandon())
@@ -112,8 +113,8 @@ import Testing
     func aNameOutsideTheFolderIsRefused(name: String) throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let output = try OutputFolder(path: root + "/out/inner", input: nil)
-        #expect(throws: CalibrationError.output(
+        let output = try SafeOutput.Folder(path: root + "/out/inner", input: nil)
+        #expect(throws: OutputError.notWritten(
             path: root + "/out/inner", reason: "\"\(name)\" is not a file name, or one folder and a file name, inside it")) {
             try output.write(Array("x".utf8), to: name)
         }

@@ -1,3 +1,4 @@
+@testable import FileFormats
 import Foundation
 @testable import MarkerShutter
 import Testing
@@ -27,16 +28,16 @@ import Testing
 
     @Test func theTemporaryNameOfAOneCharacterPathIsInTheWorkingFolder() {
         let pid = getpid()
-        #expect(AtomicFile.temporaryPath(for: "g") == ".g.\(pid).tmp")
-        #expect(AtomicFile.temporaryPath(for: "out/g") == "out/.g.\(pid).tmp")
-        #expect(AtomicFile.temporaryPath(for: "/g") == "/.g.\(pid).tmp")
+        #expect(SafeOutput.temporaryPath(for: "g") == ".g.\(pid).tmp")
+        #expect(SafeOutput.temporaryPath(for: "out/g") == "out/.g.\(pid).tmp")
+        #expect(SafeOutput.temporaryPath(for: "/g") == "/.g.\(pid).tmp")
     }
 
     @Test func aFileWithAOneCharacterNameIsWrittenAndItsFolderMade() throws {
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try AtomicFile.prepareFolder(folder + "/x/y")
-        try AtomicFile.write(Array("row\n".utf8), to: folder + "/x/y/g")
+        try SafeOutput.prepareFolder(folder + "/x/y")
+        try SafeOutput.write(Array("row\n".utf8), to: folder + "/x/y/g")
         #expect(try String(contentsOfFile: folder + "/x/y/g", encoding: .utf8) == "row\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/x/y") == ["g"])
     }

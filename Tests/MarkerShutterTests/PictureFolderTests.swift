@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
@@ -72,24 +73,24 @@ private func charucoObservation(index: Int = 7) throws -> FrameObservation {
 
 @Suite struct AtomicFileTests {
     @Test func aFailedWriteSaysWhereWhatAndWhyAndLeavesNothing() throws {
-        #expect(throws: FileWriteError(path: "/sys/marker-shutter-test.png", call: "open", errno: EACCES)) {
-            try AtomicFile.write([1, 2, 3], to: "/sys/marker-shutter-test.png")
+        #expect(throws: OutputError(path: "/sys/marker-shutter-test.png", call: "open", errno: EACCES)) {
+            try SafeOutput.write([1, 2, 3], to: "/sys/marker-shutter-test.png")
         }
-        let error = FileWriteError(path: "/media/card/capture_0003.png", call: "write", errno: ENOSPC)
+        let error = OutputError(path: "/media/card/capture_0003.png", call: "write", errno: ENOSPC)
         #expect(error.description == "cannot write /media/card/capture_0003.png: write failed: No space left on device (ENOSPC); free some space or write elsewhere")
-        #expect(FileWriteError(path: "/ro/x", call: "open", errno: EROFS).description
+        #expect(OutputError(path: "/ro/x", call: "open", errno: EROFS).description
             == "cannot write /ro/x: open failed: Read-only file system (EROFS); the file system is read-only: choose another folder")
     }
 
     @Test func anExistingFileIsKeptUnlessReplacing() throws {
         let path = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try AtomicFile.write(Array("first".utf8), to: path + "/a.txt")
-        #expect(throws: FileWriteError(path: path + "/a.txt", call: "rename", errno: EEXIST)) {
-            try AtomicFile.write(Array("second".utf8), to: path + "/a.txt")
+        try SafeOutput.write(Array("first".utf8), to: path + "/a.txt")
+        #expect(throws: OutputError(path: path + "/a.txt", call: "rename", errno: EEXIST)) {
+            try SafeOutput.write(Array("second".utf8), to: path + "/a.txt")
         }
         #expect(try String(contentsOfFile: path + "/a.txt", encoding: .utf8) == "first")
-        try AtomicFile.write(Array("third".utf8), to: path + "/a.txt", replacing: true)
+        try SafeOutput.write(Array("third".utf8), to: path + "/a.txt", replacing: true)
         #expect(try String(contentsOfFile: path + "/a.txt", encoding: .utf8) == "third")
         #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["a.txt"])
     }
@@ -97,11 +98,11 @@ private func charucoObservation(index: Int = 7) throws -> FrameObservation {
     @Test func foldersAreMadeWithTheirParents() throws {
         let root = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try AtomicFile.prepareFolder(root + "/a/b/c")
+        try SafeOutput.prepareFolder(root + "/a/b/c")
         #expect(FileManager.default.fileExists(atPath: root + "/a/b/c"))
         try Data().write(to: URL(fileURLWithPath: root + "/file"))
-        #expect(throws: FileWriteError(path: root + "/file", call: "mkdir", errno: ENOTDIR)) {
-            try AtomicFile.prepareFolder(root + "/file")
+        #expect(throws: OutputError(path: root + "/file", call: "mkdir", errno: ENOTDIR)) {
+            try SafeOutput.prepareFolder(root + "/file")
         }
     }
 }
@@ -132,7 +133,7 @@ private func charucoObservation(index: Int = 7) throws -> FrameObservation {
         let path = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data().write(to: URL(fileURLWithPath: path + "/frame_000000.jpg"))
-        #expect(throws: FileWriteError(path: path, call: "record into a non-empty folder", errno: ENOTEMPTY)) {
+        #expect(throws: OutputError(path: path, call: "record into a non-empty folder", errno: ENOTEMPTY)) {
             try FrameRecorder(folder: path)
         }
     }

@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
@@ -100,7 +101,7 @@ import Testing
     @Test func anUnwritableOutputIsAnErrorBeforeAnyFrame() throws {
         var configuration = try Self.configuration(Self.chessboard)
         configuration.output = .replacing("/proc/marker-shutter-rows.jsonl")
-        #expect(throws: FileWriteError.self) { try ProcessRun(configuration).run() }
+        #expect(throws: OutputError.self) { try ProcessRun(configuration).run() }
     }
 
     @Test func aFailedWriteEndsTheOutputAndTheExitSaysWhatFailed() throws {

@@ -1,3 +1,4 @@
+@testable import FileFormats
 import Foundation
 @testable import MarkerShutter
 import Testing
@@ -7,14 +8,14 @@ import Testing
     @Test func aTemporaryFileIsKnownWhileItExistsAndForgottenOnceRenamedOrRemoved() throws {
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let committed = try AtomicFile.Staged(folder + "/rows.jsonl")
-        let abandoned = try AtomicFile.Staged(folder + "/other.jsonl")
-        let temporaries = [AtomicFile.temporaryPath(for: folder + "/rows.jsonl"), AtomicFile.temporaryPath(for: folder + "/other.jsonl")]
-        #expect(AtomicFile.stagedFiles.isSuperset(of: temporaries))
+        let committed = try SafeOutput.Staged(folder + "/rows.jsonl")
+        let abandoned = try SafeOutput.Staged(folder + "/other.jsonl")
+        let temporaries = [SafeOutput.temporaryPath(for: folder + "/rows.jsonl"), SafeOutput.temporaryPath(for: folder + "/other.jsonl")]
+        #expect(SafeOutput.stagedFiles.isSuperset(of: temporaries))
         #expect(temporaries.allSatisfy { FileManager.default.fileExists(atPath: $0) })
         try committed.commit()
         abandoned.abandon()
-        #expect(AtomicFile.stagedFiles.isDisjoint(with: temporaries))
+        #expect(SafeOutput.stagedFiles.isDisjoint(with: temporaries))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["rows.jsonl"])
     }
 
@@ -23,10 +24,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/taken", withIntermediateDirectories: false)
         try FileManager.default.createFile(atPath: folder + "/taken/inside", contents: Data())
-        let staged = try AtomicFile.Staged(folder + "/taken")
-        let temporary = AtomicFile.temporaryPath(for: folder + "/taken")
-        #expect(throws: FileWriteError.self) { try staged.commit() }
-        #expect(!AtomicFile.stagedFiles.contains(temporary))
+        let staged = try SafeOutput.Staged(folder + "/taken")
+        let temporary = SafeOutput.temporaryPath(for: folder + "/taken")
+        #expect(throws: OutputError.self) { try staged.commit() }
+        #expect(!SafeOutput.stagedFiles.contains(temporary))
         #expect(!FileManager.default.fileExists(atPath: temporary))
     }
 }

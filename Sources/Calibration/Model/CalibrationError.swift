@@ -1,3 +1,5 @@
+public import FileFormats
+
 /// Why a calibration could not be made or written.
 public enum CalibrationError: Error, Equatable, CustomStringConvertible {
     /// Fewer usable views than the model needs; the reasons views were set aside are listed.
@@ -8,13 +10,8 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
     case patternWithoutLayout(String)
     /// The input could not be read: a folder, a picture or a sidecar.
     case unreadableInput(path: String, reason: String)
-    /// Output could not be written; nothing was (an existing folder keeps its old files).
-    case output(path: String, reason: String)
-    /// The output folder has files in it, and replacing them was not asked for.
-    case folderNotEmpty(String)
-    /// Replacing the files of an output folder failed, and some old files could not be put back:
-    /// they are in `keptIn`.
-    case partlyReplaced(path: String, reason: String, keptIn: String)
+    /// The results could not be written, or their folder was refused (see ``OutputError``).
+    case output(OutputError)
     /// OpenCV failed to solve, project, undistort or draw.
     case openCV(String)
     /// The calibration shim refused what it was given: a problem, a camera or pixels no solve,
@@ -45,13 +42,8 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
                 + "calibration needs a board: charuco, chessboard, gridboard or aprilgrid"
         case .unreadableInput(let path, let reason):
             return "cannot read \(path): \(reason)"
-        case .output(let path, let reason):
-            return "cannot write \(path): \(reason); nothing was written"
-        case .folderNotEmpty(let path):
-            return "\(path) is not empty: give a new or empty folder, or --force to replace the calibration files in it"
-        case .partlyReplaced(let path, let reason, let kept):
-            return "cannot write \(path): \(reason); the folder now holds some new files and some old ones, "
-                + "and the old files that could not be put back are in \(kept)"
+        case .output(let error):
+            return error.description
         case .openCV(let reason):
             return "the solve failed: \(reason)"
         case .invalidInput(let reason):

@@ -1,3 +1,4 @@
+public import FileFormats
 import Foundation
 import MarkerDetection
 public import Pixels
@@ -7,21 +8,21 @@ extension CalibrationReport {
     /// `live --calibrate` leave in their output folder.
     public static let fileNames = ["calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png"]
 
-    /// Writes the calibration files into `output` (they appear at its ``OutputFolder/commit()``):
+    /// Writes the calibration files into `output` (they appear at its ``SafeOutput/Folder/commit()``):
     /// the OpenCV and ROS YAML files, the JSON report, and the coverage and residual pictures.
     ///
     /// - Throws: ``CalibrationError/nonFiniteSolve(_:)`` before anything is written when a run
-    ///   holds a value that is not a finite number; ``CalibrationError/output(path:reason:)`` when a
+    ///   holds a value that is not a finite number; ``CalibrationError/output(_:)`` when a
     ///   file cannot be written or a picture encoded; ``CalibrationError/openCV(_:)`` when drawing fails.
-    public func write(into output: OutputFolder) throws(CalibrationError) {
+    public func write(into output: SafeOutput.Folder) throws(CalibrationError) {
         for run in [result.firstRun] + (result.finalRun.map { [$0] } ?? []) {
             if let value = run.firstNonFiniteValue { throw .nonFiniteSolve(value) }
         }
-        try output.write(Array(openCVYAML.utf8), to: "calibration.yaml")
-        try output.write(Array(cameraInfoYAML.utf8), to: "camera_info.yaml")
-        try output.write(Array(json.utf8), to: "calibration.json")
-        try output.write(try Self.png(CalibrationPictures.coverage(self), output: output), to: "coverage.png")
-        try output.write(try Self.png(CalibrationPictures.residuals(self), output: output), to: "residuals.png")
+        try Self.write(Array(openCVYAML.utf8), to: "calibration.yaml", into: output)
+        try Self.write(Array(cameraInfoYAML.utf8), to: "camera_info.yaml", into: output)
+        try Self.write(Array(json.utf8), to: "calibration.json", into: output)
+        try Self.write(try Self.png(CalibrationPictures.coverage(self), output: output), to: "coverage.png", into: output)
+        try Self.write(try Self.png(CalibrationPictures.residuals(self), output: output), to: "residuals.png", into: output)
     }
 
     /// Writes every view's picture of `pictures`, undistorted by the calibrated camera
@@ -30,24 +31,35 @@ extension CalibrationReport {
     /// extension keep it: `a.jpg.png`).
     ///
     /// - Throws: ``CalibrationError/unreadableInput(path:reason:)`` for a picture that cannot be
-    ///   read, and what ``OutputFolder/write(_:to:)`` throws.
-    public func writeUndistorted(_ pictures: PictureSet, into output: OutputFolder) throws(CalibrationError) {
+    ///   read, and what ``SafeOutput/Folder/write(_:to:)`` throws.
+    public func writeUndistorted(_ pictures: PictureSet, into output: SafeOutput.Folder) throws(CalibrationError) {
         let stems = Dictionary(grouping: pictures.views.map(\.name)) { ($0 as NSString).deletingPathExtension }
         for view in pictures.views {
             let stem = (view.name as NSString).deletingPathExtension
             let name = "undistorted/" + ((stems[stem]?.count ?? 0) > 1 ? view.name : stem) + ".png"
-            try output.write(try Self.png(result.camera.undistort(pictures.image(of: view.name)), output: output), to: name)
+            try Self.write(try Self.png(result.camera.undistort(pictures.image(of: view.name)), output: output), to: name, into: output)
         }
     }
 
     /// `image` as PNG bytes.
     ///
-    /// - Throws: ``CalibrationError/output(path:reason:)`` naming `output`'s folder when it cannot be encoded.
-    public static func png(_ image: PixelBuffer, output: OutputFolder) throws(CalibrationError) -> [UInt8] {
+    /// - Throws: ``CalibrationError/output(_:)`` naming `output`'s folder when it cannot be encoded.
+    public static func png(_ image: PixelBuffer, output: SafeOutput.Folder) throws(CalibrationError) -> [UInt8] {
         do {
             return try ImageFile.encode(image, as: .png)
         } catch {
-            throw .output(path: output.path, reason: "a picture could not be encoded: \(error)")
+            throw .output(.notWritten(path: output.path, reason: "a picture could not be encoded: \(error)"))
+        }
+    }
+
+    /// Writes one file into `output`.
+    ///
+    /// - Throws: ``CalibrationError/output(_:)`` with what ``SafeOutput/Folder/write(_:to:)`` throws.
+    private static func write(_ bytes: [UInt8], to name: String, into output: SafeOutput.Folder) throws(CalibrationError) {
+        do {
+            try output.write(bytes, to: name)
+        } catch {
+            throw .output(error)
         }
     }
 }

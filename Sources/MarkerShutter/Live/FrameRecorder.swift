@@ -1,4 +1,5 @@
 import Dispatch
+public import FileFormats
 import Foundation
 import MarkerDetection
 import Synchronization
@@ -24,7 +25,7 @@ public final class FrameRecorder: Sendable {
         /// Frames not recorded because the writer was too far behind.
         public var skipped = 0
         /// Why recording stopped early, if it did.
-        public var failure: FileWriteError?
+        public var failure: OutputError?
     }
 
     private struct State {
@@ -49,13 +50,13 @@ public final class FrameRecorder: Sendable {
     /// - Parameters:
     ///   - folder: Where to record; must be empty or not exist yet, so sessions never mix.
     ///   - backlogLimit: How many frames may wait to be written.
-    /// - Throws: ``FileWriteError`` when the folder cannot be made, written, or holds files already.
-    public init(folder: String, backlogLimit: Int = 90) throws(FileWriteError) {
-        try AtomicFile.prepareFolder(folder)
+    /// - Throws: ``OutputError`` when the folder cannot be made, written, or holds files already.
+    public init(folder: String, backlogLimit: Int = 90) throws(OutputError) {
+        try SafeOutput.prepareFolder(folder)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
-        guard existing.isEmpty else { throw FileWriteError(path: folder, call: "record into a non-empty folder", errno: ENOTEMPTY) }
+        guard existing.isEmpty else { throw OutputError(path: folder, call: "record into a non-empty folder", errno: ENOTEMPTY) }
         let path = (folder as NSString).appendingPathComponent(FrameManifest.fileName)
-        manifest = try AtomicFile.openInPlace(path, appending: true)
+        manifest = try SafeOutput.openInPlace(path, appending: true)
         self.folder = folder
         self.backlogLimit = backlogLimit
     }
@@ -101,27 +102,27 @@ public final class FrameRecorder: Sendable {
         let name = String(format: "frame_%06d.jpg", number)
         do {
             let bytes = try ImageFile.encode(frame.pixels, as: .jpeg(quality: 95))
-            try AtomicFile.write(bytes, to: (folder as NSString).appendingPathComponent(name))
+            try SafeOutput.write(bytes, to: (folder as NSString).appendingPathComponent(name))
             let entry = FrameManifest.Entry(file: name, t: seconds.inSeconds, sequence: frame.sequence, controls: controls)
             let line = Array(entry.text.utf8)
             try appendToManifest(line)
             state.withLock { $0.summary.written += 1 }
             if number % 30 == 29 { _ = fdatasync(manifest) }
-        } catch let error as FileWriteError {
+        } catch let error as OutputError {
             state.withLock { $0.summary.failure = error }
         } catch {
             state.withLock {
-                $0.summary.failure = FileWriteError(path: (folder as NSString).appendingPathComponent(name), call: "encode", errno: EIO)
+                $0.summary.failure = OutputError(path: (folder as NSString).appendingPathComponent(name), call: "encode", errno: EIO)
             }
         }
     }
 
     /// Appends one line; if the write fails part way (a full disk), cuts the manifest back to its
     /// last complete line, so that it stays readable with every frame it names.
-    private func appendToManifest(_ line: [UInt8]) throws(FileWriteError) {
+    private func appendToManifest(_ line: [UInt8]) throws(OutputError) {
         let end = lseek(manifest, 0, SEEK_END)
         do {
-            try AtomicFile.writeAll(line, to: manifest, path: (folder as NSString).appendingPathComponent(FrameManifest.fileName))
+            try SafeOutput.writeAll(line, to: manifest, path: (folder as NSString).appendingPathComponent(FrameManifest.fileName))
         } catch {
             if end >= 0 { _ = ftruncate(manifest, end) }
             throw error

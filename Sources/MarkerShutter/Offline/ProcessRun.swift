@@ -1,3 +1,4 @@
+public import FileFormats
 import Foundation
 public import MarkerDetection
 import Pixels
@@ -21,8 +22,8 @@ public struct ProcessRun: Sendable {
         /// OpenCV's count is process-wide, so the run never sets it: the program that owns the
         /// process applies ``ProcessRun/openCVThreadCount`` before ``ProcessRun/run(shouldStop:onFrame:)``.
         public var openCVThreads: Int?
-        /// Where the JSON Lines go (see ``OutputPolicy/destination(for:replacing:inputs:)``).
-        public var output = OutputPolicy.Destination.standardOutput
+        /// Where the JSON Lines go (see ``SafeOutput/destination(for:replacing:inputs:)``).
+        public var output = SafeOutput.Destination.standardOutput
         /// Where each frame is written with its detection drawn.
         public var annotate: String?
         /// Where the frames automatic pictures would have taken are copied.
@@ -101,15 +102,15 @@ public struct ProcessRun: Sendable {
     /// - Parameters:
     ///   - shouldStop: Checked before each frame (for Ctrl-C); the rows before the stop are kept.
     ///   - onFrame: Called after each frame's row, in frame order (for progress).
-    /// - Throws: ``FileWriteError`` when a folder cannot be prepared or the rows' file cannot be opened
+    /// - Throws: ``OutputError`` when a folder cannot be prepared or the rows' file cannot be opened
     ///   (a write that fails later ends the run with ``Exit/outputFailed(_:)``).
-    public func run(shouldStop: @escaping @Sendable () -> Bool = { false }, onFrame: () -> Void = {}) throws(FileWriteError) -> Result {
+    public func run(shouldStop: @escaping @Sendable () -> Bool = { false }, onFrame: () -> Void = {}) throws(OutputError) -> Result {
         let configuration = configuration
         var options = configuration.options
         options.jobs = max(1, min(options.jobs, InputLimits.cores, configuration.folder.frames.count))
         let threads = openCVThreadCount
         for folder in [configuration.annotate, configuration.select].compactMap({ $0 }) {
-            try AtomicFile.prepareFolder(folder)
+            try SafeOutput.prepareFolder(folder)
         }
         var rows = try RowSink(configuration.output)
         let annotationNames = OutputNames.assign(configuration.folder.frames.map(\.file), pathExtension: "jpg")
@@ -135,7 +136,7 @@ public struct ProcessRun: Sendable {
                 if let select = configuration.select, policy.consider(observation, phase: step.state.phase) != nil {
                     do {
                         let bytes = try frame.readBytes()
-                        try AtomicFile.write(bytes, to: (select as NSString).appendingPathComponent(frame.file))
+                        try SafeOutput.write(bytes, to: (select as NSString).appendingPathComponent(frame.file))
                         selected += 1
                     } catch {
                         selectionFailures.append("\(FileNameText.escaped(frame.file)): \(error)")
@@ -169,7 +170,7 @@ public struct ProcessRun: Sendable {
         do {
             let drawn = try Annotation.draw(detection, on: pixels, badge: Annotation.Badge(detection: detection, rule: rule))
             let bytes = try ImageFile.encode(drawn, as: .jpeg(quality: 90))
-            try AtomicFile.write(bytes, to: path, replacing: true)
+            try SafeOutput.write(bytes, to: path, replacing: true)
             return nil
         } catch {
             return "annotating \(FileNameText.escaped(frame.file)): \(error)"

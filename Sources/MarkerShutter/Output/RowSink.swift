@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -12,26 +13,26 @@ import Glibc
 struct RowSink {
     private let name: String
     /// The file being written under its temporary name, for a file that is renamed into place.
-    private let staged: AtomicFile.Staged?
+    private let staged: SafeOutput.Staged?
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     /// Bytes written so far, all of them whole rows.
     private var written = 0
     private var rowsWritten = 0
     private var rowsBuffered = 0
-    private var failure: FileWriteError?
+    private var failure: OutputError?
 
-    /// Opens the sink for `destination` (see ``OutputPolicy/destination(for:replacing:inputs:)``).
+    /// Opens the sink for `destination` (see ``SafeOutput/destination(for:replacing:inputs:)``).
     ///
-    /// - Throws: ``FileWriteError`` when the file (or its temporary file) cannot be opened.
-    init(_ destination: OutputPolicy.Destination) throws(FileWriteError) {
+    /// - Throws: ``OutputError`` when the file (or its temporary file) cannot be opened.
+    init(_ destination: SafeOutput.Destination) throws(OutputError) {
         switch destination {
         case .standardOutput:
             (name, staged, descriptor) = ("standard output", nil, STDOUT_FILENO)
         case .through(let path):
-            (name, staged, descriptor) = (path, nil, try AtomicFile.openInPlace(path))
+            (name, staged, descriptor) = (path, nil, try SafeOutput.openInPlace(path))
         case .replacing(let path):
-            let staged = try AtomicFile.Staged(path)
+            let staged = try SafeOutput.Staged(path)
             (name, self.staged, descriptor) = (path, staged, staged.descriptor)
         }
     }
@@ -48,7 +49,7 @@ struct RowSink {
     private mutating func flush() {
         guard failure == nil, !buffer.isEmpty else { return }
         do {
-            try AtomicFile.writeAll(buffer, to: descriptor, path: name)
+            try SafeOutput.writeAll(buffer, to: descriptor, path: name)
             written += buffer.count
             rowsWritten += rowsBuffered
         } catch {

@@ -1,3 +1,5 @@
+public import FileFormats
+
 /// Why a picture was not saved.
 public enum PictureError: Error, Equatable, CustomStringConvertible {
     /// The shutter is disabled: no valid frame is held.
@@ -10,7 +12,7 @@ public enum PictureError: Error, Equatable, CustomStringConvertible {
     /// The frame could not be encoded.
     case encoding(String)
     /// A file could not be written.
-    case write(FileWriteError)
+    case write(OutputError)
 
     public var description: String {
         switch self {

@@ -1,4 +1,4 @@
-import FileFormats
+public import FileFormats
 import Foundation
 public import MarkerDetection
 
@@ -38,9 +38,9 @@ public struct PictureFolder: Sendable {
 
     /// Prepares a folder for pictures (making it if needed).
     ///
-    /// - Throws: ``FileWriteError`` when the folder cannot be made or written to.
-    public init(path: String, pattern: Pattern) throws(FileWriteError) {
-        try AtomicFile.prepareFolder(path)
+    /// - Throws: ``OutputError`` when the folder cannot be made or written to.
+    public init(path: String, pattern: Pattern) throws(OutputError) {
+        try SafeOutput.prepareFolder(path)
         self.path = path
         self.pattern = pattern
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
@@ -68,7 +68,7 @@ public struct PictureFolder: Sendable {
             throw .encoding("\(error)")
         }
         do {
-            try AtomicFile.write(bytes, to: base + ".png")
+            try SafeOutput.write(bytes, to: base + ".png")
         } catch {
             throw .write(error)
         }
@@ -79,7 +79,7 @@ public struct PictureFolder: Sendable {
             width: pixels.width, height: pixels.height, valid: observation.isValid, detection: observation.detection.recorded,
             sharpness: observation.detection.sharpness, controls: observation.controls.isEmpty ? nil : observation.controls)
         do {
-            try AtomicFile.write(Array(sidecar.text.utf8), to: base + ".json")
+            try SafeOutput.write(Array(sidecar.text.utf8), to: base + ".json")
         } catch {
             // A picture without its sidecar is not a capture: take it back so the pair stays whole.
             try? FileManager.default.removeItem(atPath: base + ".png")

@@ -1,4 +1,5 @@
 import Dispatch
+import FileFormats
 import Foundation
 public import Calibration
 public import MarkerDetection
@@ -158,9 +159,18 @@ public enum LiveCalibration {
         /// - Returns: The paths written.
         func write(_ update: Update) throws(CalibrationError) -> [String] {
             let report = CalibrationReport(result: update.result, pattern: pattern.description, cameraName: configuration.cameraName)
-            let output = try OutputFolder(path: configuration.folder, input: configuration.input)
+            let output: SafeOutput.Folder
+            do {
+                output = try SafeOutput.Folder(path: configuration.folder, input: configuration.input)
+            } catch {
+                throw .output(error)
+            }
             try report.write(into: output)
-            try output.commit()
+            do {
+                try output.commit()
+            } catch {
+                throw .output(error)
+            }
             return CalibrationReport.fileNames.map { (configuration.folder as NSString).appendingPathComponent($0) }
         }
     }

@@ -1,5 +1,6 @@
 public import Calibration
 import Dispatch
+public import FileFormats
 import Foundation
 public import FrameCapture
 public import MarkerDetection
@@ -87,7 +88,7 @@ public final class LiveSession: Sendable {
         /// A picture was asked for while the session was ending.
         case pictureNotTaken
         /// The recording stopped; the frames recorded so far are kept.
-        case recordingStopped(FileWriteError)
+        case recordingStopped(OutputError)
         /// A replayed frame could not be read and was skipped; its time passed all the same.
         case frameSkipped(file: String, reason: String)
         /// A background solve of the pictures so far ended (``Configuration/calibration``).
@@ -193,7 +194,7 @@ public final class LiveSession: Sendable {
             throw .pictures(error)
         }
         do {
-            recorder = try configuration.record.map { path throws(FileWriteError) in try FrameRecorder(folder: path) }
+            recorder = try configuration.record.map { path throws(OutputError) in try FrameRecorder(folder: path) }
         } catch where error.errno == ENOTEMPTY {
             throw .recordingFolderNotEmpty(configuration.record ?? "")
         } catch {
@@ -223,7 +224,7 @@ public final class LiveSession: Sendable {
     {
         guard let settings = configuration.calibration else { return nil }
         do {
-            try OutputFolder.check(path: settings.folder, input: settings.input)
+            try SafeOutput.Folder.check(path: settings.folder, input: settings.input)
             if !settings.replacing, let names = try? FileManager.default.contentsOfDirectory(atPath: settings.folder), !names.isEmpty {
                 throw LiveSessionError.calibrationFolderNotEmpty(settings.folder)
             }
@@ -237,8 +238,10 @@ public final class LiveSession: Sendable {
             throw error
         } catch let error as CalibrationError {
             throw .calibration(error)
+        } catch let error as OutputError {
+            throw .calibration(.output(error))
         } catch {
-            throw .calibration(.output(path: settings.folder, reason: "\(error)"))
+            throw .calibration(.output(.notWritten(path: settings.folder, reason: "\(error)")))
         }
     }
 
@@ -452,11 +455,11 @@ public final class LiveSession: Sendable {
 /// Why a live session could not start.
 public enum LiveSessionError: Error, CustomStringConvertible {
     /// The picture folder cannot be made or written to.
-    case pictures(FileWriteError)
+    case pictures(OutputError)
     /// The recording folder has files in it.
     case recordingFolderNotEmpty(String)
     /// The recording folder cannot be made or written to.
-    case recording(FileWriteError)
+    case recording(OutputError)
     /// The camera cannot be opened.
     case camera(CaptureError)
     /// A camera control was refused (out of range, unknown, read-only): the error gives what it takes.

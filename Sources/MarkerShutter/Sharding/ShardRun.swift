@@ -1,3 +1,4 @@
+public import FileFormats
 import Foundation
 public import MarkerDetection
 #if canImport(Glibc)
@@ -127,16 +128,16 @@ public struct ShardRun: Sendable {
     /// - Parameters:
     ///   - shouldStop: Checked before each frame (for Ctrl-C); a stopped run writes no file.
     ///   - onFrame: Called after each frame, in order (for progress).
-    /// - Throws: ``FileWriteError`` when the output folder cannot be made or the file cannot be opened.
-    public func run(shouldStop: @escaping @Sendable () -> Bool = { false }, onFrame: () -> Void = {}) throws(FileWriteError) -> Result {
+    /// - Throws: ``OutputError`` when the output folder cannot be made or the file cannot be opened.
+    public func run(shouldStop: @escaping @Sendable () -> Bool = { false }, onFrame: () -> Void = {}) throws(OutputError) -> Result {
         let configuration = configuration
         let header = header
         let range = header.first..<header.end
         var options = configuration.options
         options.jobs = max(1, min(options.jobs, InputLimits.cores, max(1, range.count)))
-        try AtomicFile.prepareFolder(configuration.outputFolder)
+        try SafeOutput.prepareFolder(configuration.outputFolder)
         let path = (configuration.outputFolder as NSString).appendingPathComponent(Self.fileName(name: configuration.name, shard: configuration.shard))
-        let staged = try AtomicFile.Staged(path)
+        let staged = try SafeOutput.Staged(path)
         var writer = LineWriter(staged: staged, path: path)
         writer.append(header.line)
         let cpuBefore = Self.cpuSeconds()
@@ -178,12 +179,12 @@ public struct ShardRun: Sendable {
 /// Lines into a staged file, buffered; the file is renamed into place only when every line was
 /// written and flushed.
 private struct LineWriter {
-    let staged: AtomicFile.Staged
+    let staged: SafeOutput.Staged
     let path: String
     private var buffer: [UInt8] = []
-    private var failure: FileWriteError?
+    private var failure: OutputError?
 
-    init(staged: AtomicFile.Staged, path: String) {
+    init(staged: SafeOutput.Staged, path: String) {
         self.staged = staged
         self.path = path
     }
@@ -198,7 +199,7 @@ private struct LineWriter {
     private mutating func flush() {
         guard failure == nil, !buffer.isEmpty else { return }
         do {
-            try AtomicFile.writeAll(buffer, to: staged.descriptor, path: path)
+            try SafeOutput.writeAll(buffer, to: staged.descriptor, path: path)
         } catch {
             failure = error
         }
@@ -206,7 +207,7 @@ private struct LineWriter {
     }
 
     /// Writes the rest and renames the file into place (replacing an earlier run's), or removes it.
-    mutating func finish() -> FileWriteError? {
+    mutating func finish() -> OutputError? {
         flush()
         if let failure {
             staged.abandon()

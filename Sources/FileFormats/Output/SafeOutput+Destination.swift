@@ -3,17 +3,16 @@ import Foundation
 import Glibc
 #endif
 
-/// Where a command may write, decided before any work starts, so that a mistake in a path never
-/// costs a file.
+/// Where a command may write a file, decided before any work starts.
 ///
 /// - `-` means standard output.
 /// - A new path, or an existing regular file given with `replacing`, is written under a temporary
-///   name and renamed into place (``AtomicFile``).
+///   name and renamed into place (``SafeOutput/write(_:to:replacing:)``).
 /// - A device, a FIFO or a symbolic link is written through, never renamed over: `/dev/stdout`
 ///   stays the terminal, `/dev/null` stays a device, a link stays a link. A link to an existing
 ///   regular file needs `replacing` too, unless that file is the process's own standard output.
 /// - A folder, an existing regular file without `replacing`, or any of the inputs is refused.
-public enum OutputPolicy {
+extension SafeOutput {
     /// How an output file is written.
     public enum Destination: Sendable, Equatable {
         /// Standard output (`-`).
@@ -30,10 +29,10 @@ public enum OutputPolicy {
     ///   - argument: The path the user gave, or `-` for standard output.
     ///   - replacing: Whether an existing regular file may be replaced (`--force`).
     ///   - inputs: Files the command reads; the output may be none of them.
-    /// - Throws: ``OutputPathError`` when the path is a folder, an input, or an existing file
+    /// - Throws: ``OutputError`` when the path is a folder, an input, or an existing file
     ///   without `replacing`.
     public static func destination(for argument: String, replacing: Bool, inputs: [String] = [])
-        throws(OutputPathError) -> Destination
+        throws(OutputError) -> Destination
     {
         if argument == "-" { return .standardOutput }
         var link = stat()
@@ -56,8 +55,8 @@ public enum OutputPolicy {
     ///   - folder: The folder to write into (it may not exist yet).
     ///   - option: The option that named it, for the message (`"--annotate"`).
     ///   - inputFolders: The folders the command reads.
-    /// - Throws: ``OutputPathError/isInput(_:input:)`` when `folder` is one of `inputFolders`.
-    public static func checkFolder(_ folder: String, option: String, notAnyOf inputFolders: [String]) throws(OutputPathError) {
+    /// - Throws: ``OutputError/isInput(_:input:)`` when `folder` is one of `inputFolders`.
+    public static func checkFolder(_ folder: String, option: String, notAnyOf inputFolders: [String]) throws(OutputError) {
         var status = stat()
         guard stat(folder, &status) == 0 else { return }
         if let input = inputFolders.first(where: { sameFile($0, status) }) {
@@ -71,9 +70,9 @@ public enum OutputPolicy {
     /// - Parameters:
     ///   - first: The option and the folder it names (`("--annotate", "out")`).
     ///   - second: The other option and folder.
-    /// - Throws: ``OutputPathError/sameFolder(_:_:)`` when both name one folder, existing or not.
+    /// - Throws: ``OutputError/sameFolder(_:_:)`` when both name one folder, existing or not.
     public static func checkDistinct(_ first: (option: String, folder: String), _ second: (option: String, folder: String))
-        throws(OutputPathError)
+        throws(OutputError)
     {
         var status = stat()
         let same = stat(first.folder, &status) == 0
@@ -98,50 +97,29 @@ public enum OutputPolicy {
     }
 }
 
-extension OutputPolicy.Destination {
+extension SafeOutput.Destination {
     /// Writes a whole file's `bytes` where the destination says: renamed into place for a
     /// regular file (an existing one only when `replacing`), in place through a device, FIFO or
     /// link, or to standard output.
     ///
-    /// - Throws: ``FileWriteError`` naming the path (`EEXIST` for a file that appeared and may
+    /// - Throws: ``OutputError`` naming the path (`EEXIST` for a file that appeared and may
     ///   not be replaced).
-    public func write(_ bytes: some Collection<UInt8>, replacing: Bool) throws(FileWriteError) {
+    public func write(_ bytes: some Collection<UInt8>, replacing: Bool) throws(OutputError) {
         switch self {
         case .standardOutput:
-            try AtomicFile.writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
+            try SafeOutput.writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
         case .replacing(let path):
-            try AtomicFile.write(bytes, to: path, replacing: replacing)
+            try SafeOutput.write(bytes, to: path, replacing: replacing)
         case .through(let path):
-            let descriptor = try AtomicFile.openInPlace(path)
-            var failure: FileWriteError?
-            do throws(FileWriteError) {
-                try AtomicFile.writeAll(bytes, to: descriptor, path: path)
+            let descriptor = try SafeOutput.openInPlace(path)
+            var failure: OutputError?
+            do throws(OutputError) {
+                try SafeOutput.writeAll(bytes, to: descriptor, path: path)
             } catch {
                 failure = error
             }
-            if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
+            if close(descriptor) != 0, failure == nil { failure = OutputError(path: path, call: "close", errno: errno) }
             if let failure { throw failure }
-        }
-    }
-}
-
-/// An output path that is refused before any work starts.
-public enum OutputPathError: Error, Equatable, CustomStringConvertible {
-    /// The path is a folder, not a file.
-    case isFolder(String)
-    /// A regular file exists there and replacing was not asked for.
-    case exists(String)
-    /// The output is one of the inputs.
-    case isInput(String, input: String)
-    /// Two outputs name one folder.
-    case sameFolder(String, String)
-
-    public var description: String {
-        switch self {
-        case .isFolder(let path): "\(path) is a folder: give a file name"
-        case .exists(let path): "\(path) exists; use --force to replace it"
-        case .isInput(let path, let input): "\(path) would overwrite the input \(input): choose a path outside the input"
-        case .sameFolder(let first, let second): "\(first) and \(second) are one folder: give each its own"
         }
     }
 }

@@ -4,13 +4,23 @@ import SystemCalls
 import Glibc
 #endif
 
-/// Writes files so that they appear complete or not at all: the bytes go to a hidden temporary
-/// name in the same folder, are flushed to the disk, and only then renamed into place. An
-/// interrupted write (Ctrl-C, a full disk, a crash) leaves no partial file under the final name.
-public enum AtomicFile {
+/// Where a command may write, and how, so that a mistake in a path never costs a file and an
+/// interrupted write (Ctrl-C, a full disk, a crash) leaves no partial file under a final name.
+///
+/// - Files are written to a hidden temporary name in the same folder, flushed to the disk, and
+///   only then renamed into place (``write(_:to:replacing:)``, ``Staged``).
+/// - Before any work, a path the user gave is checked and given a ``Destination``: standard
+///   output, a file renamed into place, or a device, FIFO or link written through; never a
+///   folder, an input, or an existing file without `--force`.
+/// - A folder of results (``Folder``) is written beside the destination and moved into place
+///   whole once every file is written.
+///
+/// Every refusal and failure is an ``OutputError``. The temporary files and folders being
+/// written are those of `StagedPaths`, which a second signal removes.
+public enum SafeOutput {
     /// The temporary files being written now (those of ``StagedPaths``, the program's one list of
     /// them, which also holds the calibration's temporary folders).
-    static var stagedFiles: Set<String> { StagedPaths.current }
+    package static var stagedFiles: Set<String> { StagedPaths.current }
 
     /// Ends the process at once with `status`, removing every temporary file and folder still being
     /// written: a second Ctrl-C leaves no `.NAME.PID.tmp` behind. The final names keep what was
@@ -26,8 +36,8 @@ public enum AtomicFile {
     ///   - bytes: The whole contents.
     ///   - path: The final path. With `replacing: false`, an existing file there is an error.
     ///   - replacing: Whether an existing file may be replaced.
-    /// - Throws: ``FileWriteError`` naming the path, the call that failed and the system's reason.
-    public static func write(_ bytes: some Collection<UInt8>, to path: String, replacing: Bool = false) throws(FileWriteError) {
+    /// - Throws: ``OutputError`` naming the path, the call that failed and the system's reason.
+    public static func write(_ bytes: some Collection<UInt8>, to path: String, replacing: Bool = false) throws(OutputError) {
         let staged = try Staged(path)
         do {
             try writeAll(bytes, to: staged.descriptor, path: path)
@@ -40,18 +50,18 @@ public enum AtomicFile {
 
     /// A file being written under its hidden temporary name: ``commit(replacing:)`` flushes it and
     /// renames it into place, ``abandon()`` removes it. One of them must end it.
-    struct Staged {
+    package struct Staged {
         /// The final path.
-        let path: String
+        package let path: String
         /// The temporary file, open for writing.
-        let descriptor: Int32
+        package let descriptor: Int32
         private let temporary: String
 
         /// Creates (or empties) the temporary file for `path`.
         ///
-        /// - Throws: ``FileWriteError`` when it cannot be opened.
-        init(_ path: String) throws(FileWriteError) {
-            let temporary = AtomicFile.temporaryPath(for: path)
+        /// - Throws: ``OutputError`` when it cannot be opened.
+        package init(_ path: String) throws(OutputError) {
+            let temporary = SafeOutput.temporaryPath(for: path)
             let opened = StagedPaths.withLock { registry -> Result<Int32, SystemCallError> in
                 do throws(SystemCallError) {
                     let descriptor = try SystemCall.retrying("open") {
@@ -65,7 +75,7 @@ public enum AtomicFile {
             }
             switch opened {
             case .success(let opened): descriptor = opened
-            case .failure(let error): throw FileWriteError(path: path, error)
+            case .failure(let error): throw OutputError(path: path, error)
             }
             self.path = path
             self.temporary = temporary
@@ -77,28 +87,28 @@ public enum AtomicFile {
         ///   - replacing: Whether an existing file at ``path`` may be replaced.
         ///   - keepingUnflushed: Whether the file is renamed into place even when the flush or the
         ///     close failed (rows already written are worth more than none); else it is removed.
-        /// - Throws: ``FileWriteError`` naming the first call that failed; the file is in place
+        /// - Throws: ``OutputError`` naming the first call that failed; the file is in place
         ///   unless that call is `rename`, or the flush or close without `keepingUnflushed`.
-        func commit(replacing: Bool = true, keepingUnflushed: Bool = false) throws(FileWriteError) {
-            var failure: FileWriteError?
+        package func commit(replacing: Bool = true, keepingUnflushed: Bool = false) throws(OutputError) {
+            var failure: OutputError?
             do throws(SystemCallError) {
                 try SystemCall.retrying("fsync") { fsync(descriptor) }
             } catch {
-                failure = FileWriteError(path: path, error)
+                failure = OutputError(path: path, error)
             }
             // No retry of close: the descriptor is released whatever it reports.
-            if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, call: "close", errno: errno) }
+            if close(descriptor) != 0, failure == nil { failure = OutputError(path: path, call: "close", errno: errno) }
             if failure != nil, !keepingUnflushed {
                 remove()
                 throw failure!
             }
             if !replacing, access(path, F_OK) == 0 {
                 remove()
-                throw FileWriteError(path: path, call: "rename", errno: EEXIST)
+                throw OutputError(path: path, call: "rename", errno: EEXIST)
             }
-            let renameFailure = StagedPaths.withLock { registry -> FileWriteError? in
+            let renameFailure = StagedPaths.withLock { registry -> OutputError? in
                 guard rename(temporary, path) == 0 else {
-                    let renameFailure = FileWriteError(path: path, call: "rename", errno: errno)
+                    let renameFailure = OutputError(path: path, call: "rename", errno: errno)
                     unlink(temporary)
                     registry.forget(temporary)
                     return renameFailure
@@ -111,7 +121,7 @@ public enum AtomicFile {
         }
 
         /// Closes and removes the temporary file; nothing reaches ``path``.
-        func abandon() {
+        package func abandon() {
             close(descriptor)
             remove()
         }
@@ -128,84 +138,49 @@ public enum AtomicFile {
     /// never replaced. A FIFO's open waits for a reader; a signal that interrupts it is retried.
     ///
     /// - Parameter appending: Whether writes go after what the file holds, or replace it.
-    /// - Throws: ``FileWriteError`` (`open`).
-    static func openInPlace(_ path: String, appending: Bool = false) throws(FileWriteError) -> Int32 {
+    /// - Throws: ``OutputError`` (`open`).
+    package static func openInPlace(_ path: String, appending: Bool = false) throws(OutputError) -> Int32 {
         let flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC)
         do {
             return try SystemCall.retrying("open") { open(path, flags, 0o644) }
         } catch {
-            throw FileWriteError(path: path, error)
+            throw OutputError(path: path, error)
         }
     }
 
     /// The hidden name a file is written under before it is renamed to `path`: `.NAME.PID.tmp` in the same folder.
-    static func temporaryPath(for path: String) -> String {
+    package static func temporaryPath(for path: String) -> String {
         let (folder, name) = PathParts.split(path)
         return (folder.isEmpty ? "" : folder == "/" ? "/" : folder + "/") + ".\(name).\(getpid()).tmp"
     }
 
     /// Writes all of `bytes` to an open descriptor, retrying when interrupted.
     ///
-    /// - Throws: ``FileWriteError`` for `path` when a write fails.
-    public static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, path: String) throws(FileWriteError) {
+    /// - Throws: ``OutputError`` for `path` when a write fails.
+    public static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, path: String) throws(OutputError) {
         do {
             try SystemCall.writeAll(bytes, to: descriptor)
         } catch {
-            throw FileWriteError(path: path, error)
+            throw OutputError(path: path, error)
         }
     }
 
     /// Makes a folder (and its parents) and checks that files can be created in it.
     ///
-    /// - Throws: ``FileWriteError`` when the folder cannot be made or written to.
-    public static func prepareFolder(_ path: String) throws(FileWriteError) {
+    /// - Throws: ``OutputError`` when the folder cannot be made or written to.
+    public static func prepareFolder(_ path: String) throws(OutputError) {
         try makeFolder(path)
-        guard access(path, W_OK | X_OK) == 0 else { throw FileWriteError(path: path, call: "access", errno: errno) }
+        guard access(path, W_OK | X_OK) == 0 else { throw OutputError(path: path, call: "access", errno: errno) }
     }
 
-    private static func makeFolder(_ path: String) throws(FileWriteError) {
+    private static func makeFolder(_ path: String) throws(OutputError) {
         var status = stat()
         if stat(path, &status) == 0 {
-            guard (status.st_mode & S_IFMT) == S_IFDIR else { throw FileWriteError(path: path, call: "mkdir", errno: ENOTDIR) }
+            guard (status.st_mode & S_IFMT) == S_IFDIR else { throw OutputError(path: path, call: "mkdir", errno: ENOTDIR) }
             return
         }
         let parent = PathParts.folder(of: path)
         if !parent.isEmpty, parent != path { try makeFolder(parent) }
-        if mkdir(path, 0o755) != 0, errno != EEXIST { throw FileWriteError(path: path, call: "mkdir", errno: errno) }
-    }
-}
-
-/// A file that could not be written.
-public struct FileWriteError: Error, Equatable, CustomStringConvertible {
-    /// The file (or folder) being written.
-    public let path: String
-    /// The system call that failed.
-    public let call: String
-    /// The system's error number.
-    public let errno: Int32
-
-    /// Creates an error.
-    public init(path: String, call: String, errno: Int32) {
-        self.path = path
-        self.call = call
-        self.errno = errno
-    }
-
-    /// Wraps a failed call made while writing `path`.
-    init(path: String, _ failure: SystemCallError) {
-        self.init(path: path, call: failure.call, errno: failure.errno)
-    }
-
-    /// `cannot write PATH: CALL failed: TEXT (ENAME); ADVICE`, the advice where there is one to give.
-    public var description: String {
-        let advice: String
-        switch errno {
-        case ENOSPC, EDQUOT: advice = "; free some space or write elsewhere"
-        case EROFS: advice = "; the file system is read-only: choose another folder"
-        case EACCES, EPERM: advice = "; no permission to write there: choose another folder"
-        case EEXIST: advice = "; a file of that name exists and is kept"
-        default: advice = ""
-        }
-        return "cannot write \(path): \(SystemCallError(call: call, errno: errno))\(advice)"
+        if mkdir(path, 0o755) != 0, errno != EEXIST { throw OutputError(path: path, call: "mkdir", errno: errno) }
     }
 }
