@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 public import MarkerDetection
 
@@ -112,69 +113,18 @@ public struct CalibrationReport: Sendable {
 
     /// Everything: the camera, each intrinsic with its standard deviation and 95% interval, both
     /// runs, every view used (RMS, tilt) and rejected (reason), the outlier rule, coverage and advice.
+    ///
+    /// Keys sorted, two spaces of indent (`JSONEncoder`'s pretty printing); a number that is not
+    /// finite is `null`.
     public var json: String {
-        func finite(_ value: Double) -> Any { value.isFinite ? value : NSNull() }
-        func run(_ run: CalibrationRun) -> [String: Any] {
-            [
-                "rms": finite(run.rms),
-                "camera_matrix": run.camera.cameraMatrix,
-                "distortion_coefficients": run.camera.distortion,
-                "parameters": run.parameters.map { parameter -> [String: Any] in
-                    [
-                        "name": parameter.name, "value": finite(parameter.value),
-                        "std": finite(parameter.standardDeviation),
-                        "ci95": [finite(parameter.value - parameter.interval95), finite(parameter.value + parameter.interval95)],
-                    ]
-                },
-                "views": run.views.map { view -> [String: Any] in
-                    ["name": view.view.name, "rms": finite(view.rms), "tilt_degrees": finite(view.tiltDegrees),
-                     "corners": view.view.points.count]
-                },
-            ]
-        }
-        var object: [String: Any] = [
-            "image_width": result.imageSize.width,
-            "image_height": result.imageSize.height,
-            "distortion_model": result.model.rawValue,
-            "pattern": pattern,
-            "camera_matrix": result.camera.cameraMatrix,
-            "distortion_coefficients": result.camera.distortion,
-            "avg_reprojection_error": finite(result.run.rms),
-            "per_view_errors": result.run.views.map { finite($0.rms) },
-            "views_used": result.run.views.map(\.view.name),
-            "views_rejected": result.rejected.map { ["name": $0.name, "reason": $0.reason] },
-            "outlier_rule": CameraCalibration.outlierRule,
-            "first_run": run(result.firstRun),
-            "coverage": [
-                "fraction": coverage.fraction,
-                "columns": coverage.columns, "rows": coverage.rows,
-                "minimum_corners": coverage.minimumCorners,
-                "counts": coverage.counts,
-            ] as [String: Any],
-            "advice": advice,
-        ]
-        object["uncertainty"] = Dictionary(uniqueKeysWithValues: result.run.parameters.map { parameter in
-            (parameter.name, ["std": finite(parameter.standardDeviation), "ci95_half_width": finite(parameter.interval95)])
-        })
-        object["final_run"] = result.finalRun.map(run) ?? NSNull()
-        if let data = try? JSONSerialization.data(withJSONObject: Self.jsonSafe(object), options: [.prettyPrinted, .sortedKeys]) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        if let data = try? encoder.encode(ReportFile(self)) {
             return String(decoding: data, as: UTF8.self) + "\n"
         }
-        // Not reached with the values above (every number is finite or null); kept so that the
-        // file is never empty whatever a future field holds.
+        // Not reached (every number is finite or null); kept so that the file is never empty
+        // whatever a future field holds.
         return "{\"error\": \"the report could not be encoded\"}\n"
-    }
-
-    /// `value` with every number that is not finite, at any depth, replaced by `null` (JSON has
-    /// no NaN or infinity, and one would make the whole encoding fail).
-    static func jsonSafe(_ value: Any) -> Any {
-        switch value {
-        case let number as Double: number.isFinite ? number : NSNull()
-        case let list as [Double]: list.map { $0.isFinite ? $0 as Any : NSNull() }
-        case let list as [Any]: list.map(jsonSafe)
-        case let object as [String: Any]: object.mapValues(jsonSafe)
-        default: value
-        }
     }
 
     // MARK: - Summary
@@ -211,4 +161,131 @@ public struct CalibrationReport: Sendable {
 
 private extension String {
     func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
+}
+
+/// calibration.json's fields, by their names in the file.
+private struct ReportFile: Encodable {
+    struct Parameter: Encodable {
+        let name: String
+        let value: FiniteNumber
+        let std: FiniteNumber
+        let ci95: [FiniteNumber]
+    }
+
+    struct View: Encodable {
+        let name: String
+        let rms: FiniteNumber
+        let tilt_degrees: FiniteNumber
+        let corners: Int
+    }
+
+    struct Run: Encodable {
+        let rms: FiniteNumber
+        let camera_matrix: [FiniteNumber]
+        let distortion_coefficients: [FiniteNumber]
+        let parameters: [Parameter]
+        let views: [View]
+
+        init(_ run: CalibrationRun) {
+            rms = FiniteNumber(run.rms)
+            camera_matrix = FiniteNumber.list(run.camera.cameraMatrix)
+            distortion_coefficients = FiniteNumber.list(run.camera.distortion)
+            parameters = run.parameters.map { parameter in
+                Parameter(
+                    name: parameter.name, value: FiniteNumber(parameter.value), std: FiniteNumber(parameter.standardDeviation),
+                    ci95: FiniteNumber.list([parameter.value - parameter.interval95, parameter.value + parameter.interval95]))
+            }
+            views = run.views.map { view in
+                View(name: view.view.name, rms: FiniteNumber(view.rms), tilt_degrees: FiniteNumber(view.tiltDegrees),
+                     corners: view.view.points.count)
+            }
+        }
+    }
+
+    struct Rejected: Encodable {
+        let name: String
+        let reason: String
+    }
+
+    struct Coverage: Encodable {
+        let fraction: FiniteNumber
+        let columns: Int
+        let rows: Int
+        let minimum_corners: Int
+        let counts: [Int]
+    }
+
+    struct Uncertainty: Encodable {
+        let std: FiniteNumber
+        let ci95_half_width: FiniteNumber
+    }
+
+    let image_width: Int
+    let image_height: Int
+    let distortion_model: String
+    let pattern: String
+    let camera_matrix: [FiniteNumber]
+    let distortion_coefficients: [FiniteNumber]
+    let avg_reprojection_error: FiniteNumber
+    let per_view_errors: [FiniteNumber]
+    let views_used: [String]
+    let views_rejected: [Rejected]
+    let outlier_rule: String
+    let first_run: Run
+    /// `null` when there was no second run (encoded by hand: a synthesized encoding leaves it out).
+    let final_run: Run?
+    let coverage: Coverage
+    let advice: [String]
+    let uncertainty: [String: Uncertainty]
+
+    init(_ report: CalibrationReport) {
+        let result = report.result
+        image_width = result.imageSize.width
+        image_height = result.imageSize.height
+        distortion_model = result.model.rawValue
+        pattern = report.pattern
+        camera_matrix = FiniteNumber.list(result.camera.cameraMatrix)
+        distortion_coefficients = FiniteNumber.list(result.camera.distortion)
+        avg_reprojection_error = FiniteNumber(result.run.rms)
+        per_view_errors = result.run.views.map { FiniteNumber($0.rms) }
+        views_used = result.run.views.map(\.view.name)
+        views_rejected = result.rejected.map { Rejected(name: $0.name, reason: $0.reason) }
+        outlier_rule = CameraCalibration.outlierRule
+        first_run = Run(result.firstRun)
+        final_run = result.finalRun.map(Run.init)
+        let coverage = report.coverage
+        self.coverage = Coverage(
+            fraction: FiniteNumber(coverage.fraction), columns: coverage.columns, rows: coverage.rows,
+            minimum_corners: coverage.minimumCorners, counts: coverage.counts)
+        advice = report.advice
+        uncertainty = Dictionary(uniqueKeysWithValues: result.run.parameters.map { parameter in
+            (parameter.name, Uncertainty(std: FiniteNumber(parameter.standardDeviation), ci95_half_width: FiniteNumber(parameter.interval95)))
+        })
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case image_width, image_height, distortion_model, pattern, camera_matrix, distortion_coefficients
+        case avg_reprojection_error, per_view_errors, views_used, views_rejected, outlier_rule, first_run, final_run
+        case coverage, advice, uncertainty
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(image_width, forKey: .image_width)
+        try container.encode(image_height, forKey: .image_height)
+        try container.encode(distortion_model, forKey: .distortion_model)
+        try container.encode(pattern, forKey: .pattern)
+        try container.encode(camera_matrix, forKey: .camera_matrix)
+        try container.encode(distortion_coefficients, forKey: .distortion_coefficients)
+        try container.encode(avg_reprojection_error, forKey: .avg_reprojection_error)
+        try container.encode(per_view_errors, forKey: .per_view_errors)
+        try container.encode(views_used, forKey: .views_used)
+        try container.encode(views_rejected, forKey: .views_rejected)
+        try container.encode(outlier_rule, forKey: .outlier_rule)
+        try container.encode(first_run, forKey: .first_run)
+        try container.encode(final_run, forKey: .final_run)
+        try container.encode(coverage, forKey: .coverage)
+        try container.encode(advice, forKey: .advice)
+        try container.encode(uncertainty, forKey: .uncertainty)
+    }
 }
