@@ -1,4 +1,4 @@
-package import SystemCalls
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,7 +31,7 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
     }
 
     /// Wraps a failed call made while writing `path`.
-    package init(path: String, _ failure: SystemCallError) {
+    init(path: String, _ failure: SystemCallError) {
         self.init(path: path, call: failure.call, errno: failure.errno)
     }
 
