@@ -75,6 +75,16 @@ let shimTargets: [Target] = [
     .target(name: "ShimCore", dependencies: ["CShimCore", "Pixels"], swiftSettings: strictSwift),
 ]
 
+// MARK: - OpenCV 4.6 (Debian's libopencv-dev): headers through each shim's `opencv4` link to
+// /usr/include/opencv4, and only the modules a shim calls. pkg-config's opencv4 would link all of
+// OpenCV's modules (about 60, 380 libraries with theirs), which the loader then maps at every start.
+
+let openCVHeaders: [CXXSetting] = [.headerSearchPath("opencv4")]
+
+func openCVLibraries(_ modules: [String]) -> [LinkerSetting] {
+    (["core"] + modules).map { .linkedLibrary("opencv_" + $0) }
+}
+
 // MARK: - Detection: C shims over OpenCV 4.6 and libapriltag 3, and their Swift API
 
 let detectionProducts: [Product] = [
@@ -82,14 +92,12 @@ let detectionProducts: [Product] = [
 ]
 
 let detectionTargets: [Target] = [
-    // OpenCV's compiler and linker flags from pkg-config; no Swift code imports it.
-    .systemLibrary(
-        name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "opencv4",
-        providers: [.apt(["libopencv-dev"])]
-    ),
     // A pure C header (include/) over C++ that calls OpenCV; only the header is visible to Swift.
     // libjpeg (the one OpenCV decodes JPEG with) decodes common JPEGs straight to BGR.
-    .target(name: "COpenCVShim", dependencies: ["COpenCV", "CShimCore"], linkerSettings: [.linkedLibrary("jpeg")]),
+    .target(
+        name: "COpenCVShim", dependencies: ["CShimCore"], exclude: ["opencv4"], cxxSettings: openCVHeaders,
+        linkerSettings: openCVLibraries(["imgproc", "imgcodecs", "calib3d", "aruco"]) + [.linkedLibrary("jpeg")]
+    ),
     // A pure C header over libapriltag 3 (Debian's libapriltag-dev ships no pkg-config file; its
     // image and container helpers live in libapriltag-utils): the AprilTag and AprilGrid backend.
     .target(
@@ -118,7 +126,8 @@ let calibrationProducts: [Product] = [
 
 let calibrationTargets: [Target] = [
     // A pure C header over OpenCV's calib3d (calibration, projection, undistortion) and drawing.
-    .target(name: "CCalibrationShim", dependencies: ["COpenCV", "CShimCore"]),
+    .target(name: "CCalibrationShim", dependencies: ["CShimCore"], exclude: ["opencv4"], cxxSettings: openCVHeaders,
+            linkerSettings: openCVLibraries(["imgproc", "calib3d"])),
     .target(
         name: "Calibration", dependencies: ["FileFormats", "MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "ShimCore"], swiftSettings: strictSwift
     ),
@@ -245,7 +254,8 @@ let previewProducts: [Product] = [
 let previewTargets: [Target] = [
     // A pure C header over highgui (window, frames, keys) and Xlib (is there a display at all).
     // Loading it needs no display; only opening a window does.
-    .target(name: "CPreviewShim", dependencies: ["COpenCV", "CShimCore"], linkerSettings: [.linkedLibrary("X11")]),
+    .target(name: "CPreviewShim", dependencies: ["CShimCore"], exclude: ["opencv4"], cxxSettings: openCVHeaders,
+            linkerSettings: openCVLibraries(["imgproc", "highgui"]) + [.linkedLibrary("X11")]),
     // The window on a thread of its own, showing the newest frame annotated.
     .target(name: "PreviewWindow", dependencies: ["CPreviewShim", "ShimCore", "MarkerDetection", "Pixels"], swiftSettings: strictSwift),
     .testTarget(

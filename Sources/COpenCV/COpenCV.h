@@ -1,1 +1,0 @@
-/* Intentionally empty: this module only brings in OpenCV's pkg-config flags (see module.modulemap). */
