@@ -23,7 +23,9 @@
 ///   sleeps again instead of being cancelled and replaced. Steady traffic allocates nothing.
 /// - Releasing the debouncer drops what is pending and cancels the timer; values already released
 ///   for delivery are still delivered.
-public final class ConditionalDebouncer<Value: Sendable, C: Clock>: Sendable where C.Duration == Duration {
+///
+/// Flushing, cancelling, waiting for deliveries and the timer statistics come from ``RateLimiter``.
+public final class ConditionalDebouncer<Value: Sendable, C: Clock>: RateLimiter where C.Duration == Duration {
     @usableFromInline let driver: ClockedDriver<ConditionalDebounceMachine<Value, DriverInstant>, C>
     @usableFromInline let decide: @Sendable (Value) -> DebounceDecision<C.Duration>
 
@@ -40,9 +42,8 @@ public final class ConditionalDebouncer<Value: Sendable, C: Clock>: Sendable whe
     ) {
         self.decide = decide
         self.driver = ClockedDriver(machine: ConditionalDebounceMachine(), clock: clock, output: output)
+        super.init(controls: driver)
     }
-
-    deinit { driver.shutdown() }
 
     /// Sends a value; `decide` says what happens to it. A value that was due before this one is
     /// delivered first.
@@ -51,25 +52,6 @@ public final class ConditionalDebouncer<Value: Sendable, C: Clock>: Sendable whe
         let decision = decide(value)
         driver.update { machine, now in machine.send(value, decision, at: now) }
     }
-
-    /// Delivers the pending value now, if there is one.
-    @inlinable
-    public func flush() { driver.flush() }
-
-    /// Drops the pending value and anything released but not yet handed to `output`. Nothing sent
-    /// before the call is delivered afterwards, except a value whose output call had already begun.
-    public func cancel() { driver.cancelPending() }
-
-    /// Whether a value is waiting for its deadline.
-    @inlinable
-    public var isPending: Bool { driver.isPending }
-
-    /// Returns once every value released so far has been delivered (its output call has returned).
-    public func waitForDeliveries() async { await driver.waitForDeliveries() }
-
-    /// How many timer tasks this debouncer has started and how many times they woke up: a measure of
-    /// the timer work a stream of values costs.
-    public var timerStatistics: TimerStatistics { driver.timerStatistics }
 }
 
 extension ConditionalDebouncer where C == ContinuousClock {

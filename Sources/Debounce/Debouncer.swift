@@ -10,7 +10,9 @@
 ///
 /// Delivery works as in ``ConditionalDebouncer``: in order, never concurrently, one timer task per
 /// burst that is re-armed while the burst goes on, no allocation per value in steady traffic.
-public final class Debouncer<Value: Sendable, C: Clock>: Sendable where C.Duration == Duration {
+///
+/// Flushing, cancelling, waiting for deliveries and the timer statistics come from ``RateLimiter``.
+public final class Debouncer<Value: Sendable, C: Clock>: RateLimiter where C.Duration == Duration {
     @usableFromInline let driver: ClockedDriver<DebounceMachine<Value, DriverInstant>, C>
 
     /// Creates a debouncer.
@@ -27,30 +29,12 @@ public final class Debouncer<Value: Sendable, C: Clock>: Sendable where C.Durati
         output: @escaping @Sendable (Value) async -> Void
     ) {
         driver = ClockedDriver(machine: DebounceMachine(interval: interval, options: options), clock: clock, output: output)
+        super.init(controls: driver)
     }
-
-    deinit { driver.shutdown() }
 
     /// Sends a value.
     @inlinable
     public func send(_ value: Value) { driver.send(value) }
-
-    /// Delivers the pending value now, if any.
-    @inlinable
-    public func flush() { driver.flush() }
-
-    /// Drops the pending value and anything released but not yet handed to `output`.
-    public func cancel() { driver.cancelPending() }
-
-    /// Whether a value waits for the trailing edge.
-    @inlinable
-    public var isPending: Bool { driver.isPending }
-
-    /// Returns once every value released so far has been delivered.
-    public func waitForDeliveries() async { await driver.waitForDeliveries() }
-
-    /// The timer tasks started and their wake-ups so far.
-    public var timerStatistics: TimerStatistics { driver.timerStatistics }
 }
 
 extension Debouncer where C == ContinuousClock {

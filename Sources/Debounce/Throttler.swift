@@ -11,7 +11,9 @@
 ///
 /// Delivery works as in ``ConditionalDebouncer``: in order, never concurrently, no allocation per
 /// value in steady traffic.
-public final class Throttler<Value: Sendable, C: Clock>: Sendable where C.Duration == Duration {
+///
+/// Flushing, cancelling, waiting for deliveries and the timer statistics come from ``RateLimiter``.
+public final class Throttler<Value: Sendable, C: Clock>: RateLimiter where C.Duration == Duration {
     @usableFromInline let driver: ClockedDriver<ThrottleMachine<Value, DriverInstant>, C>
 
     /// Creates a throttler.
@@ -29,31 +31,12 @@ public final class Throttler<Value: Sendable, C: Clock>: Sendable where C.Durati
         output: @escaping @Sendable (Value) async -> Void
     ) {
         driver = ClockedDriver(machine: ThrottleMachine(interval: interval, options: options), clock: clock, output: output)
+        super.init(controls: driver)
     }
-
-    deinit { driver.shutdown() }
 
     /// Sends a value.
     @inlinable
     public func send(_ value: Value) { driver.send(value) }
-
-    /// Delivers the trailing value now, if any.
-    @inlinable
-    public func flush() { driver.flush() }
-
-    /// Drops the trailing value, closes the window, and drops anything released but not yet handed
-    /// to `output`.
-    public func cancel() { driver.cancelPending() }
-
-    /// Whether a trailing value waits for the end of its window.
-    @inlinable
-    public var isPending: Bool { driver.isPending }
-
-    /// Returns once every value released so far has been delivered.
-    public func waitForDeliveries() async { await driver.waitForDeliveries() }
-
-    /// The timer tasks started and their wake-ups so far.
-    public var timerStatistics: TimerStatistics { driver.timerStatistics }
 }
 
 extension Throttler where C == ContinuousClock {
