@@ -3,7 +3,6 @@ import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
-import SystemCalls
 
 /// `process --shard` and `process --folders`: one task's shards of a job split over many machines.
 extension ProcessCommand {
@@ -63,9 +62,6 @@ extension ProcessCommand {
         } else {
             work = [(folder!, ShardRun.name(of: folder!), task, nil)]
         }
-        SystemCall.keepFreedMemoryForReuse()
-        MarkerDetector.openCVThreadCount = openCVThreads
-            ?? (max(1, min(options.jobs, InputLimits.cores)) > 1 ? 1 : -1)
         let interrupt = InterruptFlag()
         var failures: [String] = []
         for unit in work {
@@ -84,11 +80,14 @@ extension ProcessCommand {
                                                        outputFolder: outputFolder)
             configuration.name = unit.name
             configuration.options = options
+            configuration.openCVThreads = openCVThreads
             configuration.list = unit.list
             configuration.task = task
             let result: ShardRun.Result
             do {
-                result = try ShardRun(configuration).run(shouldStop: { interrupt.isSet })
+                let run = ShardRun(configuration)
+                run.applyProcessSettings()
+                result = try run.run(shouldStop: { interrupt.isSet })
             } catch {
                 throw RuntimeError("\(error)")
             }

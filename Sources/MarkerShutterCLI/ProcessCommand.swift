@@ -3,7 +3,6 @@ import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
-import SystemCalls
 
 /// `marker-shutter process DIR`: the shutter's timeline over a recorded folder, as JSON Lines.
 struct ProcessCommand: ParsableCommand {
@@ -126,13 +125,12 @@ struct ProcessCommand: ParsableCommand {
         configuration.output = destination
         configuration.annotate = annotate
         configuration.select = select
-        SystemCall.keepFreedMemoryForReuse()
         let progress = ProgressBar(total: frameFolder.frames.count)
         let interrupt = InterruptFlag()
         let result: ProcessRun.Result
         do {
             let run = ProcessRun(configuration)
-            MarkerDetector.openCVThreadCount = run.openCVThreadCount
+            run.applyProcessSettings()
             result = try run.run(shouldStop: { interrupt.isSet }, onFrame: progress.advance)
         } catch {
             progress.finish()

@@ -3,6 +3,7 @@ import Foundation
 public import MarkerDetection
 import Pixels
 import Synchronization
+import SystemCalls
 
 /// One `process` run over a recorded folder: the rows of every frame as JSON Lines (to a file or
 /// standard output), each detection drawn into an annotation folder, the frames automatic pictures
@@ -19,8 +20,8 @@ public struct ProcessRun: Sendable {
         /// Hold time, jobs and pixel limit (jobs are capped at the cores and the number of frames).
         public var options = FolderProcessor.Options()
         /// OpenCV's threads inside one detection; nil: 1 with several jobs, else OpenCV's own.
-        /// OpenCV's count is process-wide, so the run never sets it: the program that owns the
-        /// process applies ``ProcessRun/openCVThreadCount`` before ``ProcessRun/run(shouldStop:onFrame:)``.
+        /// OpenCV's count is process-wide: ``ProcessRun/applyProcessSettings()`` sets it for the
+        /// whole process (``ProcessRun/openCVThreadCount``).
         public var openCVThreads: Int?
         /// Where the JSON Lines go (see ``SafeOutput/destination(for:replacing:inputs:)``).
         public var output = SafeOutput.Destination.standardOutput
@@ -92,9 +93,19 @@ public struct ProcessRun: Sendable {
 
     /// The value for ``MarkerDetector/openCVThreadCount`` this run wants: the configured one (at
     /// most one per core), else 1 when several jobs already share the cores, else -1 (OpenCV's own).
-    public var openCVThreadCount: Int {
+    var openCVThreadCount: Int {
         configuration.openCVThreads.map { min($0, InputLimits.cores) }
             ?? (max(1, min(configuration.options.jobs, InputLimits.cores, configuration.folder.frames.count)) > 1 ? 1 : -1)
+    }
+
+    /// Sets what the run wants for the whole process: OpenCV's thread count
+    /// (``openCVThreadCount``), and glibc's malloc keeping freed frames for reuse instead of
+    /// returning them to the system after each one. Both are process-wide, so the program that owns
+    /// the process calls this before ``run(shouldStop:onFrame:)``; the run itself leaves them alone
+    /// (runs side by side in one process, as in tests, would change them under each other).
+    public func applyProcessSettings() {
+        SystemCall.keepFreedMemoryForReuse()
+        MarkerDetector.openCVThreadCount = openCVThreadCount
     }
 
     /// Processes every frame (until `shouldStop`), writing rows, annotations and selections.

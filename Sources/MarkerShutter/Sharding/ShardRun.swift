@@ -1,6 +1,7 @@
 public import FileFormats
 import Foundation
 public import MarkerDetection
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,6 +27,9 @@ public struct ShardRun: Sendable {
         public var rule: ValidityRule
         /// Hold time, jobs and pixel limit.
         public var options = FolderProcessor.Options()
+        /// OpenCV's threads inside one detection; nil: 1 with several jobs, else OpenCV's own. The
+        /// count is process-wide: ``ShardRun/applyProcessSettings()`` sets it for the whole process.
+        public var openCVThreads: Int?
         /// Which shard of how many.
         public var shard: Shard
         /// The folder the shard file goes into (made if missing).
@@ -121,6 +125,16 @@ public struct ShardRun: Sendable {
             shard: configuration.shard.index, shards: configuration.shard.count, first: range.lowerBound, end: range.upperBound,
             list: configuration.list?.path, listIndex: configuration.list?.index, listCount: configuration.list?.count,
             task: configuration.task.index, tasks: configuration.task.count)
+    }
+
+    /// Sets what the run wants for the whole process: OpenCV's thread count (see
+    /// ``Configuration/openCVThreads``), and glibc's malloc keeping freed frames for reuse. Both are
+    /// process-wide, so the program that owns the process calls this before
+    /// ``run(shouldStop:onFrame:)``; the run itself leaves them alone.
+    public func applyProcessSettings() {
+        SystemCall.keepFreedMemoryForReuse()
+        MarkerDetector.openCVThreadCount = configuration.openCVThreads
+            ?? (max(1, min(configuration.options.jobs, InputLimits.cores)) > 1 ? 1 : -1)
     }
 
     /// Detects the shard's frames and writes its file.
