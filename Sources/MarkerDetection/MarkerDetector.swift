@@ -94,15 +94,15 @@ public final class MarkerDetector: Sendable {
         }
     }
 
-    /// Detects the pattern in one frame of a video, searching first where `hint` (made from the
-    /// frame before, ``SearchHint/init(after:of:before:)``) says the board was, and at the scale
-    /// its size calls for: finds what ``detect(_:)`` finds, sooner when the board is where it was.
-    /// Only ``DetectionMode/fast`` uses the hint; AprilTag patterns and full mode search as
+    /// Detects the pattern in one frame of a video, searching first where `tracker` (which followed
+    /// the frames before, ``RegionTracker/follow(_:of:)``) says the board was, and at the scale its
+    /// markers' size calls for: finds what ``detect(_:)`` finds, sooner when the board is where it
+    /// was. Only ``DetectionMode/fast`` uses the tracker; AprilTag patterns and full mode search as
     /// ``detect(_:)`` does. Wraps `msd_detector_detect_with`.
     /// - Throws: As ``detect(_:)``.
-    public func detect(_ image: PixelBuffer, following hint: SearchHint?) throws(DetectionError) -> Detection {
+    public func detect(_ image: PixelBuffer, following tracker: RegionTracker?) throws(DetectionError) -> Detection {
         try timedDetection(of: image) { (handle) throws(DetectionError) in
-            try handle.detect(image, mode: mode, region: nil, hint: hint)
+            try handle.detect(image, mode: mode, region: nil, hint: tracker)
         }
     }
 

@@ -271,7 +271,7 @@ final class DetectorHandle: @unchecked Sendable {
     /// Detects in `image`, read in place, searching `region` (the whole image when `nil`) in
     /// `mode`, as far as `search` says in fast mode (msd_detector_detect_with).
     func detect(_ image: PixelBuffer, mode: DetectionMode, region: ImageRegion?, search: FastSearch = .complete,
-                hint: SearchHint? = nil) throws(DetectionError)
+                hint: RegionTracker? = nil) throws(DetectionError)
         -> (markers: [Marker], corners: [BoardCorner], sharpness: Double?)
     {
         var options = msd_detect_options()

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Worker threads each take the next stretch of frames (``stretchLength(frames:)``), and read,
 /// decode and detect its frames in order, each consecutive frame searched first where the frame
-/// before showed the board (``SearchHint``); they run at most a few stretches ahead of the
+/// before showed the board (``RegionTracker``); they run at most a few stretches ahead of the
 /// consumer, so memory stays bounded however long the folder. Every stretch starts afresh, so what
 /// is found does not depend on how many jobs run. Results reach the caller strictly in frame
 /// order, on the calling thread.
@@ -89,17 +89,19 @@ public struct FolderProcessor: Sendable {
                 // Only the consumer asks `shouldStop`, and stops the workers through `work`: a worker
                 // that asked too would skip a frame the consumer may already be waiting for.
                 while let claimed = work.claim() {
-                    var hint: SearchHint?
+                    var tracker: RegionTracker?
                     for index in claimed {
                         if work.isCancelled { break }
                         let frame = frames[index]
                         let follows = index > claimed.lowerBound && frame.follows(frames[index - 1])
-                        let outcome = Self.analyze(frame, detector: detector, hint: follows ? hint : nil, rule: rule,
+                        let outcome = Self.analyze(frame, detector: detector, tracker: follows ? tracker : nil, rule: rule,
                                                    pixelLimit: options.pixelLimit, onDecoded: onDecoded)
                         if case .success(let observation) = outcome {
-                            hint = SearchHint(after: observation.detection, of: detector.pattern, before: follows ? hint : nil)
+                            var next = (follows ? tracker : nil) ?? RegionTracker(margin: RegionTracker.videoMargin)
+                            next.follow(observation.detection, of: detector.pattern)
+                            tracker = next
                         } else {
-                            hint = nil
+                            tracker = nil
                         }
                         work.deliver(index, outcome)
                     }
@@ -146,7 +148,7 @@ public struct FolderProcessor: Sendable {
     struct Unreadable: Error { let reason: String }
 
     private static func analyze(
-        _ frame: FrameFolder.Frame, detector: MarkerDetector, hint: SearchHint?, rule: ValidityRule, pixelLimit: Int,
+        _ frame: FrameFolder.Frame, detector: MarkerDetector, tracker: RegionTracker?, rule: ValidityRule, pixelLimit: Int,
         onDecoded: (@Sendable (FrameFolder.Frame, PixelBuffer, Detection) -> Void)?
     ) -> Result<FrameObservation, Unreadable> {
         // Detection reads the luma alone (for a JPEG, decoding skips the colour conversion), so the
@@ -157,7 +159,7 @@ public struct FolderProcessor: Sendable {
         do {
             colour = onDecoded == nil ? nil : try frame.readPixels(pixelLimit: pixelLimit)
             luma = try frame.readPixels(pixelLimit: pixelLimit, channels: .gray)
-            detection = try detector.detect(luma, following: hint)
+            detection = try detector.detect(luma, following: tracker)
         } catch {
             return .failure(Unreadable(reason: "\(error)"))
         }

@@ -1,12 +1,20 @@
-import MarkerDetection
+@testable import MarkerDetection
 import MarkerDetectionTestSupport
 import Pixels
 import Testing
 
-/// Searching a video's frame where the frame before showed the board (`SearchHint`): what is found
-/// is what a search of the whole image finds, whether the hint is right, stale or wrong.
-@Suite struct SearchHintTests {
+/// Searching a video's frame where the frame before showed the board (a `RegionTracker` that
+/// followed it, as `process` does): what is found is what a search of the whole image finds,
+/// whether the tracker is right, stale or wrong.
+@Suite struct RegionTrackerFollowTests {
     static let charuco = "charuco:5x7:DICT_6X6_250"
+
+    /// A tracker, as `process` makes one, that followed `detection` (and `before` it, if any).
+    static func following(_ detection: Detection, of pattern: Pattern, before: RegionTracker? = nil) -> RegionTracker {
+        var tracker = before ?? RegionTracker(margin: RegionTracker.videoMargin)
+        tracker.follow(detection, of: pattern)
+        return tracker
+    }
 
     /// `geometry`'s board seen as `DetectionModeTests.view` sees it, moved `shift` pixels across.
     static func view(_ geometry: BoardGeometry, distance: Double = 1.6, shift: Double = 0) throws
@@ -35,7 +43,7 @@ import Testing
         let geometry = BoardGeometry(pattern: try Pattern(parsing: text), side: 120, margin: 60)
         let detector = try MarkerDetector(pattern: geometry.pattern)
         let before = try detector.detect(Self.view(geometry).image)
-        let hint = SearchHint(after: before, of: geometry.pattern)
+        let hint = Self.following(before, of: geometry.pattern)
         let region = try #require(hint.region)
         #expect(!region.covers(before.imageSize))
         // The next frame: the board moved 12 pixels, well inside the hint's margin.
@@ -55,18 +63,18 @@ import Testing
         let board = try #require(ImageRegion(around: whole, margin: 0))
         let elsewhere = ImageRegion(x: 0, y: 0, width: max(40, board.x - 50), height: 300)
         for side in [nil, 3.0, 30, 900] {
-            Self.expectSameFinds(try detector.detect(image, following: SearchHint(region: elsewhere, featureSide: side)), whole)
-            Self.expectSameFinds(try detector.detect(image, following: SearchHint(region: board, featureSide: side)), whole)
+            Self.expectSameFinds(try detector.detect(image, following: RegionTracker(region: elsewhere, featureSide: side)), whole)
+            Self.expectSameFinds(try detector.detect(image, following: RegionTracker(region: board, featureSide: side)), whole)
         }
         // After a frame that showed nothing, the image is searched at full resolution straight
         // away: what full mode finds.
         let full = try MarkerDetector(pattern: geometry.pattern, mode: .full).detect(image)
-        let afterNothing = try detector.detect(image, following: SearchHint(region: nil, featureSide: 40))
+        let afterNothing = try detector.detect(image, following: RegionTracker(region: nil, featureSide: 40))
         #expect(afterNothing.markers.map(\.id).sorted() == full.markers.map(\.id).sorted())
         #expect(afterNothing.boardCorners.map(\.id) == full.boardCorners.map(\.id))
         // Full mode ignores hints.
         let fullDetector = try MarkerDetector(pattern: geometry.pattern, mode: .full)
-        Self.expectSameFinds(try fullDetector.detect(image, following: SearchHint(region: elsewhere, featureSide: 3)), full,
+        Self.expectSameFinds(try fullDetector.detect(image, following: RegionTracker(region: elsewhere, featureSide: 3)), full,
                              tolerance: 0)
     }
 
@@ -96,7 +104,7 @@ import Testing
         }
         let before = try detector.detect(both)
         #expect(before.markers.count == 17)
-        let hint = SearchHint(after: before, of: geometry.pattern)
+        let hint = Self.following(before, of: geometry.pattern)
         let region = try #require(hint.region)
         #expect(region.x + region.width < copyArea.x0)
 
@@ -135,22 +143,22 @@ import Testing
     @Test func aHintCarriesTheSizeOfWhatWasSeen() throws {
         let charuco = BoardGeometry(pattern: try Pattern(parsing: Self.charuco), side: 120, margin: 60)
         let found = try MarkerDetector(pattern: charuco.pattern).detect(Self.view(charuco).image)
-        let hint = SearchHint(after: found, of: charuco.pattern)
+        let hint = Self.following(found, of: charuco.pattern)
         let sides = found.markers.flatMap { marker in (0..<4).map { marker.corners[$0].distance(to: marker.corners[($0 + 1) % 4]) } }
         #expect(abs(try #require(hint.featureSide) - sides.reduce(0, +) / Double(sides.count)) < 1e-9)
 
         let chessboard = BoardGeometry(pattern: try Pattern(parsing: "chessboard:9x6"), side: 120, margin: 60)
         let corners = try MarkerDetector(pattern: chessboard.pattern).detect(Self.view(chessboard).image)
-        let square = try #require(SearchHint(after: corners, of: chessboard.pattern).featureSide)
+        let square = try #require(Self.following(corners, of: chessboard.pattern).featureSide)
         // Neighbouring corners of a row: 120-pixel squares, 1200 of the picture's 1320 pixels,
         // seen 900 pixels wide and turned by 20 degrees: about 77 pixels.
         #expect(square > 70 && square < 85, "\(square)")
 
         // A frame that shows nothing keeps the size, not the region.
         let nothing = Detection(imageSize: found.imageSize, markers: [], boardCorners: [], sharpness: nil, duration: .zero)
-        let after = SearchHint(after: nothing, of: charuco.pattern, before: hint)
+        let after = Self.following(nothing, of: charuco.pattern, before: hint)
         #expect(after.region == nil)
         #expect(after.featureSide == hint.featureSide)
-        #expect(SearchHint(after: nothing, of: charuco.pattern).featureSide == nil)
+        #expect(Self.following(nothing, of: charuco.pattern).featureSide == nil)
     }
 }

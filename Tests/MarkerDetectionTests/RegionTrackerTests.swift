@@ -1,5 +1,4 @@
 import MarkerDetection
-import MarkerShutter
 import Testing
 
 /// A detection of `count` board corners in a row from (x, y), 10 pixels apart, in a 1920x1080 image.

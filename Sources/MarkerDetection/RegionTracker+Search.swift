@@ -1,4 +1,3 @@
-public import MarkerDetection
 public import Pixels
 
 extension RegionTracker {
