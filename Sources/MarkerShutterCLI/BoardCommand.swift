@@ -62,66 +62,13 @@ struct BoardCommand: ParsableCommand {
     @Flag(help: "Replace the output file if it exists.")
     var force = false
 
-    /// The target as a pattern string: words joined by ":", with `aruco` meaning a grid board.
-    var patternText: String {
-        var words = words
-        if words.first?.lowercased() == "aruco", words.count > 1 { words[0] = "gridboard" }
-        return words.joined(separator: ":")
-    }
-
-    /// A sheet of loose AprilTags: `apriltag COLSxROWS FAMILY[:first=ID]`.
-    struct TagSheet {
-        let columns: Int
-        let rows: Int
-        let family: AprilTagFamily
-        let firstTag: Int
-
-        /// The sheet `words` ask for, `nil` when they name another target.
-        /// - Throws: `ValidationError` for a malformed sheet.
-        init?(words: [String]) throws {
-            guard words.first?.lowercased() == "apriltag", words.count > 2 else { return nil }
-            let usage = "a sheet of tags is apriltag COLSxROWS FAMILY[:first=ID], e.g. apriltag 4x3 tag36h11"
-            let size = words[1].lowercased().split(separator: "x").compactMap { Int($0) }
-            guard words.count == 3 || words.count == 4, size.count == 2, (1...100).contains(size[0]), (1...100).contains(size[1])
-            else { throw ValidationError("\(usage); found \(words.joined(separator: ":"))") }
-            guard let family = AprilTagFamily(name: words[2]) else {
-                let names = AprilTagFamily.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ValidationError("unknown AprilTag family '\(words[2])': expected \(names)")
-            }
-            var first = 0
-            if words.count == 4 {
-                guard words[3].lowercased().hasPrefix("first="), let value = Int(words[3].dropFirst(6)), value >= 0 else {
-                    throw ValidationError("\(usage); found '\(words[3])'")
-                }
-                first = value
-            }
-            // Compared as a difference: `first + count` overflows for an id near `Int.max`.
-            guard first <= family.codeCount - size[0] * size[1] else {
-                throw ValidationError(
-                    "\(size[0] * size[1]) tags from id \(first) do not fit in \(family)'s ids 0...\(family.codeCount - 1)")
-            }
-            (columns, rows, self.family, firstTag) = (size[0], size[1], family, first)
-        }
-    }
-
-    /// The target words, split at ":".
-    private var words: [String] { target.flatMap { $0.split(separator: ":").map(String.init) } }
-
     func validate() throws {
-        guard !target.isEmpty else { throw ValidationError("name the target, e.g. charuco 5x7 DICT_6X6_250") }
-        if try TagSheet(words: words) != nil { return try validateSizes() }
         do {
-            let pattern = try Pattern(parsing: patternText)
-            if case .aruco = pattern {
-                throw ValidationError("loose markers have no board to print: give a size (aruco 5x7 DICT_6X6_250)")
-            }
-            if case .aprilTag(let family, _) = pattern {
-                throw ValidationError("loose tags have no board to print: give a size (apriltag 4x3 \(family))")
-            }
-        } catch let error as ValidationError {
-            throw error
-        } catch {
+            _ = try PrintableTarget.Target(parsing: target)
+        } catch .pattern(let error) {
             throw ValidationError("\(error)\n\nTargets:\n\(Pattern.grammar)")
+        } catch {
+            throw ValidationError("\(error)")
         }
         try validateSizes()
     }
@@ -139,30 +86,19 @@ struct BoardCommand: ParsableCommand {
         } catch {
             throw RuntimeError("\(error)")
         }
-        let name: String
-        let height: Int
+        let target: PrintableTarget.Target
+        do {
+            target = try PrintableTarget.Target(parsing: self.target)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let name = target.name
+        let height = self.height ?? target.fittingHeight(width: width)
         let image: [UInt8]
-        if let sheet = try TagSheet(words: words) {
-            name = "\(sheet.columns)x\(sheet.rows) \(sheet.family) tags from id \(sheet.firstTag)"
-            height = self.height ?? Self.fittingHeight(columns: Double(sheet.columns), rows: Double(sheet.rows), width: width)
-            do {
-                let rendered = try PrintableTarget.renderTagSheet(
-                    family: sheet.family, columns: sheet.columns, rows: sheet.rows, firstTag: sheet.firstTag, width: width,
-                    height: height, margin: margin)
-                image = try ImageFile.encode(rendered, as: .png)
-            } catch {
-                throw Self.renderingError(error, of: name)
-            }
-        } else {
-            let pattern = try Pattern(parsing: patternText)
-            name = pattern.description
-            height = self.height ?? Self.fittingHeight(for: pattern, width: width)
-            do {
-                let rendered = try PrintableTarget.render(pattern, width: width, height: height, margin: margin)
-                image = try ImageFile.encode(rendered, as: .png)
-            } catch {
-                throw Self.renderingError(error, of: pattern.description)
-            }
+        do {
+            image = try ImageFile.encode(target.render(width: width, height: height, margin: margin), as: .png)
+        } catch {
+            throw Self.renderingError(error, of: name)
         }
         do {
             try destination.write(image, replacing: force)
@@ -186,30 +122,5 @@ struct BoardCommand: ParsableCommand {
         case .invalidPattern, .cannotRender: UsageError("cannot render \(name): \(error)")
         default: RuntimeError("cannot render \(name): \(error)")
         }
-    }
-
-    /// A height that gives the board's squares the same size across and down, with the margin.
-    static func fittingHeight(for pattern: Pattern, width: Int) -> Int {
-        let (columns, rows): (Double, Double)
-        switch pattern {
-        case .charuco(let board): (columns, rows) = (Double(board.columns), Double(board.rows))
-        case .gridBoard(let board): (columns, rows) = (Double(board.columns), Double(board.rows))
-        case .chessboard(let board): (columns, rows) = (Double(board.columns + 1), Double(board.rows + 1))
-        case .aruco, .aprilTag: (columns, rows) = (1, 1)
-        case .aprilGrid(let grid):
-            // Tags and the gaps (with corner squares) around them.
-            (columns, rows) = (
-                Double(grid.columns) * (1 + grid.tagSpacing) + grid.tagSpacing,
-                Double(grid.rows) * (1 + grid.tagSpacing) + grid.tagSpacing
-            )
-        }
-        return fittingHeight(columns: columns, rows: rows, width: width)
-    }
-
-    /// A height for a target `columns` x `rows` squares in shape, with the margin.
-    static func fittingHeight(columns: Double, rows: Double, width: Int) -> Int {
-        let margin = Double(width) / 10
-        let inner = Double(width) - 2 * margin
-        return Int((inner * rows / columns + 2 * margin).rounded())
     }
 }
