@@ -1,4 +1,4 @@
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// `--auto`'s rule: never a view too similar to a picture taken; a view that raises the coverage

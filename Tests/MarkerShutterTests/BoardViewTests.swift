@@ -1,6 +1,6 @@
 import Foundation
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// A detection of a 4x4 grid of board corners spanning the given rectangle of a 640x480 image.

@@ -1,6 +1,6 @@
 import Foundation
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// The camera controls set for a live session, as recorded: on the manifest line where they change,

@@ -1,5 +1,5 @@
 import Foundation
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// ``FolderList``: the folders of `process --folders`, their names and how tasks share them.

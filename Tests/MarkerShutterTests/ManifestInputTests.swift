@@ -1,5 +1,5 @@
 import Foundation
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// Manifests as other tools and hostile hands write them: CRLF lines, timestamps whose nanoseconds

@@ -1,7 +1,7 @@
 import FileFormats
 import Foundation
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Synchronization
 import Testing
 

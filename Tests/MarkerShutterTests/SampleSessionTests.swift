@@ -1,6 +1,6 @@
 import Foundation
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// The bundled sample session, `Samples/charuco-session`, replayed as `marker-shutter process`

@@ -1,6 +1,6 @@
 import Foundation
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// ``FolderProcessor/shardRanges(frames:shards:)``: the cut of a folder into shards, and that a

@@ -1,6 +1,6 @@
 import Foundation
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// ``ShardRun`` and ``ShardMerge``: the sample session cut into shards and put together again

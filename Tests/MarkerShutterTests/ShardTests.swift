@@ -1,4 +1,4 @@
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// ``Shard``: `--shard K/N`, `slurm` and `kubernetes`.

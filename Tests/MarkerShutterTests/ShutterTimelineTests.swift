@@ -1,4 +1,4 @@
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// Frame `i` at 30 fps.

@@ -1,7 +1,7 @@
 import Foundation
 import MarkerDetection
 import MarkerDetectionTestSupport
-import MarkerShutter
+@testable import MarkerShutter
 import Pixels
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// `marker-shutter --version`'s text, and the libraries it names on this machine.

@@ -1,5 +1,5 @@
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// How far the pictures taken spread over position, size and skew.

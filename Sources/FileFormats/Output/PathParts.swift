@@ -3,7 +3,7 @@
 /// Foundation's `NSString.deletingLastPathComponent` traps on a relative path of one character
 /// (`g`, `.`, `é`, `g/`), the name a user may well give an output: every path an output is made
 /// from is split here instead.
-public enum PathParts {
+enum PathParts {
     /// The folder and the last name of `path`; trailing slashes are not part of the name.
     ///
     /// `g` is `("", "g")`, `a/b` is `("a", "b")`, `/g` is `("/", "g")`, `a//b/` is `("a", "b")`,

@@ -4,16 +4,16 @@ import MarkerDetection
 /// What `marker-shutter --version` prints: the tool's version and the libraries it runs with.
 public struct VersionReport: Sendable, Equatable {
     /// The tool's version: the one place it is written (`Scripts/package-deb` reads it here too).
-    public static let toolVersion = "0.9.0"
+    static let toolVersion = "0.9.0"
 
     /// The OpenCV loaded at run time.
     public var openCV: String
     /// The OpenCV the shims were compiled against.
-    public var openCVBuild: String
+    var openCVBuild: String
     /// The file libapriltag was loaded from, or nil when none is named.
-    public var aprilTagFile: String?
+    var aprilTagFile: String?
     /// The file libv4l2 was loaded from, or nil when none is named.
-    public var v4l2File: String?
+    var v4l2File: String?
 
     /// A report of the given facts.
     public init(openCV: String, openCVBuild: String, aprilTagFile: String?, v4l2File: String?) {
@@ -32,7 +32,7 @@ public struct VersionReport: Sendable, Equatable {
 
     /// The version written in a shared object's file name after `.so.` (`libapriltag.so.3.3.0`
     /// gives `3.3.0`), or nil when the name has none.
-    public static func versionInFileName(_ path: String) -> String? {
+    static func versionInFileName(_ path: String) -> String? {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let range = name.range(of: ".so.") else { return nil }
         let version = name[range.upperBound...]

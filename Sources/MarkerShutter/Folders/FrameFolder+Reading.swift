@@ -1,6 +1,6 @@
-public import Foundation
-public import MarkerDetection
-public import Pixels
+import Foundation
+import MarkerDetection
+import Pixels
 
 extension FrameFolder.Frame {
     /// Decodes the frame's file, with every check of ``ImageFile/read(_:pixelLimit:channels:)``: a file
@@ -8,7 +8,7 @@ extension FrameFolder.Frame {
     ///
     /// - Parameter channels: BGR (the default), or gray for detection alone.
     /// - Throws: ``ImageFileError`` naming the file as ``path`` shows it.
-    public func readPixels(pixelLimit: Int = ImageFile.defaultPixelLimit, channels: ImageFile.Channels = .bgr) throws(ImageFileError) -> PixelBuffer {
+    func readPixels(pixelLimit: Int = ImageFile.defaultPixelLimit, channels: ImageFile.Channels = .bgr) throws(ImageFileError) -> PixelBuffer {
         guard let pathBytes else { return try ImageFile.read(path, pixelLimit: pixelLimit, channels: channels) }
         let descriptor = try openPath(pathBytes)
         defer { close(descriptor) }
@@ -22,7 +22,7 @@ extension FrameFolder.Frame {
     /// The bytes of the frame's file, as they are (to copy it).
     ///
     /// - Throws: The error of reading it, or ``ImageFileError/unreadable(path:errno:)``.
-    public func readBytes() throws -> Data {
+    func readBytes() throws -> Data {
         guard let pathBytes else { return try Data(contentsOf: URL(fileURLWithPath: path)) }
         let descriptor = try openPath(pathBytes)
         defer { close(descriptor) }

@@ -17,7 +17,7 @@ public struct FrameFolder: Sendable {
         public var path: String
         /// The path's bytes when the file's name is not UTF-8 (`file` and `path` then show those
         /// bytes as `\xFF`); the file is opened by these bytes.
-        public var pathBytes: [UInt8]? = nil
+        var pathBytes: [UInt8]? = nil
         /// When the frame was captured.
         public var time: FrameTime
         /// The camera's sequence number, when the manifest has it.

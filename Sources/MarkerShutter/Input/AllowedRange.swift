@@ -4,27 +4,27 @@
 /// Every number that later becomes a `Duration`, a thread count or an image size is checked against
 /// one of these first, so that no conversion can overflow: `--hold 1e10` is an error that says
 /// what is allowed, never a crash.
-public struct AllowedRange<Value: Comparable & Sendable>: Sendable, CustomStringConvertible {
+package struct AllowedRange<Value: Comparable & Sendable>: Sendable, CustomStringConvertible {
     /// The smallest value allowed.
-    public let lower: Value
+    package let lower: Value
     /// The largest value allowed.
-    public let upper: Value
+    let upper: Value
     /// The unit named in messages (`"seconds"`), or empty.
-    public let unit: String
+    package let unit: String
 
     /// Creates a range.
     ///
     /// - Parameters:
     ///   - range: The values allowed, bounds included.
     ///   - unit: The unit named in messages, or empty.
-    public init(_ range: ClosedRange<Value>, unit: String = "") {
+    package init(_ range: ClosedRange<Value>, unit: String = "") {
         lower = range.lowerBound
         upper = range.upperBound
         self.unit = unit
     }
 
     /// Whether `value` is allowed (never for NaN).
-    public func contains(_ value: Value) -> Bool { lower <= value && value <= upper }
+    package func contains(_ value: Value) -> Bool { lower <= value && value <= upper }
 
     /// Returns `value` when it is allowed.
     ///
@@ -33,7 +33,7 @@ public struct AllowedRange<Value: Comparable & Sendable>: Sendable, CustomString
     ///   - name: What the value is, for the message (`"--hold"`).
     /// - Throws: ``OutOfRangeError`` naming `name`, the value and the range.
     @discardableResult
-    public func check(_ value: Value, name: String) throws(OutOfRangeError) -> Value {
+    package func check(_ value: Value, name: String) throws(OutOfRangeError) -> Value {
         guard contains(value) else {
             throw OutOfRangeError(name: name, value: Self.text(value), allowed: description)
         }
@@ -41,7 +41,7 @@ public struct AllowedRange<Value: Comparable & Sendable>: Sendable, CustomString
     }
 
     /// The range as a message states it: `0 to 3600 seconds`.
-    public var description: String {
+    package var description: String {
         "\(Self.text(lower)) to \(Self.text(upper))" + (unit.isEmpty ? "" : " \(unit)")
     }
 
@@ -53,20 +53,20 @@ public struct AllowedRange<Value: Comparable & Sendable>: Sendable, CustomString
 }
 
 /// A number outside the values allowed.
-public struct OutOfRangeError: Error, Equatable, CustomStringConvertible {
+package struct OutOfRangeError: Error, Equatable, CustomStringConvertible {
     /// What the number is (`"--hold"`, `"t"`).
-    public let name: String
+    package let name: String
     /// The number as given.
-    public let value: String
+    package let value: String
     /// The values allowed, as text.
-    public let allowed: String
+    package let allowed: String
 
     /// Creates an error.
-    public init(name: String, value: String, allowed: String) {
+    package init(name: String, value: String, allowed: String) {
         self.name = name
         self.value = value
         self.allowed = allowed
     }
 
-    public var description: String { "\(name) must be \(allowed), got \(value)" }
+    package var description: String { "\(name) must be \(allowed), got \(value)" }
 }

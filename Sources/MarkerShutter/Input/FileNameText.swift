@@ -31,7 +31,7 @@ public enum FileNameText {
     public static func text(ofBytes bytes: [UInt8]) -> String { SystemCall.text(ofNameBytes: bytes) }
 
     /// Why `name` cannot be a file name because of its length, or nil when it can.
-    public static func tooLong(_ name: String) -> String? {
+    static func tooLong(_ name: String) -> String? {
         let bytes = name.utf8.count
         guard bytes > maximumNameBytes else { return nil }
         let start = escaped(String(name.prefix(24)))

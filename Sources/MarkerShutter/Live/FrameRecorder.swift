@@ -40,7 +40,7 @@ public final class FrameRecorder: Sendable {
     /// The folder.
     public let folder: String
     /// Frames allowed to wait for the writer.
-    public let backlogLimit: Int
+    let backlogLimit: Int
     private let queue = DispatchQueue(label: "marker-shutter recorder")
     private let state = Mutex(State())
     private let manifest: Int32

@@ -20,7 +20,7 @@ public final class LiveShutter: Sendable {
         /// The shutter after the frame.
         public let step: ShutterStep<FrameObservation>
         /// From the frame's arrival to the new state, detection included.
-        public let latency: Duration
+        let latency: Duration
         /// The frame's pixels, valid or not (``FrameObservation/pixels`` keeps a valid frame's
         /// only), for views that show every frame.
         public let pixels: PixelBuffer
@@ -157,19 +157,19 @@ public final class LiveShutter: Sendable {
 /// Counts, rates and latencies of a live session.
 public struct LiveStatistics: Sendable {
     /// Frames the source delivered.
-    public var framesReceived = 0
+    var framesReceived = 0
     /// Frames detected.
-    public var framesDetected = 0
+    var framesDetected = 0
     /// Frames replaced while detection was busy.
-    public var framesSkipped = 0
+    var framesSkipped = 0
     /// Frames the camera reported lost before delivering.
-    public var framesLostByCamera = 0
+    var framesLostByCamera = 0
     /// Frames whose detection failed (for instance an image too small).
-    public var detectionFailures = 0
+    var detectionFailures = 0
     /// Frames dropped because their timestamp went back.
-    public var framesOutOfOrder = 0
+    var framesOutOfOrder = 0
     /// Replayed frames that are missing or cannot be read (their time passed all the same).
-    public var framesMissing = 0
+    var framesMissing = 0
     /// The last detection's duration.
     public var lastDetectionTime: Duration?
     /// The last detection's marker and board-corner counts.
@@ -186,7 +186,7 @@ public struct LiveStatistics: Sendable {
     }
 
     /// A latency percentile (0...1) over the frames detected so far (the latest 100,000).
-    public func latency(percentile fraction: Double) -> Duration? {
+    func latency(percentile fraction: Double) -> Duration? {
         guard !latencies.isEmpty else { return nil }
         let sorted = latencies.sorted()
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]

@@ -14,7 +14,7 @@ public struct SourceFrame: Sendable {
     /// The file it came from, for a replayed folder.
     public let file: String?
     /// When the pipeline received it (for latency figures).
-    public let receivedAt: ContinuousClock.Instant
+    let receivedAt: ContinuousClock.Instant
     /// The camera controls set for it, by their `v4l2-ctl` names (`--exposure`, `--control`,
     /// `--lock`, read back from the camera; for a replay, as recorded); empty when none were set.
     public var controls: [String: Int64] = [:]

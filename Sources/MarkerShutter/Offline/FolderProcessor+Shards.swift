@@ -13,7 +13,7 @@ extension FolderProcessor {
     ///   - frames: The number of frames in the folder.
     ///   - shards: How many shards; 1 or more.
     /// - Returns: `shards` ranges, one per shard, together covering `0..<frames`.
-    public static func shardRanges(frames: Int, shards: Int) -> [Range<Int>] {
+    static func shardRanges(frames: Int, shards: Int) -> [Range<Int>] {
         precondition(frames >= 0 && shards >= 1, "cannot cut \(frames) frames into \(shards) shards")
         let stretch = stretchLength(frames: frames)
         let stretches = (frames + stretch - 1) / stretch

@@ -143,7 +143,7 @@ public struct FolderProcessor: Sendable {
     /// first are searched where the frame before showed the board), fewer for a short folder so
     /// that it still keeps several cores busy (an eighth of it, at least 1). It depends on the
     /// folder alone, never on the jobs, so that the rows do not either.
-    public static func stretchLength(frames: Int) -> Int { min(30, max(1, frames / 8)) }
+    static func stretchLength(frames: Int) -> Int { min(30, max(1, frames / 8)) }
 
     struct Unreadable: Error { let reason: String }
 
@@ -253,7 +253,7 @@ public struct ProcessingSummary: Sendable {
     /// Frames in the folder.
     public var frames: Int
     /// Frames whose detection was valid.
-    public var validFrames = 0
+    var validFrames = 0
     /// Frames that could not be read.
     public var errors: [FrameError] = []
     /// When the shutter was enabled.
@@ -263,13 +263,13 @@ public struct ProcessingSummary: Sendable {
     /// Threads used.
     public var jobs = 1
     /// When processing was stopped early: how many frames were handed over before the stop.
-    public var stoppedAfter: Int?
+    var stoppedAfter: Int?
 
     /// Total time the shutter was enabled (including holds).
-    public var enabledTime: Duration { stretches.reduce(.zero) { $0 + $1.duration } }
+    var enabledTime: Duration { stretches.reduce(.zero) { $0 + $1.duration } }
 
     /// Frames handed over: all of them, or those before an early stop.
-    public var processedFrames: Int { stoppedAfter ?? frames }
+    var processedFrames: Int { stoppedAfter ?? frames }
 
     /// Frames processed per second of wall time.
     public var framesPerSecond: Double {

@@ -59,9 +59,9 @@ public struct ProcessRun: Sendable {
         /// Frames, validity, shutter stretches, errors and timing.
         public let summary: ProcessingSummary
         /// Frames copied into the selection folder.
-        public let selected: Int
+        let selected: Int
         /// Annotations and selections that could not be written.
-        public let warnings: [String]
+        let warnings: [String]
         /// How the run ended.
         public let exit: Exit
         let configuration: Configuration

@@ -14,17 +14,17 @@
 ///
 /// So views that raise the coverage are preferred (they need half the difference the others need),
 /// and a view too similar to an earlier one is never taken.
-public struct AutoCapturePolicy: Sendable {
+struct AutoCapturePolicy: Sendable {
     /// The smallest sum of differences of the view measures from every earlier picture.
-    public var minimumDistance: Double
+    var minimumDistance: Double
     /// The smallest rise of the total coverage (the sum of the four measures' progress) that
     /// counts as raising it.
-    public var minimumGain: Double
+    var minimumGain: Double
     /// The coverage of the pictures taken so far.
-    public private(set) var coverage: ViewCoverage
+    private(set) var coverage: ViewCoverage
 
     /// Why a view is taken.
-    public enum Reason: String, Sendable {
+    enum Reason: String, Sendable {
         /// The first picture.
         case first
         /// It raises the coverage by at least `minimumGain`.
@@ -41,17 +41,17 @@ public struct AutoCapturePolicy: Sendable {
     ///   - minimumGain: How much a view must raise the total coverage to count as raising it; 0.05
     ///     is, for example, 3.5% more of the image's width spanned (a twentieth of the 0.7 wanted).
     ///   - goals: The spans the coverage is measured against.
-    public init(minimumDistance: Double = 0.2, minimumGain: Double = 0.05, goals: ViewCoverage.Goals = .standard) {
+    init(minimumDistance: Double = 0.2, minimumGain: Double = 0.05, goals: ViewCoverage.Goals = .standard) {
         self.minimumDistance = minimumDistance
         self.minimumGain = minimumGain
         coverage = ViewCoverage(goals: goals)
     }
 
     /// The views of the pictures taken so far, in order.
-    public var captured: [BoardView] { coverage.views }
+    var captured: [BoardView] { coverage.views }
 
     /// Whether `view` would be taken now, and why (nil: skipped).
-    public func reason(toTake view: BoardView) -> Reason? {
+    func reason(toTake view: BoardView) -> Reason? {
         guard let nearest = captured.map({ $0.distance(to: view) }).min() else { return .first }
         guard nearest > minimumDistance else { return nil }
         if coverage.gain(from: view) >= minimumGain { return .raisesCoverage }
@@ -60,7 +60,7 @@ public struct AutoCapturePolicy: Sendable {
 
     /// Whether `observation` should be captured, given that the shutter shows `phase` for it;
     /// records its view when it should.
-    public mutating func consider(_ observation: FrameObservation, phase: ShutterState<FrameObservation>.Phase) -> BoardView? {
+    mutating func consider(_ observation: FrameObservation, phase: ShutterState<FrameObservation>.Phase) -> BoardView? {
         guard phase == .enabled, observation.isValid, let view = BoardView(observation.detection),
               reason(toTake: view) != nil else { return nil }
         coverage.add(view)
@@ -68,5 +68,5 @@ public struct AutoCapturePolicy: Sendable {
     }
 
     /// Records the view of a picture taken otherwise (asked for), so that it counts as taken.
-    public mutating func record(_ view: BoardView) { coverage.add(view) }
+    mutating func record(_ view: BoardView) { coverage.add(view) }
 }

@@ -40,7 +40,7 @@ public struct ViewCoverage: Sendable, Hashable, CustomStringConvertible {
     public typealias Progress = Measures
 
     /// The goals.
-    public let goals: Goals
+    let goals: Goals
     /// The views added, in order.
     public private(set) var views: [BoardView] = []
 

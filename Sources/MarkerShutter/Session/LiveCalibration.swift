@@ -2,7 +2,7 @@ import Dispatch
 import FileFormats
 import Foundation
 public import Calibration
-public import MarkerDetection
+import MarkerDetection
 import Synchronization
 
 /// `live --calibrate`: the pictures of a session solved in the background as they are taken, and
@@ -62,7 +62,7 @@ public enum LiveCalibration {
         /// The RMS reprojection error, in pixels.
         public var rms: Double { result.run.rms }
         /// fx and fy, with their 95% intervals.
-        public var focalLengths: [CalibrationRun.Parameter] { Self.focalLengths(of: result.run) }
+        var focalLengths: [CalibrationRun.Parameter] { Self.focalLengths(of: result.run) }
 
         static func focalLengths(of run: CalibrationRun) -> [CalibrationRun.Parameter] { ["fx", "fy"].compactMap(run.parameter) }
 

@@ -44,7 +44,7 @@ public final class LiveSession: Sendable {
         public var automatic = false
         /// Which views `automatic` takes (those that raise the coverage first); it also keeps the
         /// coverage of every picture taken, shown in each frame's ``Guidance``.
-        public var autoCapture = AutoCapturePolicy()
+        var autoCapture = AutoCapturePolicy()
         /// Solve the pictures as they are taken and write the calibration at the end (`--calibrate`).
         public var calibration: LiveCalibration.Configuration?
         /// A new or empty folder every frame is recorded to, with a `manifest.jsonl`.
@@ -60,7 +60,7 @@ public final class LiveSession: Sendable {
         /// How many pictures may wait to be written. A request beyond them is refused
         /// (``PictureError/busy(pending:)``): each waiting picture holds its frame, so a flood of
         /// requests (a key held down, a script posting to the browser view) must not queue them without end.
-        public var pictureBacklog = 8
+        var pictureBacklog = 8
 
         /// A configuration with pictures going to `pictures`, nothing automatic and no recording.
         public init(detector: MarkerDetector, rule: ValidityRule, hold: Duration, pictures: String) {

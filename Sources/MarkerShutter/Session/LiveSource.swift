@@ -38,7 +38,7 @@ public struct LiveSource: Sendable {
     public let items: AsyncThrowingStream<Item, any Error>
     /// Whether frames may stop coming while the source is open (a camera that stalls): then the
     /// session ends a hold by the clock, not only by the next frame. A replay never stalls.
-    public let mayStall: Bool
+    let mayStall: Bool
     private let stopAction: @Sendable () -> Void
 
     /// Stops the frames: a camera stops streaming, a replay stops before its next frame.

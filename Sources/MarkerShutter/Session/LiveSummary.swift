@@ -35,7 +35,7 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
     /// The recording, when there was one.
     public let recording: FrameRecorder.Summary?
     /// The recording's folder.
-    public let recordFolder: String?
+    let recordFolder: String?
     /// The source's error, when it ended with one ("/dev/video0: ... disconnected").
     public let failure: String?
     /// How far the pictures taken span the image, size and skew.

@@ -28,7 +28,7 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The most tasks one job may have: 1,000,000.
-    public static let maximumCount = 1_000_000
+    static let maximumCount = 1_000_000
 
     /// Reads `--shard`'s value: `K/N`, `slurm` or `kubernetes` (the last two from `environment`).
     ///

@@ -1,5 +1,5 @@
-public import Foundation
-public import MarkerDetection
+import Foundation
+package import MarkerDetection
 
 /// The first line of a shard file (`process --shard`): which folder, which options, which shard.
 ///
@@ -10,45 +10,45 @@ public import MarkerDetection
 /// ```
 /// {"marker_shutter_shard":1,"name":"charuco-session","folder":"/data/charuco-session",...,"shard":1,"shards":4,"first":30,"end":60}
 /// ```
-public struct ShardHeader: Codable, Sendable, Equatable {
+package struct ShardHeader: Codable, Sendable, Equatable {
     /// The version of the shard file format this header starts.
-    public static let formatVersion = 1
+    static let formatVersion = 1
 
     /// The format version (``formatVersion``); its key, `marker_shutter_shard`, marks a shard file.
-    public var format: Int
+    package var format: Int
     /// The recording's name: the name of its merged file, `NAME.jsonl`, in a folder of timelines.
-    public var name: String
+    package var name: String
     /// The folder's absolute path, links resolved.
-    public var folder: String
+    package var folder: String
     /// The folder as the command was given it (the summary's first word).
-    public var path: String
+    package var path: String
     /// Where the timestamps came from, as the summary says it.
-    public var timing: String
+    package var timing: String
     /// Frames in the whole folder.
-    public var frames: Int
+    package var frames: Int
     /// A digest of the folder's frame list (``FrameFolder/listDigest``).
-    public var frameList: String
+    var frameList: String
     /// What detection and the shutter were asked for.
-    public var options: ShardOptions
+    package var options: ShardOptions
     /// This shard, from 0.
-    public var shard: Int
+    package var shard: Int
     /// How many shards the folder was cut into.
-    public var shards: Int
+    package var shards: Int
     /// The shard's first frame.
-    public var first: Int
+    package var first: Int
     /// The frame after its last.
-    public var end: Int
+    package var end: Int
     /// The folder list this recording came from (`process --folders`), else `nil`.
-    public var list: String?
+    package var list: String?
     /// The recording's position in that list, from 0.
-    public var listIndex: Int?
+    var listIndex: Int?
     /// How many folders the list names.
-    public var listCount: Int?
+    var listCount: Int?
     /// The task that wrote this shard and how many tasks the job had (they differ from
     /// `shard`/`shards` for a folder list).
-    public var task: Int
+    package var task: Int
     /// How many tasks the job had.
-    public var tasks: Int
+    package var tasks: Int
 
     enum CodingKeys: String, CodingKey {
         case format = "marker_shutter_shard"
@@ -61,10 +61,10 @@ public struct ShardHeader: Codable, Sendable, Equatable {
     }
 
     /// The recording this shard belongs to: folder and frame list.
-    public var recording: String { folder + "\u{0}" + frameList }
+    package var recording: String { folder + "\u{0}" + frameList }
 
     /// The header as one line of JSON (keys sorted).
-    public var line: String {
+    package var line: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings, numbers and nested objects of them always encode.
@@ -74,21 +74,21 @@ public struct ShardHeader: Codable, Sendable, Equatable {
 
 /// The options a shard was made with, which every shard of a folder must share: the pattern, the
 /// search, the validity rule, the hold and the pixel limit.
-public struct ShardOptions: Codable, Sendable, Equatable {
+package struct ShardOptions: Codable, Sendable, Equatable {
     /// The pattern in its canonical form.
-    public var pattern: String
+    package var pattern: String
     /// `fast` or `full`.
-    public var detect: String
+    package var detect: String
     /// Markers a valid detection needs.
-    public var minMarkers: Int
+    var minMarkers: Int
     /// Board corners a valid detection needs.
-    public var minCorners: Int
+    var minCorners: Int
     /// Sharpness a valid detection needs.
-    public var minSharpness: Double
+    var minSharpness: Double
     /// The hold, in nanoseconds (exactly, for the merge's replay of the shutter).
-    public var holdNanoseconds: Int64
+    var holdNanoseconds: Int64
     /// Images claiming more pixels than this are refused.
-    public var pixelLimit: Int
+    package var pixelLimit: Int
 
     enum CodingKeys: String, CodingKey {
         case pattern, detect
@@ -100,7 +100,7 @@ public struct ShardOptions: Codable, Sendable, Equatable {
     }
 
     /// The options of a processor.
-    public init(detector: MarkerDetector, rule: ValidityRule, options: FolderProcessor.Options) {
+    package init(detector: MarkerDetector, rule: ValidityRule, options: FolderProcessor.Options) {
         pattern = detector.pattern.description
         detect = detector.mode.rawValue
         minMarkers = rule.minimumMarkers
@@ -112,10 +112,10 @@ public struct ShardOptions: Codable, Sendable, Equatable {
     }
 
     /// The hold as a duration.
-    public var hold: Duration { .nanoseconds(holdNanoseconds) }
+    package var hold: Duration { .nanoseconds(holdNanoseconds) }
 
     /// The first option that differs from `other`'s, as `name a vs b`, or `nil` when none does.
-    public func difference(from other: ShardOptions) -> String? {
+    package func difference(from other: ShardOptions) -> String? {
         let pairs: [(String, String, String)] = [
             ("pattern", pattern, other.pattern), ("detect", detect, other.detect),
             ("min-markers", "\(minMarkers)", "\(other.minMarkers)"), ("min-corners", "\(minCorners)", "\(other.minCorners)"),
@@ -129,7 +129,7 @@ public struct ShardOptions: Codable, Sendable, Equatable {
 extension FrameFolder {
     /// A digest of the frame list: each frame's file, timestamp (nanoseconds) and sequence number,
     /// in order (64-bit FNV-1a, as `fnv1a64:` and 16 hex digits). Shards of one recording share it.
-    public var listDigest: String {
+    var listDigest: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ text: String) {
             for byte in text.utf8 {
@@ -146,14 +146,14 @@ extension FrameFolder {
     }
 
     /// The folder's absolute path with links resolved: the same for every task given it.
-    public var resolvedPath: String {
+    var resolvedPath: String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }
 
 extension FrameTime {
     /// The instant in whole nanoseconds since the origin (how shard files keep it exactly).
-    public var nanoseconds: Int64 {
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = offset.components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

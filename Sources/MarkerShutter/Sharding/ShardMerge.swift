@@ -12,7 +12,7 @@ public enum ShardMerge {
     /// The shard files of one recording, in shard order.
     public struct Recording: Sendable {
         /// The header of its first shard.
-        public let header: ShardHeader
+        package let header: ShardHeader
         /// The shard files, shard 0 first.
         public let files: [String]
     }
@@ -20,13 +20,13 @@ public enum ShardMerge {
     /// A recording merged.
     public struct Merged: Sendable, CustomStringConvertible {
         /// The recording.
-        public let header: ShardHeader
+        package let header: ShardHeader
         /// The rows, each followed by a newline, as `process` writes them.
         public let rows: [UInt8]
         /// Frames, validity, shutter stretches and errors, as `process` counts them.
         public let summary: ProcessingSummary
         /// The trailers of the shards, in order (what each cost).
-        public let trailers: [ShardTrailer]
+        let trailers: [ShardTrailer]
         /// How long the merge took.
         public let elapsed: Duration
 

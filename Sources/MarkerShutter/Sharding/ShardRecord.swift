@@ -88,7 +88,7 @@ enum ShardRecord {
 /// ```
 /// {"marker_shutter_shard_end":1,"rows":30,"seconds":0.41,"cpu_seconds":0.78,"jobs":2}
 /// ```
-public struct ShardTrailer: Codable, Sendable, Equatable {
+struct ShardTrailer: Codable, Sendable, Equatable {
     /// The shard this ends (its key marks the end of a shard file).
     public var shard: Int
     /// Frame lines written.
@@ -96,7 +96,7 @@ public struct ShardTrailer: Codable, Sendable, Equatable {
     /// Wall time of the shard's processing.
     public var seconds: Double
     /// Processor time the task used (user and system) while processing it.
-    public var cpuSeconds: Double
+    var cpuSeconds: Double
     /// Threads that detected.
     public var jobs: Int
 

@@ -64,13 +64,13 @@ public struct ShardRun: Sendable {
     /// What a run did.
     public struct Result: Sendable, CustomStringConvertible {
         /// The shard's header.
-        public let header: ShardHeader
+        package let header: ShardHeader
         /// The shard file's path.
         public let path: String
         /// Frames, validity, errors and timing of the shard's frames.
         public let summary: ProcessingSummary
         /// Processor time used.
-        public let cpuSeconds: Double
+        let cpuSeconds: Double
         /// How the run ended.
         public let exit: Exit
 
@@ -114,7 +114,7 @@ public struct ShardRun: Sendable {
     }
 
     /// The header this run writes.
-    public var header: ShardHeader {
+    package var header: ShardHeader {
         let configuration = configuration
         let range = FolderProcessor.shardRanges(frames: configuration.folder.frames.count, shards: configuration.shard.count)[configuration.shard.index]
         return ShardHeader(

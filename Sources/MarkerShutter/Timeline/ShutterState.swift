@@ -34,10 +34,10 @@ public struct ShutterState<Snapshot: Sendable>: Sendable {
     public static var disabled: ShutterState { ShutterState(phase: .disabled, held: nil) }
 
     /// Whether a picture may be taken now (enabled or held).
-    public var isEnabled: Bool { phase != .disabled }
+    var isEnabled: Bool { phase != .disabled }
 
     /// The index of the frame whose detection is held.
-    public var heldIndex: Int? { held?.index }
+    var heldIndex: Int? { held?.index }
 
     /// How long the current hold has lasted at `now`, or `nil` when not holding.
     public func holdAge(at now: FrameTime) -> Duration? {
@@ -47,7 +47,7 @@ public struct ShutterState<Snapshot: Sendable>: Sendable {
 
     /// Whether `other` shows the same thing: same phase and same held frame. A new state is
     /// published only when this is false.
-    public func isSame(as other: ShutterState) -> Bool {
+    func isSame(as other: ShutterState) -> Bool {
         phase == other.phase && heldIndex == other.heldIndex
     }
 }

@@ -139,7 +139,7 @@ public struct EnabledStretch: Sendable, Hashable, CustomStringConvertible {
     /// When it was disabled (the end of the hold), or `nil` while still enabled.
     public var end: FrameTime?
     /// The last frame time seen while enabled, for a stretch still open at the end.
-    public var lastSeen: FrameTime?
+    var lastSeen: FrameTime?
 
     init(firstFrame: Int, lastFrame: Int, start: FrameTime, end: FrameTime?) {
         self.firstFrame = firstFrame

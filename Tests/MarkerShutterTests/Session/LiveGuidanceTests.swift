@@ -1,7 +1,7 @@
 import Calibration
 import Foundation
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// What `live` shows for calibration, in-process on the sample session (see ``SessionDriver``):

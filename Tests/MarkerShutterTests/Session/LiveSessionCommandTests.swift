@@ -1,6 +1,6 @@
 import Foundation
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Pixels
 import Synchronization
 import Testing

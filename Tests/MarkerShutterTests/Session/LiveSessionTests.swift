@@ -2,7 +2,7 @@ import DebounceTesting
 import Foundation
 import FrameCapture
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// `LiveSession` in-process, on the sample session's frames (see ``SessionDriver``): the same

@@ -1,5 +1,5 @@
 import Foundation
-import MarkerShutter
+@testable import MarkerShutter
 import Testing
 
 /// A replayed recording with frames that cannot be read: their time passes as the recording's

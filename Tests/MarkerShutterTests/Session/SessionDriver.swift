@@ -1,7 +1,7 @@
 import DebounceTesting
 import Foundation
 import MarkerDetection
-import MarkerShutter
+@testable import MarkerShutter
 import Pixels
 import Testing
 
