@@ -6,6 +6,7 @@
 
 #include <ceres/ceres.h>
 #include <ceres/rotation.h>
+#include <glog/logging.h>
 
 #include <algorithm>
 #include <array>
@@ -13,6 +14,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 #include <vector>
@@ -204,7 +206,16 @@ std::unique_ptr<ceres::Problem> build(State &state, const std::vector<uint8_t> &
     return problem;
 }
 
+// Ceres reports recoverable steps (a failed Cholesky factorisation that Levenberg-Marquardt answers
+// with more damping) as glog warnings on standard error; the caller's output is no place for them.
+// Errors still show.
+void quiet_logging() {
+    static std::once_flag once;
+    std::call_once(once, [] { FLAGS_minloglevel = std::max(FLAGS_minloglevel, int(google::GLOG_ERROR)); });
+}
+
 void solve(State &state, ceres::Problem &problem) {
+    quiet_logging();
     ceres::Solver::Options options;
     options.linear_solver_type = ceres::DENSE_SCHUR;
     // Eliminate the poses first: the reduced system is the intrinsics' alone.

@@ -145,12 +145,23 @@ public struct CalibrationReport: Sendable {
         } else {
             lines.append("RMS reprojection error: " + CameraCalibration.format(run.rms) + " px")
         }
+        if run.droppedCornerCount > 0 {
+            let views = run.views.filter { !$0.droppedCorners.isEmpty }
+            lines.append(
+                "corners: \(run.keptCornerCount) used, \(run.droppedCornerCount) dropped in \(views.count) "
+                    + "view\(views.count == 1 ? "" : "s") (error over " + CameraCalibration.format(run.dropThreshold) + " px)")
+            for view in views {
+                let ids = view.droppedCorners.map(String.init).joined(separator: ", ")
+                lines.append("  dropped from \(view.view.name): corner\(view.droppedCorners.count == 1 ? "" : "s") \(ids)")
+            }
+        }
         for name in ["fx", "fy", "cx", "cy"] {
             guard let parameter = run.parameter(name) else { continue }
             lines.append("  \(name) = " + String(format: "%.2f ± %.2f px (95%%)", parameter.value, parameter.interval95))
         }
         let distortion = run.parameters.dropFirst(4).map { "\($0.name) " + String(format: "%.5g", $0.value) }
         lines.append("  distortion: " + distortion.joined(separator: ", "))
+        lines.append("  " + CalibrationRefinement.intervalNote)
         lines.append(
             "coverage: \(Int((coverage.fraction * 100).rounded()))% of the image "
                 + "(\(coverage.columns)x\(coverage.rows) cells with \(coverage.minimumCorners)+ corners)")
