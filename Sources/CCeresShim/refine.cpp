@@ -181,7 +181,11 @@ struct State {
     std::vector<std::array<double, 6>> poses;
     std::vector<Corner> corners;
     double regularization;
+    bool hold_distortion;
 };
+
+// How many intrinsics the refinement moves: all, or fx fy cx cy when the distortion is held.
+int refined_count(const State &state) { return state.hold_distortion ? 4 : state.count; }
 
 // Builds the problem over the corners marked in `kept`, with `loss` (owned by the problem) on each.
 std::unique_ptr<ceres::Problem> build(State &state, const std::vector<uint8_t> &kept, double huber_scale) {
@@ -189,6 +193,11 @@ std::unique_ptr<ceres::Problem> build(State &state, const std::vector<uint8_t> &
     auto problem = std::make_unique<ceres::Problem>(options);
     double *intrinsics = state.intrinsics.data();
     problem->AddParameterBlock(intrinsics, state.count);
+    if (state.hold_distortion) {
+        std::vector<int> held;
+        for (int index = 4; index < state.count; ++index) held.push_back(index);
+        problem->SetManifold(intrinsics, new ceres::SubsetManifold(state.count, held));
+    }
     for (auto &pose : state.poses) problem->AddParameterBlock(pose.data(), 6);
     for (size_t index = 0; index < state.corners.size(); ++index) {
         if (!kept[index]) continue;
@@ -197,7 +206,7 @@ std::unique_ptr<ceres::Problem> build(State &state, const std::vector<uint8_t> &
         problem->AddResidualBlock(reprojection(state.model, state.count, corner), loss, intrinsics,
                                   state.poses[corner.view].data());
     }
-    if (state.regularization > 0) {
+    if (state.regularization > 0 && !state.hold_distortion) {
         for (int index = first_regularized(state.model); index < state.count; ++index) {
             ceres::CostFunction *cost = new Regularization(state.count, index, state.regularization);
             problem->AddResidualBlock(cost, nullptr, intrinsics);
@@ -273,7 +282,7 @@ void refine(const mcer_problem &input, const mcer_settings &settings, mcer_solut
              "regularization %g, %d rounds", settings.loss_scale, settings.drop_sigmas, settings.drop_floor,
              settings.regularization, settings.rounds);
     }
-    State state{input.model, count, {}, {}, {}, settings.regularization};
+    State state{input.model, count, {}, {}, {}, settings.regularization, settings.hold_distortion != 0};
     state.intrinsics.assign(input.initial_intrinsics, input.initial_intrinsics + count);
     size_t offset = 0;
     for (size_t view = 0; view < input.view_count; ++view) {
@@ -349,10 +358,10 @@ void refine(const mcer_problem &input, const mcer_settings &settings, mcer_solut
         ++kept_count;
         squared += residuals[2 * index] * residuals[2 * index] + residuals[2 * index + 1] * residuals[2 * index + 1];
     }
-    const int64_t freedom = int64_t(2 * kept_count) - count - 6 * int64_t(input.view_count);
+    const int64_t freedom = int64_t(2 * kept_count) - refined_count(state) - 6 * int64_t(input.view_count);
     if (freedom < 1) {
         fail(MCER_STATUS_SOLVER_ERROR, "%zu corners kept give %lld degrees of freedom for %d intrinsics and %zu poses",
-             kept_count, (long long)freedom, count, input.view_count);
+             kept_count, (long long)freedom, refined_count(state), input.view_count);
     }
     const double sigma2 = squared / double(freedom);
     // The intrinsics' block of (J^T J)^-1 over intrinsics and poses: the poses marginalised out.

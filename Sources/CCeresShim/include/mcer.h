@@ -64,13 +64,16 @@ typedef enum mcer_model {
  *   `rounds` times.
  * - `regularization`: each higher distortion coefficient (k3 of the pinhole model, k3 to k6 of the
  *   rational one, k3 and k4 of the fisheye one) adds a residual `regularization * coefficient`,
- *   in pixels, pulling it towards 0 where the corners say little about it. */
+ *   in pixels, pulling it towards 0 where the corners say little about it.
+ * - `hold_distortion`: when nonzero, the distortion coefficients keep their initial values (only
+ *   fx fy cx cy and the poses are refined; no regularization; their covariance is 0). */
 typedef struct mcer_settings {
     double loss_scale;
     double drop_sigmas;
     double drop_floor;
     double regularization;
     int32_t rounds;
+    int32_t hold_distortion;
 } mcer_settings;
 
 /* Views of a planar target, as in mcal_problem, with the starting point of the refinement:
@@ -91,7 +94,7 @@ typedef struct mcer_problem {
  * - `intrinsics` (as many as the model has) and `covariance` (that count squared, row by row):
  *   sigma^2 times the intrinsics' block of (J^T J)^-1 over intrinsics and poses
  *   (ceres::Covariance), where sigma^2 = (sum of the kept corners' squared errors) /
- *   (2 x kept corners - intrinsics - 6 x views);
+ *   (2 x kept corners - refined intrinsics - 6 x views);
  * - `rotations`, `translations`: 3 doubles per view;
  * - `projected`: where the refined camera projects every corner, 2 doubles per corner;
  * - `kept`: 1 per corner, 1 when it took part in the final solve, 0 when it was dropped;
@@ -110,7 +113,7 @@ typedef struct mcer_solution {
     /* The drop threshold of the last round, in pixels. */
     double drop_threshold;
     size_t kept_count;
-    /* 2 x kept corners - intrinsics - 6 x views. */
+    /* 2 x kept corners - refined intrinsics - 6 x views. */
     int64_t degrees_of_freedom;
     /* Solves run (the robust one included). */
     int32_t solves;

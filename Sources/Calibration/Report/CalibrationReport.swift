@@ -160,7 +160,8 @@ public struct CalibrationReport: Sendable {
             lines.append("  \(name) = " + String(format: "%.2f ± %.2f px (95%%)", parameter.value, parameter.interval95))
         }
         let distortion = run.parameters.dropFirst(4).map { "\($0.name) " + String(format: "%.5g", $0.value) }
-        lines.append("  distortion: " + distortion.joined(separator: ", "))
+        let held = run.refinement?.holdsDistortion(of: result.model) == true
+        lines.append("  distortion: " + distortion.joined(separator: ", ") + (held ? " (OpenCV's, held by the refinement)" : ""))
         lines.append("  " + CalibrationRefinement.intervalNote)
         lines.append(
             "coverage: \(Int((coverage.fraction * 100).rounded()))% of the image "

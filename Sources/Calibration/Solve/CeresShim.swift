@@ -64,7 +64,8 @@ enum CeresShim {
         var kept = [UInt8](repeating: 0, count: points)
         var cSettings = mcer_settings(
             loss_scale: settings.lossScale, drop_sigmas: settings.dropSigmas, drop_floor: settings.dropFloor,
-            regularization: settings.regularization, rounds: Int32(settings.rounds))
+            regularization: settings.regularization, rounds: Int32(settings.rounds),
+            hold_distortion: settings.holdsDistortion(of: camera.model) ? 1 : 0)
         var error = mcer_error()
         var scalars = mcer_solution()
         let status = counts.withUnsafeBufferPointer { counts in
