@@ -24,6 +24,23 @@ import Testing
         return (try WideLens.probeErrors(refined).max()!, try WideLens.probeErrors(free).max()!, try WideLens.probeErrors(openCV).max()!)
     }
 
+    /// The summary and calibration.json say that the rational model's distortion is OpenCV's, held
+    /// by the refinement; its coefficients are OpenCV's to the last digit, with no uncertainty.
+    @Test func heldDistortionIsOpenCVsAndSaysSo() throws {
+        let result = try CameraCalibration.calibrate(try WideLens.views(count: 30, seed: 7000), model: .rational)
+        #expect(result.camera.distortion == result.run.openCVCamera.distortion)
+        #expect(result.run.parameters.dropFirst(4).allSatisfy { $0.standardDeviation == 0 })
+        #expect(try #require(result.run.parameter("fx")).standardDeviation > 0)
+        #expect(result.run.degreesOfFreedom == 2 * result.run.keptCornerCount - 4 - 6 * result.run.views.count)
+        let report = CalibrationReport(result: result, pattern: "chessboard:12x9")
+        let line = try #require(report.summary.first { $0.hasPrefix("  distortion: ") })
+        #expect(line.hasSuffix(" (OpenCV's, held by the refinement)"), "\(line)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        #expect(object["distortion_refined"] as? Bool == false)
+        let regularization = try #require(object["regularization"] as? [String: Any])
+        #expect(regularization["coefficients"] as? [String] == [])
+    }
+
     /// Held at OpenCV's, the distortion extrapolates as OpenCV's does: the refined camera ends
     /// within a few pixels of OpenCV's alone at the image's corners, trial by trial.
     @Test func refinementDoesNotBlowUpOutsideTheCorners() throws {

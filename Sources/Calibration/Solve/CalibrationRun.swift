@@ -55,7 +55,7 @@ public struct CalibrationRun: Sendable, Hashable {
     public var refinement: CalibrationRefinement?
     /// The corner drop threshold the refinement ended with, in pixels (0 without it).
     public var dropThreshold: Double = 0
-    /// The residuals' degrees of freedom: 2 x kept corners - intrinsics - 6 x views.
+    /// The residuals' degrees of freedom: 2 x kept corners - intrinsics (those refined) - 6 x views.
     public var degreesOfFreedom: Int
 
     /// How many corners the corner rule dropped over every view.

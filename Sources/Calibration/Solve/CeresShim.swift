@@ -22,7 +22,7 @@ struct CeresRefinement {
     var sigma: Double
     /// The corner drop threshold of the last round, in pixels.
     var dropThreshold: Double
-    /// 2 x kept corners - intrinsics - 6 x views.
+    /// 2 x kept corners - refined intrinsics - 6 x views.
     var degreesOfFreedom: Int
 }
 
