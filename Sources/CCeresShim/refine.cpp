@@ -4,6 +4,8 @@
 // the result is read and used by the OpenCV shim unchanged.
 #include "mcer.h"
 
+#include "shim_guard.hpp"
+
 #include <ceres/ceres.h>
 #include <ceres/rotation.h>
 #include <glog/logging.h>
@@ -11,57 +13,15 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <memory>
 #include <mutex>
-#include <new>
-#include <string>
 #include <vector>
 
 namespace {
 
-struct Failure {
-    mcer_status status;
-    std::string message;
-};
-
-[[noreturn]] __attribute__((format(printf, 2, 3))) void fail(mcer_status status, const char *format, ...) {
-    char buffer[sizeof(mcer_error{}.message)];
-    va_list arguments;
-    va_start(arguments, format);
-    std::vsnprintf(buffer, sizeof buffer, format, arguments);
-    va_end(arguments);
-    throw Failure{status, buffer};
-}
-
-mcer_status report(mcer_error *error, mcer_status status, const std::string &message) {
-    if (error != nullptr) {
-        error->status = status;
-        std::snprintf(error->message, sizeof error->message, "%s", message.c_str());
-    }
-    return status;
-}
-
-template <typename Body>
-mcer_status guarded(mcer_error *error, Body &&body) noexcept {
-    try {
-        body();
-        return report(error, MCER_STATUS_OK, "");
-    } catch (const Failure &failure) {
-        return report(error, failure.status, failure.message);
-    } catch (const std::bad_alloc &) {
-        return report(error, MCER_STATUS_OUT_OF_MEMORY, "out of memory");
-    } catch (const std::exception &exception) {
-        return report(error, MCER_STATUS_INTERNAL_ERROR, std::string("internal error: ") + exception.what());
-    } catch (...) {
-        return report(error, MCER_STATUS_INTERNAL_ERROR, "internal error: unknown exception");
-    }
-}
-
-void require(const void *pointer, const char *name) {
-    if (pointer == nullptr) fail(MCER_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
-}
+using shim::fail;
+using shim::require;
 
 int intrinsic_count(mcer_model model) {
     switch (model) {
@@ -162,7 +122,7 @@ ceres::CostFunction *reprojection(mcer_model model, int count, const Corner &cor
             new Reprojection<MCER_MODEL_FISHEYE>{o0, o1, o2, u, v});
     }
     (void)count;
-    fail(MCER_STATUS_INVALID_ARGUMENT, "unknown model %d", int(model));
+    fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown model %d", int(model));
 }
 
 // The residual of one corner under the current parameters.
@@ -242,10 +202,10 @@ void solve(State &state, ceres::Problem &problem) {
     ceres::Solver::Summary summary;
     ceres::Solve(options, &problem, &summary);
     if (!summary.IsSolutionUsable()) {
-        fail(MCER_STATUS_SOLVER_ERROR, "Ceres found no usable solution: %s", summary.message.c_str());
+        fail(SHIM_STATUS_LIBRARY_ERROR, "Ceres found no usable solution: %s", summary.message.c_str());
     }
     for (double value : state.intrinsics) {
-        if (!std::isfinite(value)) fail(MCER_STATUS_SOLVER_ERROR, "the refined intrinsics are not finite");
+        if (!std::isfinite(value)) fail(SHIM_STATUS_LIBRARY_ERROR, "the refined intrinsics are not finite");
     }
 }
 
@@ -274,11 +234,11 @@ void refine(const mcer_problem &input, const mcer_settings &settings, mcer_solut
     require(output.projected, "solution->projected");
     require(output.kept, "solution->kept");
     const int count = intrinsic_count(input.model);
-    if (count == 0) fail(MCER_STATUS_INVALID_ARGUMENT, "unknown model %d", int(input.model));
-    if (input.view_count == 0) fail(MCER_STATUS_INVALID_ARGUMENT, "no views");
+    if (count == 0) fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown model %d", int(input.model));
+    if (input.view_count == 0) fail(SHIM_STATUS_INVALID_ARGUMENT, "no views");
     if (!(settings.loss_scale >= 0) || !(settings.drop_sigmas > 0) || !(settings.drop_floor >= 0)
         || !(settings.regularization >= 0) || settings.rounds < 1) {
-        fail(MCER_STATUS_INVALID_ARGUMENT, "settings out of range: loss scale %g, drop at %g sigmas and %g px, "
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "settings out of range: loss scale %g, drop at %g sigmas and %g px, "
              "regularization %g, %d rounds", settings.loss_scale, settings.drop_sigmas, settings.drop_floor,
              settings.regularization, settings.rounds);
     }
@@ -287,7 +247,7 @@ void refine(const mcer_problem &input, const mcer_settings &settings, mcer_solut
     size_t offset = 0;
     for (size_t view = 0; view < input.view_count; ++view) {
         const int32_t points = input.point_counts[view];
-        if (points < 4) fail(MCER_STATUS_INVALID_ARGUMENT, "view %zu has %d points; at least 4 are needed", view, points);
+        if (points < 4) fail(SHIM_STATUS_INVALID_ARGUMENT, "view %zu has %d points; at least 4 are needed", view, points);
         std::array<double, 6> pose{};
         for (int axis = 0; axis < 3; ++axis) {
             pose[size_t(axis)] = input.initial_rotations[3 * view + size_t(axis)];
@@ -302,7 +262,7 @@ void refine(const mcer_problem &input, const mcer_settings &settings, mcer_solut
         }
     }
     for (double value : state.intrinsics) {
-        if (!std::isfinite(value)) fail(MCER_STATUS_INVALID_ARGUMENT, "the initial intrinsics are not finite");
+        if (!std::isfinite(value)) fail(SHIM_STATUS_INVALID_ARGUMENT, "the initial intrinsics are not finite");
     }
     const size_t corners = state.corners.size();
     std::vector<uint8_t> kept(corners, 1);
@@ -360,7 +320,7 @@ void refine(const mcer_problem &input, const mcer_settings &settings, mcer_solut
     }
     const int64_t freedom = int64_t(2 * kept_count) - refined_count(state) - 6 * int64_t(input.view_count);
     if (freedom < 1) {
-        fail(MCER_STATUS_SOLVER_ERROR, "%zu corners kept give %lld degrees of freedom for %d intrinsics and %zu poses",
+        fail(SHIM_STATUS_LIBRARY_ERROR, "%zu corners kept give %lld degrees of freedom for %d intrinsics and %zu poses",
              kept_count, (long long)freedom, refined_count(state), input.view_count);
     }
     const double sigma2 = squared / double(freedom);
@@ -371,11 +331,11 @@ void refine(const mcer_problem &input, const mcer_settings &settings, mcer_solut
     const double *block = state.intrinsics.data();
     std::vector<std::pair<const double *, const double *>> blocks{{block, block}};
     if (!covariance.Compute(blocks, problem.get())) {
-        fail(MCER_STATUS_SOLVER_ERROR, "the covariance could not be computed: the views do not determine every intrinsic");
+        fail(SHIM_STATUS_LIBRARY_ERROR, "the covariance could not be computed: the views do not determine every intrinsic");
     }
     std::vector<double> matrix(size_t(count * count));
     if (!covariance.GetCovarianceBlock(block, block, matrix.data())) {
-        fail(MCER_STATUS_SOLVER_ERROR, "the intrinsics' covariance block could not be read");
+        fail(SHIM_STATUS_LIBRARY_ERROR, "the intrinsics' covariance block could not be read");
     }
     for (size_t index = 0; index < matrix.size(); ++index) output.covariance[index] = matrix[index] * sigma2;
     std::copy(state.intrinsics.begin(), state.intrinsics.end(), output.intrinsics);
@@ -404,9 +364,9 @@ extern "C" {
 
 int32_t mcer_model_intrinsic_count(mcer_model model) { return intrinsic_count(model); }
 
-mcer_status mcer_refine(const mcer_problem *problem, const mcer_settings *settings, mcer_solution *solution,
-                        mcer_error *error) {
-    return guarded(error, [&] {
+shim_status mcer_refine(const mcer_problem *problem, const mcer_settings *settings, mcer_solution *solution,
+                        shim_error *error) {
+    return shim::guarded(SHIM_AREA_CALIBRATION, error, [&] {
         require(problem, "problem");
         require(settings, "settings");
         require(solution, "solution");

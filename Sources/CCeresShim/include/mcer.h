@@ -4,9 +4,13 @@
  * per-corner loss, corners that fit far worse than the rest dropped, light regularisation of the
  * higher distortion terms, and the intrinsics' covariance with the poses marginalised out.
  *
- * Conventions (as in mcal.h):
- * - Every function returns an mcer_status and writes results through out-parameters. When it
- *   fails and `error` is not NULL, `*error` says why. No C++ exception leaves a call.
+ * Conventions:
+ * - CShimCore.h's, as in every shim of the package: every function returns a shim_status and
+ *   writes results through out-parameters; when it fails and `error` is not NULL, `*error` says
+ *   why, with the area SHIM_AREA_CALIBRATION (the refinement is part of the calibration):
+ *   SHIM_STATUS_INVALID_ARGUMENT for what it refuses, SHIM_STATUS_LIBRARY_ERROR when Ceres found
+ *   no usable solution or the covariance could not be computed (the views do not determine every
+ *   parameter), SHIM_STATUS_OUT_OF_MEMORY, SHIM_STATUS_INTERNAL_ERROR. No C++ exception leaves a call.
  * - Coordinates and models are OpenCV's: x to the right, y down, the centre of the top-left pixel
  *   at (0, 0); distortion coefficients in OpenCV's order; rotations as Rodrigues (angle-axis)
  *   vectors taking target points into the camera's frame.
@@ -18,28 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "CShimCore.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum mcer_status {
-    MCER_STATUS_OK = 0,
-    /* A NULL pointer, impossible sizes or an out-of-range value. */
-    MCER_STATUS_INVALID_ARGUMENT = 1,
-    /* Ceres found no usable solution, or the covariance could not be computed (the views do not
-     * determine every parameter). */
-    MCER_STATUS_SOLVER_ERROR = 2,
-    /* Memory ran out (std::bad_alloc). */
-    MCER_STATUS_OUT_OF_MEMORY = 3,
-    /* Any other C++ exception. */
-    MCER_STATUS_INTERNAL_ERROR = 4,
-} mcer_status;
-
-typedef struct mcer_error {
-    mcer_status status;
-    /* NUL-terminated, readable by a person. */
-    char message[512];
-} mcer_error;
 
 /* The lens models, with their intrinsics in this order: fx fy cx cy, then the distortion. */
 typedef enum mcer_model {
@@ -123,8 +110,8 @@ typedef struct mcer_solution {
 int32_t mcer_model_intrinsic_count(mcer_model model);
 
 /* Refines `problem` with `settings` into `solution`. */
-mcer_status mcer_refine(const mcer_problem *problem, const mcer_settings *settings, mcer_solution *solution,
-                        mcer_error *error);
+shim_status mcer_refine(const mcer_problem *problem, const mcer_settings *settings, mcer_solution *solution,
+                        shim_error *error);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,9 @@
 // The only file that calls into CCeresShim. It holds every unsafe pointer and checks every status.
 
 import CCeresShim
+import CShimCore
 import MarkerDetection
+import ShimCore
 
 /// What one call of `mcer_refine` found.
 struct CeresRefinement {
@@ -27,11 +29,6 @@ struct CeresRefinement {
 }
 
 enum CeresShim {
-    private static func message(_ error: mcer_error) -> String {
-        var text = error.message
-        return withUnsafeBytes(of: &text) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-    }
-
     private static func cModel(_ model: CameraModel) -> mcer_model {
         switch model {
         case .pinhole: MCER_MODEL_PINHOLE
@@ -66,7 +63,7 @@ enum CeresShim {
             loss_scale: settings.lossScale, drop_sigmas: settings.dropSigmas, drop_floor: settings.dropFloor,
             regularization: settings.regularization, rounds: Int32(settings.rounds),
             hold_distortion: settings.holdsDistortion(of: camera.model) ? 1 : 0)
-        var error = mcer_error()
+        var error = shim_error()
         var scalars = mcer_solution()
         let status = counts.withUnsafeBufferPointer { counts in
             objects.withUnsafeBufferPointer { objects in
@@ -110,7 +107,7 @@ enum CeresShim {
                 }
             }
         }
-        guard status == MCER_STATUS_OK else { throw .openCV(message(error)) }
+        guard status == .SHIM_STATUS_OK else { throw CalibrationError(ShimFailure(error)) }
         var perViewProjected: [[ImagePoint]] = []
         var perViewKept: [[Bool]] = []
         var offset = 0
