@@ -65,23 +65,7 @@ enum WideLens {
             let projected = try estimate.project(rays.map { SyntheticViews.rotate($0, by: w) })
             return zip(pixels, projected).flatMap { [$1.x - $0.x, $1.y - $0.y] }
         }
-        var w3 = [0.0, 0.0, 0.0]
-        for _ in 0..<6 {
-            let r = try errors(fitRays, fit, w3)
-            var columns: [[Double]] = []
-            for axis in 0..<3 {
-                var moved = w3
-                moved[axis] += 1e-6
-                columns.append(zip(try errors(fitRays, fit, moved), r).map { ($0 - $1) / 1e-6 })
-            }
-            var normal = [Double](repeating: 0, count: 9), gradient = [Double](repeating: 0, count: 3)
-            for i in 0..<3 {
-                for j in 0..<3 { normal[i * 3 + j] = zip(columns[i], columns[j]).map(*).reduce(0, +) }
-                gradient[i] = zip(columns[i], r).map(*).reduce(0, +)
-            }
-            let step = Homography(normal).inverse.matrix
-            for i in 0..<3 { w3[i] -= (0..<3).map { step[i * 3 + $0] * gradient[$0] }.reduce(0, +) }
-        }
+        let w3 = try SyntheticViews.fittedRotation { try errors(fitRays, fit, $0) }
         let r = try errors(probeRays, probes, w3)
         return stride(from: 0, to: r.count, by: 2).map { (index: Int) -> Double in
             let dx = r[index], dy = r[index + 1]
