@@ -136,13 +136,13 @@ let calibrationTargets: [Target] = [
     // A pure C header over Ceres Solver: the refinement that follows OpenCV's solve, robust per
     // corner, and the intrinsics' covariance. Ceres's headers log through glog (CHECK macros), so
     // the shim links glog as well as ceres. CShimCore's guard also catches cv::Exception, hence
-    // OpenCV's headers.
+    // OpenCV's headers and core.
     .target(
-        name: "CCeresShim", dependencies: ["CCeres", "CShimCore", "COpenCV"],
+        name: "CCeresShim", dependencies: ["CCeres", "CShimCore"], exclude: ["opencv4"],
         // Optimised in debug builds too: unoptimised, Ceres's automatic derivatives make a solve of
         // 30 views take seconds, and the tests run hundreds.
-        cxxSettings: [.unsafeFlags(["-O2"])],
-        linkerSettings: [.linkedLibrary("ceres"), .linkedLibrary("glog")]
+        cxxSettings: openCVHeaders + [.unsafeFlags(["-O2"])],
+        linkerSettings: [.linkedLibrary("ceres"), .linkedLibrary("glog")] + openCVLibraries([])
     ),
     .target(
         name: "Calibration", dependencies: ["FileFormats", "MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "CCeresShim", "ShimCore"],
