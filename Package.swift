@@ -6,7 +6,7 @@
 //
 //   V4L2 camera -> FrameCapture (over CV4L2Shim) -> MarkerDetection (over COpenCVShim)
 //               -> Debounce (conditional debouncer) -> MarkerShutter (pipeline) -> marker-shutter
-//   pictures -> Calibration (over CCalibrationShim) -> marker-shutter calibrate
+//   pictures -> Calibration (over CCalibrationShim, CCeresShim) -> marker-shutter calibrate
 //                           `-> MarkerShutter (`live --calibrate` solves as pictures are taken)
 //
 // The files both of those write and read (picture sidecars, manifest lines, `process` rows) are
@@ -128,8 +128,25 @@ let calibrationTargets: [Target] = [
     // A pure C header over OpenCV's calib3d (calibration, projection, undistortion) and drawing.
     .target(name: "CCalibrationShim", dependencies: ["CShimCore"], exclude: ["opencv4"], cxxSettings: openCVHeaders,
             linkerSettings: openCVLibraries(["imgproc", "calib3d"])),
+    // Eigen's compiler flags from pkg-config, for Ceres Solver's headers (Debian's libceres-dev
+    // ships no pkg-config file of its own); no Swift code imports it.
+    .systemLibrary(
+        name: "CCeres", path: "Sources/CCeres", pkgConfig: "eigen3", providers: [.apt(["libceres-dev"])]
+    ),
+    // A pure C header over Ceres Solver: the refinement that follows OpenCV's solve, robust per
+    // corner, and the intrinsics' covariance. Ceres's headers log through glog (CHECK macros), so
+    // the shim links glog as well as ceres. CShimCore's guard also catches cv::Exception, hence
+    // OpenCV's headers and core.
     .target(
-        name: "Calibration", dependencies: ["FileFormats", "MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "ShimCore"], swiftSettings: strictSwift
+        name: "CCeresShim", dependencies: ["CCeres", "CShimCore"], exclude: ["opencv4"],
+        // Optimised in debug builds too: unoptimised, Ceres's automatic derivatives make a solve of
+        // 30 views take seconds, and the tests run hundreds.
+        cxxSettings: openCVHeaders + [.unsafeFlags(["-O2"])],
+        linkerSettings: [.linkedLibrary("ceres"), .linkedLibrary("glog")] + openCVLibraries([])
+    ),
+    .target(
+        name: "Calibration", dependencies: ["FileFormats", "MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "CCeresShim", "ShimCore"],
+        swiftSettings: strictSwift
     ),
     .testTarget(
         name: "CalibrationTests",

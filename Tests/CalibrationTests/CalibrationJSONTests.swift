@@ -11,6 +11,8 @@ import Testing
     static func reserialized(_ text: String, options: JSONSerialization.WritingOptions) throws -> String {
         func doubles(_ value: Any) -> Any {
             switch value {
+            // A flag stays one (an NSNumber whose type is char).
+            case let number as NSNumber where String(cString: number.objCType) == "c": number.boolValue
             // Through the text: a decimal's doubleValue is not always the nearest Double.
             case let number as NSNumber: Double(number.description) ?? .nan
             case let list as [Any]: list.map(doubles)

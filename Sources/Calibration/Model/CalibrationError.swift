@@ -12,7 +12,7 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
     case unreadableInput(path: String, reason: String)
     /// The results could not be written, or their folder was refused (see ``OutputError``).
     case output(OutputError)
-    /// OpenCV failed to solve, project, undistort or draw.
+    /// OpenCV or Ceres Solver refused the problem or failed to solve, project, undistort or draw.
     case openCV(String)
     /// The calibration shim refused what it was given: a problem, a camera or pixels no solve,
     /// projection or drawing can use.

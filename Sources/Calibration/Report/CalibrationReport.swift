@@ -111,8 +111,10 @@ public struct CalibrationReport: Sendable {
 
     // MARK: - calibration.json
 
-    /// Everything: the camera, each intrinsic with its standard deviation and 95% interval, both
-    /// runs, every view used (RMS, tilt) and rejected (reason), the outlier rule, coverage and advice.
+    /// Everything: the camera, each intrinsic with its standard deviation and 95% interval (and
+    /// what they do not cover), the intrinsics' covariance, both runs with OpenCV's starting solve,
+    /// every view used (RMS, tilt, dropped corners) and rejected (reason), the outlier and corner
+    /// rules, the regularization, whether the distortion was refined, coverage and advice.
     ///
     /// Keys sorted, two spaces of indent (`JSONEncoder`'s pretty printing); a number that is not
     /// finite is `null`.
@@ -145,12 +147,24 @@ public struct CalibrationReport: Sendable {
         } else {
             lines.append("RMS reprojection error: " + CameraCalibration.format(run.rms) + " px")
         }
+        if run.droppedCornerCount > 0 {
+            let views = run.views.filter { !$0.droppedCorners.isEmpty }
+            lines.append(
+                "corners: \(run.keptCornerCount) used, \(run.droppedCornerCount) dropped in \(views.count) "
+                    + "view\(views.count == 1 ? "" : "s") (error over " + CameraCalibration.format(run.dropThreshold) + " px)")
+            for view in views {
+                let ids = view.droppedCorners.map(String.init).joined(separator: ", ")
+                lines.append("  dropped from \(view.view.name): corner\(view.droppedCorners.count == 1 ? "" : "s") \(ids)")
+            }
+        }
         for name in ["fx", "fy", "cx", "cy"] {
             guard let parameter = run.parameter(name) else { continue }
             lines.append("  \(name) = " + String(format: "%.2f ± %.2f px (95%%)", parameter.value, parameter.interval95))
         }
         let distortion = run.parameters.dropFirst(4).map { "\($0.name) " + String(format: "%.5g", $0.value) }
-        lines.append("  distortion: " + distortion.joined(separator: ", "))
+        let held = run.refinement?.holdsDistortion(of: result.model) == true
+        lines.append("  distortion: " + distortion.joined(separator: ", ") + (held ? " (OpenCV's, held by the refinement)" : ""))
+        lines.append("  " + CalibrationRefinement.intervalNote)
         lines.append(
             "coverage: \(Int((coverage.fraction * 100).rounded()))% of the image "
                 + "(\(coverage.columns)x\(coverage.rows) cells with \(coverage.minimumCorners)+ corners)")
@@ -177,6 +191,13 @@ private struct ReportFile: Encodable {
         let rms: FiniteNumber
         let tilt_degrees: FiniteNumber
         let corners: Int
+        let corners_dropped: [Int]
+    }
+
+    struct Start: Encodable {
+        let rms: FiniteNumber
+        let camera_matrix: [FiniteNumber]
+        let distortion_coefficients: [FiniteNumber]
     }
 
     struct Run: Encodable {
@@ -185,6 +206,14 @@ private struct ReportFile: Encodable {
         let distortion_coefficients: [FiniteNumber]
         let parameters: [Parameter]
         let views: [View]
+        let covariance: [[FiniteNumber]]
+        let corners_used: Int
+        let corners_dropped: Int
+        /// `null` for OpenCV's solve alone.
+        let corner_drop_threshold: FiniteNumber
+        let degrees_of_freedom: Int
+        let solver: String
+        let opencv_start: Start
 
         init(_ run: CalibrationRun) {
             rms = FiniteNumber(run.rms)
@@ -197,8 +226,17 @@ private struct ReportFile: Encodable {
             }
             views = run.views.map { view in
                 View(name: view.view.name, rms: FiniteNumber(view.rms), tilt_degrees: FiniteNumber(view.tiltDegrees),
-                     corners: view.view.points.count)
+                     corners: view.view.points.count, corners_dropped: view.droppedCorners)
             }
+            covariance = run.covariance.map(FiniteNumber.list)
+            corners_used = run.keptCornerCount
+            corners_dropped = run.droppedCornerCount
+            corner_drop_threshold = FiniteNumber(run.refinement == nil ? .nan : run.dropThreshold)
+            degrees_of_freedom = run.degreesOfFreedom
+            solver = run.refinement == nil ? "opencv" : "opencv+ceres"
+            opencv_start = Start(
+                rms: FiniteNumber(run.openCVRMS), camera_matrix: FiniteNumber.list(run.openCVCamera.cameraMatrix),
+                distortion_coefficients: FiniteNumber.list(run.openCVCamera.distortion))
         }
     }
 
@@ -213,6 +251,16 @@ private struct ReportFile: Encodable {
         let rows: Int
         let minimum_corners: Int
         let counts: [Int]
+    }
+
+    struct Regularization: Encodable {
+        let weight_px: FiniteNumber
+        let coefficients: [String]
+    }
+
+    struct DroppedCorners: Encodable {
+        let name: String
+        let ids: [Int]
     }
 
     struct Uncertainty: Encodable {
@@ -231,6 +279,12 @@ private struct ReportFile: Encodable {
     let views_used: [String]
     let views_rejected: [Rejected]
     let outlier_rule: String
+    /// `null` (as are the two below) for OpenCV's solve alone.
+    let corner_rule: String?
+    let distortion_refined: Bool?
+    let regularization: Regularization?
+    let interval_note: String
+    let corners_dropped: [DroppedCorners]
     let first_run: Run
     /// `null` when there was no second run (encoded by hand: a synthesized encoding leaves it out).
     let final_run: Run?
@@ -251,6 +305,16 @@ private struct ReportFile: Encodable {
         views_used = result.run.views.map(\.view.name)
         views_rejected = result.rejected.map { Rejected(name: $0.name, reason: $0.reason) }
         outlier_rule = CameraCalibration.outlierRule
+        let refinement = result.run.refinement
+        corner_rule = refinement?.cornerRule
+        distortion_refined = refinement.map { !$0.holdsDistortion(of: result.model) }
+        regularization = refinement.map {
+            Regularization(weight_px: FiniteNumber($0.regularization), coefficients: $0.regularizedCoefficients(of: result.model))
+        }
+        interval_note = CalibrationRefinement.intervalNote
+        corners_dropped = result.run.views.filter { !$0.droppedCorners.isEmpty }.map {
+            DroppedCorners(name: $0.view.name, ids: $0.droppedCorners)
+        }
         first_run = Run(result.firstRun)
         final_run = result.finalRun.map(Run.init)
         let coverage = report.coverage
@@ -266,6 +330,7 @@ private struct ReportFile: Encodable {
     private enum CodingKeys: String, CodingKey {
         case image_width, image_height, distortion_model, pattern, camera_matrix, distortion_coefficients
         case avg_reprojection_error, per_view_errors, views_used, views_rejected, outlier_rule, first_run, final_run
+        case corner_rule, distortion_refined, regularization, interval_note, corners_dropped
         case coverage, advice, uncertainty
     }
 
@@ -282,6 +347,11 @@ private struct ReportFile: Encodable {
         try container.encode(views_used, forKey: .views_used)
         try container.encode(views_rejected, forKey: .views_rejected)
         try container.encode(outlier_rule, forKey: .outlier_rule)
+        try container.encode(corner_rule, forKey: .corner_rule)
+        try container.encode(distortion_refined, forKey: .distortion_refined)
+        try container.encode(regularization, forKey: .regularization)
+        try container.encode(interval_note, forKey: .interval_note)
+        try container.encode(corners_dropped, forKey: .corners_dropped)
         try container.encode(first_run, forKey: .first_run)
         try container.encode(final_run, forKey: .final_run)
         try container.encode(coverage, forKey: .coverage)

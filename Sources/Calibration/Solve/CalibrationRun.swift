@@ -9,10 +9,12 @@ public struct CalibrationRun: Sendable, Hashable {
         public var name: String
         /// The solved value.
         public var value: Double
-        /// Its standard deviation (from the solve's covariance, scaled by the residuals' variance).
+        /// Its standard deviation (from the solve's covariance, scaled by the residuals' variance;
+        /// ``CalibrationRefinement`` says how).
         public var standardDeviation: Double
 
-        /// Half the width of the 95% confidence interval: 1.96 standard deviations.
+        /// Half the width of the 95% confidence interval: 1.96 standard deviations. It covers the
+        /// corners' scatter only (``CalibrationRefinement/intervalNote``).
         public var interval95: Double { 1.96 * standardDeviation }
     }
 
@@ -20,22 +22,46 @@ public struct CalibrationRun: Sendable, Hashable {
     public struct SolvedView: Sendable, Hashable {
         /// The view as given.
         public var view: CalibrationView
-        /// Root mean square reprojection error over its points, in pixels.
+        /// Root mean square reprojection error over all its points, dropped ones included (so that a
+        /// view whose corners are mostly wrong still stands out to the outlier rule), in pixels.
         public var rms: Double
         /// Angle between the target's normal and the camera's axis, in degrees (0: seen square on).
         public var tiltDegrees: Double
         /// Where the solved camera projects each of the view's points, in the view's order.
         public var projected: [ImagePoint]
+        /// The ids of the points dropped by the corner rule (``CalibrationRefinement/cornerRule``),
+        /// in the view's order.
+        public var droppedCorners: [Int] = []
     }
 
     /// The camera.
     public var camera: Camera
-    /// Root mean square reprojection error over every point of every view, in pixels.
+    /// Root mean square reprojection error over every point of every view that took part in the
+    /// solve (the corner rule's dropped points left out), in pixels.
     public var rms: Double
     /// fx, fy, cx, cy and each distortion coefficient, in that order.
     public var parameters: [Parameter]
     /// The views, in the order given.
     public var views: [SolvedView]
+    /// The covariance of fx, fy, cx, cy and the distortion coefficients, row by row, in the order of
+    /// ``parameters``. Without the refinement (OpenCV's solve alone) only its diagonal is known.
+    public var covariance: [[Double]]
+    /// What OpenCV's solve found, where the refinement started (the camera itself when there was
+    /// no refinement).
+    public var openCVCamera: Camera
+    /// OpenCV's RMS reprojection error over every corner.
+    public var openCVRMS: Double
+    /// The refinement's settings, or `nil` when the camera is OpenCV's solve alone.
+    public var refinement: CalibrationRefinement?
+    /// The corner drop threshold the refinement ended with, in pixels (0 without it).
+    public var dropThreshold: Double = 0
+    /// The residuals' degrees of freedom: 2 x kept corners - intrinsics (those refined) - 6 x views.
+    public var degreesOfFreedom: Int
+
+    /// How many corners the corner rule dropped over every view.
+    public var droppedCornerCount: Int { views.reduce(0) { $0 + $1.droppedCorners.count } }
+    /// How many corners took part in the solve.
+    public var keptCornerCount: Int { views.reduce(0) { $0 + $1.view.points.count - $1.droppedCorners.count } }
 
     /// The parameter of that name.
     public func parameter(_ name: String) -> Parameter? { parameters.first { $0.name == name } }
@@ -64,6 +90,7 @@ public struct CalibrationRun: Sendable, Hashable {
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
+    /// OpenCV's solve alone.
     init(_ solution: ShimSolution, views: [CalibrationView]) {
         camera = solution.camera
         rms = solution.rms
@@ -72,10 +99,51 @@ public struct CalibrationRun: Sendable, Hashable {
         parameters = names.indices.map { index in
             Parameter(name: names[index], value: values[index], standardDeviation: solution.standardDeviations[index])
         }
+        covariance = names.indices.map { row in
+            names.indices.map { column in row == column ? solution.standardDeviations[row] * solution.standardDeviations[row] : 0 }
+        }
+        openCVCamera = camera
+        openCVRMS = rms
+        refinement = nil
+        degreesOfFreedom = 2 * views.reduce(0) { $0 + $1.points.count } - names.count - 6 * views.count
         self.views = views.indices.map { index in
             SolvedView(
                 view: views[index], rms: solution.viewRMS[index],
                 tiltDegrees: Self.tilt(rotation: solution.rotations[index]), projected: solution.projected[index])
+        }
+    }
+
+    /// OpenCV's solve `start`, refined by Ceres Solver into `refined` with `settings`.
+    init(start: ShimSolution, refined: CeresRefinement, settings: CalibrationRefinement, views: [CalibrationView]) {
+        let model = start.camera.model
+        let k = refined.intrinsics
+        camera = Camera(model: model, imageSize: start.camera.imageSize, fx: k[0], fy: k[1], cx: k[2], cy: k[3], distortion: Array(k.dropFirst(4)))
+        rms = refined.rms
+        let names = ["fx", "fy", "cx", "cy"] + model.distortionNames
+        parameters = names.indices.map { index in
+            let variance = refined.covariance[index][index]
+            return Parameter(
+                name: names[index], value: k[index], standardDeviation: variance >= 0 ? variance.squareRoot() : .nan)
+        }
+        covariance = refined.covariance
+        openCVCamera = start.camera
+        openCVRMS = start.rms
+        refinement = settings
+        dropThreshold = refined.dropThreshold
+        degreesOfFreedom = refined.degreesOfFreedom
+        self.views = views.indices.map { index in
+            let view = views[index], projected = refined.projected[index], kept = refined.kept[index]
+            var squared = 0.0, count = 0
+            var dropped: [Int] = []
+            for (point, (estimate, isKept)) in zip(view.points, zip(projected, kept)) {
+                let dx = estimate.x - point.image.x, dy = estimate.y - point.image.y
+                squared += dx * dx + dy * dy
+                count += 1
+                if !isKept { dropped.append(point.id) }
+            }
+            return SolvedView(
+                view: view, rms: count > 0 ? (squared / Double(count)).squareRoot() : 0,
+                tiltDegrees: Self.tilt(rotation: refined.rotations[index]), projected: projected, droppedCorners: dropped)
         }
     }
 

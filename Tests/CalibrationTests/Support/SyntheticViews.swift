@@ -202,7 +202,18 @@ enum SyntheticViews {
             let projected = try estimate.project(turned)
             return zip(pixels, projected).flatMap { [$1.x - $0.x, $1.y - $0.y] }
         }
-        // Gauss-Newton over the rotation vector, with numerical derivatives.
+        let r = try errors(try fittedRotation(errors))
+        var total = 0.0
+        for index in stride(from: 0, to: r.count, by: 2) {
+            let dx = r[index], dy = r[index + 1]
+            total += (dx * dx + dy * dy).squareRoot()
+        }
+        return total / Double(pixels.count)
+    }
+
+    /// The rotation vector that makes `errors` (x and y residuals, in pixels, of rays turned by it)
+    /// least, from no rotation: 6 Gauss-Newton steps with numerical derivatives.
+    static func fittedRotation(_ errors: ([Double]) throws -> [Double]) rethrows -> [Double] {
         var w = [0.0, 0.0, 0.0]
         for _ in 0..<6 {
             let r = try errors(w)
@@ -220,13 +231,7 @@ enum SyntheticViews {
             let step = Homography(normal).inverse.matrix
             for i in 0..<3 { w[i] -= (0..<3).map { step[i * 3 + $0] * gradient[$0] }.reduce(0, +) }
         }
-        let r = try errors(w)
-        var total = 0.0
-        for index in stride(from: 0, to: r.count, by: 2) {
-            let dx = r[index], dy = r[index + 1]
-            total += (dx * dx + dy * dy).squareRoot()
-        }
-        return total / Double(pixels.count)
+        return w
     }
 
     /// `point` turned by the rotation vector `w` (Rodrigues).

@@ -1,0 +1,79 @@
+/// How the refinement that follows OpenCV's solve treats corners and distortion coefficients.
+///
+/// OpenCV's `calibrateCamera` (or `cv::fisheye::calibrate`) gives the starting point; Ceres Solver
+/// then refines the intrinsics, the distortion and every view's pose over all corners:
+/// 1. a robust solve: each corner's squared error counts in full up to ``lossScale`` pixels and
+///    grows only linearly beyond (Huber's loss), so a few wrong corners cannot pull the camera;
+/// 2. a corner whose error exceeds ``dropSigmas`` robust standard deviations (1.4826 times the
+///    median absolute x and y residual over every corner), and at least ``dropFloor`` pixels, is
+///    dropped, and the kept corners are solved again by plain least squares; repeated until no
+///    corner changes side, at most ``rounds`` times; every view keeps its 4 best corners at least;
+/// 3. each higher distortion coefficient (k3 of the pinhole model, k3 to k6 of the rational one, k3
+///    and k4 of the fisheye one) adds the residual ``regularization`` x coefficient, in pixels, so
+///    that a model cannot bend far outside the corners where they say little about it;
+///    the rational model's 8 coefficients are held at OpenCV's values instead (unless
+///    ``refinesRationalDistortion``): on a wide lens seen only in the middle of the image its
+///    numerator and denominator trade off freely where there are no corners, and the refined
+///    model ended further from the truth at the image's corners than OpenCV's (416 px against
+///    119 px at worst over 25 trials: Benchmarks/HISTORY.md);
+/// 4. the intrinsics' covariance: sigma^2 (J^T J)^-1 over intrinsics and poses, the poses
+///    marginalised out, with sigma^2 = (the kept corners' squared errors) / (2 x kept corners -
+///    parameters).
+public struct CalibrationRefinement: Sendable, Hashable {
+    /// The Huber loss's scale in the robust solve, in pixels.
+    public var lossScale: Double
+    /// A corner beyond this many robust standard deviations is dropped.
+    public var dropSigmas: Double
+    /// ...and beyond this many pixels.
+    public var dropFloor: Double
+    /// The weight of the higher distortion coefficients' pull towards 0, in pixels per unit.
+    public var regularization: Double
+    /// The most drop-and-solve rounds.
+    public var rounds: Int
+    /// Whether the rational model's distortion coefficients are refined too; when `false` they
+    /// keep OpenCV's values and only fx, fy, cx, cy and the poses are refined.
+    public var refinesRationalDistortion: Bool
+
+    /// Makes settings.
+    public init(
+        lossScale: Double, dropSigmas: Double, dropFloor: Double, regularization: Double, rounds: Int,
+        refinesRationalDistortion: Bool = false
+    ) {
+        self.lossScale = lossScale
+        self.dropSigmas = dropSigmas
+        self.dropFloor = dropFloor
+        self.regularization = regularization
+        self.rounds = rounds
+        self.refinesRationalDistortion = refinesRationalDistortion
+    }
+
+    /// The settings `calibrate` uses: Huber at 1 px, corners dropped beyond 5 robust standard
+    /// deviations and 1 px, regularization weight 1 px per unit coefficient, at most 3 rounds,
+    /// the rational model's distortion held at OpenCV's.
+    public static let standard = CalibrationRefinement(lossScale: 1, dropSigmas: 5, dropFloor: 1, regularization: 1, rounds: 3)
+
+    /// The corner rule in words, for reports.
+    public var cornerRule: String {
+        "a corner whose reprojection error is over \(Self.text(dropSigmas)) robust standard deviations "
+            + "(and \(Self.text(dropFloor)) px) after a robust solve (Huber loss at \(Self.text(lossScale)) px) is dropped "
+            + "and the rest solved again"
+    }
+
+    /// What the 95% intervals cover, and what they do not, in one sentence.
+    public static let intervalNote =
+        "95% intervals come from the corners' scatter about the fit (the covariance of the solve); they do not "
+            + "cover model error (a lens the model cannot follow), corner bias, or a board that is not flat"
+
+    /// Whether the refinement keeps `model`'s distortion coefficients at OpenCV's values.
+    public func holdsDistortion(of model: CameraModel) -> Bool { model == .rational && !refinesRationalDistortion }
+
+    /// The names of the coefficients the regularization pulls towards 0: k3 of the pinhole model,
+    /// k3 and k4 of the fisheye one, k3 to k6 of the rational one when its distortion is refined.
+    public func regularizedCoefficients(of model: CameraModel) -> [String] {
+        holdsDistortion(of: model) ? [] : Array(model.distortionNames.drop { $0 != "k3" })
+    }
+
+    private static func text(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
