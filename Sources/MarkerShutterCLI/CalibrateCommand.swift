@@ -1,11 +1,9 @@
 import ArgumentParser
 import Calibration
 import Dispatch
-import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
-import Synchronization
 
 /// `marker-shutter calibrate DIR`: a calibrated camera from a folder of pictures.
 struct CalibrateCommand: ParsableCommand {
@@ -103,9 +101,9 @@ struct CalibrateCommand: ParsableCommand {
     func run() throws {
         let model = CameraModel(rawValue: model) ?? .pinhole
         let interrupt = InterruptFlag()
-        let results = Results()
+        let job = CalibrationJob(into: out, input: folder)
         interrupt.onInterrupt { name in
-            let written = results.stop()
+            let written = job.stop()
             FileHandle.standardError.write(
                 written ? "stopped by \(name) after the calibration files were moved into \(FileNameText.escaped(out))\n"
                     : "stopped by \(name): nothing was written\n")
@@ -113,73 +111,21 @@ struct CalibrateCommand: ParsableCommand {
         }
         defer { interrupt.cancel() }
         do {
-            try SafeOutput.Folder.check(path: out, input: folder, replacing: force)
-            let pictures = try PictureSet(folder: folder, pattern: pattern.flatMap { try? Pattern(parsing: $0) })
-            let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
-            FileHandle.standardError.write(FileNameText.escaped(
-                "\(folder): \(how) \(pictures.views.count + pictures.empty.count) pictures, target in \(pictures.views.count)") + "\n")
-            let result = try pictures.calibrate(model)
-            let report = CalibrationReport(result: result, pattern: pictures.pattern.description, cameraName: cameraName)
-            let output = try results.open(path: out, input: folder)
-            try report.write(into: output)
-            var written = CalibrationReport.fileNames
-            if undistort {
-                try report.writeUndistorted(pictures, into: output)
-                written.append("undistorted/")
+            let written = try job.run(
+                pictures: folder, pattern: pattern.flatMap { try? Pattern(parsing: $0) }, model: model, cameraName: cameraName,
+                undistort: undistort, replacing: force
+            ) { pictures in
+                let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
+                FileHandle.standardError.write(FileNameText.escaped(
+                    "\(folder): \(how) \(pictures.views.count + pictures.empty.count) pictures, target in \(pictures.views.count)") + "\n")
             }
-            try output.commit()
-            for line in report.summary { FileHandle.standardError.write(FileNameText.escaped(line) + "\n") }
-            for name in written { StandardOutput.line(FileNameText.escaped((out as NSString).appendingPathComponent(name))) }
+            for line in written.report.summary { FileHandle.standardError.write(FileNameText.escaped(line) + "\n") }
+            for path in written.paths { StandardOutput.line(FileNameText.escaped(path)) }
         } catch {
-            // A signal's handler abandoned the results (which is why this failed) and ends the
-            // program with 130: leave that to it rather than exit 1 first.
-            if results.isStopped { DispatchSemaphore(value: 0).wait() }
-            // The process may end before the folder is released: remove its temporary folder now.
-            results.discard()
+            // A signal's handler stopped the job (which is why this failed) and ends the program
+            // with 130: leave that to it rather than exit 1 first.
+            if job.isStopped { DispatchSemaphore(value: 0).wait() }
             throw RuntimeError(FileNameText.escaped("\(error)"))
         }
-    }
-}
-
-/// The output folder of a run, for a signal handler to abandon: it is made under the same lock the
-/// handler takes, so that a signal either finds it (and removes its temporary folder) or stops the
-/// run before it is made.
-private final class Results: Sendable {
-    private struct State {
-        var output: SafeOutput.Folder?
-        var stopped = false
-    }
-
-    private let state = Mutex(State())
-
-    /// Makes the output folder, unless a signal came first (the handler then ends the program).
-    func open(path: String, input: String) throws(OutputError) -> SafeOutput.Folder {
-        try state.withLock { (state: inout State) throws(OutputError) -> SafeOutput.Folder in
-            guard !state.stopped else { throw .notWritten(path: path, reason: "stopped by a signal") }
-            let output = try SafeOutput.Folder(path: path, input: input)
-            state.output = output
-            return output
-        }
-    }
-
-    /// Whether a signal stopped the run.
-    var isStopped: Bool { state.withLock { $0.stopped } }
-
-    /// Removes the temporary folder of a run that failed (old files a failed replacement could not
-    /// put back stay where the error says).
-    func discard() {
-        state.withLock { $0.output }?.abandon()
-    }
-
-    /// Stops the run: abandons the output folder (waiting for a write or move under way).
-    ///
-    /// - Returns: Whether the files were already moved into place.
-    func stop() -> Bool {
-        let output = state.withLock { state in
-            state.stopped = true
-            return state.output
-        }
-        guard let output else { return false }
-        return !output.abandon()
     }
 }

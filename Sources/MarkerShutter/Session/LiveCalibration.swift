@@ -1,5 +1,4 @@
 import Dispatch
-import FileFormats
 import Foundation
 public import Calibration
 import MarkerDetection
@@ -154,24 +153,13 @@ public enum LiveCalibration {
             return outcome
         }
 
-        /// Writes the files of `update` into the configured folder, all together or none.
+        /// Writes the files of `update` into the configured folder, all together or none (with
+        /// ``CalibrationJob/write(_:undistorting:)``, as `calibrate` writes them).
         ///
         /// - Returns: The paths written.
         func write(_ update: Update) throws(CalibrationError) -> [String] {
             let report = CalibrationReport(result: update.result, pattern: pattern.description, cameraName: configuration.cameraName)
-            let output: SafeOutput.Folder
-            do {
-                output = try SafeOutput.Folder(path: configuration.folder, input: configuration.input)
-            } catch {
-                throw .output(error)
-            }
-            try report.write(into: output)
-            do {
-                try output.commit()
-            } catch {
-                throw .output(error)
-            }
-            return CalibrationReport.fileNames.map { (configuration.folder as NSString).appendingPathComponent($0) }
+            return try CalibrationJob(into: configuration.folder, input: configuration.input).write(report)
         }
     }
 }
