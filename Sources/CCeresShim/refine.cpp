@@ -324,18 +324,33 @@ void refine(const mcer_problem &input, const mcer_settings &settings, mcer_solut
              kept_count, (long long)freedom, refined_count(state), input.view_count);
     }
     const double sigma2 = squared / double(freedom);
-    // The intrinsics' block of (J^T J)^-1 over intrinsics and poses: the poses marginalised out.
+    // The intrinsics' block of (J^T J)^-1 over intrinsics and poses: the poses marginalised out;
+    // and, when asked for, the whole matrix over the intrinsics and every pose.
     ceres::Covariance::Options covariance_options;
     covariance_options.num_threads = 1;
     ceres::Covariance covariance(covariance_options);
     const double *block = state.intrinsics.data();
-    std::vector<std::pair<const double *, const double *>> blocks{{block, block}};
-    if (!covariance.Compute(blocks, problem.get())) {
-        fail(SHIM_STATUS_LIBRARY_ERROR, "the covariance could not be computed: the views do not determine every intrinsic");
-    }
     std::vector<double> matrix(size_t(count * count));
-    if (!covariance.GetCovarianceBlock(block, block, matrix.data())) {
-        fail(SHIM_STATUS_LIBRARY_ERROR, "the intrinsics' covariance block could not be read");
+    if (output.full_covariance != nullptr) {
+        std::vector<const double *> blocks{block};
+        for (const auto &pose : state.poses) blocks.push_back(pose.data());
+        const size_t size = size_t(count) + 6 * state.poses.size();
+        std::vector<double> full(size * size);
+        if (!covariance.Compute(blocks, problem.get()) || !covariance.GetCovarianceMatrix(blocks, full.data())) {
+            fail(SHIM_STATUS_LIBRARY_ERROR, "the covariance could not be computed: the views do not determine every intrinsic and pose");
+        }
+        for (size_t index = 0; index < full.size(); ++index) output.full_covariance[index] = full[index] * sigma2;
+        for (size_t row = 0; row < size_t(count); ++row) {
+            std::copy_n(full.data() + row * size, size_t(count), matrix.data() + row * size_t(count));
+        }
+    } else {
+        std::vector<std::pair<const double *, const double *>> blocks{{block, block}};
+        if (!covariance.Compute(blocks, problem.get())) {
+            fail(SHIM_STATUS_LIBRARY_ERROR, "the covariance could not be computed: the views do not determine every intrinsic");
+        }
+        if (!covariance.GetCovarianceBlock(block, block, matrix.data())) {
+            fail(SHIM_STATUS_LIBRARY_ERROR, "the intrinsics' covariance block could not be read");
+        }
     }
     for (size_t index = 0; index < matrix.size(); ++index) output.covariance[index] = matrix[index] * sigma2;
     std::copy(state.intrinsics.begin(), state.intrinsics.end(), output.intrinsics);

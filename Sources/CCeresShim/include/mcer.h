@@ -93,6 +93,11 @@ typedef struct mcer_solution {
     double *translations;
     double *projected;
     uint8_t *kept;
+    /* Optional (NULL: not computed): the covariance over the intrinsics and every view's pose,
+     * (intrinsics + 6 x views) squared doubles, row by row, in the order intrinsics, then per view
+     * its rotation (3) and translation (3); sigma^2 times (J^T J)^-1 as for `covariance`, whose
+     * block it contains. Held distortion coefficients have 0 rows and columns. */
+    double *full_covariance;
     /* Root mean square reprojection error over the kept corners, in pixels. */
     double rms;
     /* sqrt(sigma^2) above, in pixels. */

@@ -26,6 +26,9 @@ struct CeresRefinement {
     var dropThreshold: Double
     /// 2 x kept corners - refined intrinsics - 6 x views.
     var degreesOfFreedom: Int
+    /// When asked for: the covariance over the intrinsics and every view's pose (rotation, then
+    /// translation), row by row, in that order; ``covariance`` is its top-left block.
+    var fullCovariance: [[Double]]? = nil
 }
 
 enum CeresShim {
@@ -40,7 +43,7 @@ enum CeresShim {
     /// Refines `camera` and the views' poses over `views` (mcer_refine).
     static func refine(
         _ views: [CalibrationView], camera: Camera, rotations: [[Double]], translations: [[Double]],
-        settings: CalibrationRefinement
+        settings: CalibrationRefinement, fullCovariance: Bool = false
     ) throws(CalibrationError) -> CeresRefinement {
         let model = cModel(camera.model)
         let count = Int(mcer_model_intrinsic_count(model))
@@ -59,6 +62,8 @@ enum CeresShim {
         var outTranslations = [Double](repeating: 0, count: 3 * views.count)
         var projected = [Double](repeating: 0, count: 2 * points)
         var kept = [UInt8](repeating: 0, count: points)
+        let fullSize = count + 6 * views.count
+        var full = [Double](repeating: 0, count: fullCovariance ? fullSize * fullSize : 0)
         var cSettings = mcer_settings(
             loss_scale: settings.lossScale, drop_sigmas: settings.dropSigmas, drop_floor: settings.dropFloor,
             regularization: settings.regularization, rounds: Int32(settings.rounds),
@@ -77,24 +82,27 @@ enum CeresShim {
                                             outTranslations.withUnsafeMutableBufferPointer { outTranslations in
                                                 projected.withUnsafeMutableBufferPointer { projected in
                                                     kept.withUnsafeMutableBufferPointer { kept in
-                                                        var problem = mcer_problem(
-                                                            model: model, view_count: views.count,
-                                                            point_counts: counts.baseAddress,
-                                                            object_points: objects.baseAddress,
-                                                            image_points: images.baseAddress,
-                                                            initial_intrinsics: initial.baseAddress,
-                                                            initial_rotations: initialRotations.baseAddress,
-                                                            initial_translations: initialTranslations.baseAddress)
-                                                        var solution = mcer_solution()
-                                                        solution.intrinsics = intrinsics.baseAddress
-                                                        solution.covariance = covariance.baseAddress
-                                                        solution.rotations = outRotations.baseAddress
-                                                        solution.translations = outTranslations.baseAddress
-                                                        solution.projected = projected.baseAddress
-                                                        solution.kept = kept.baseAddress
-                                                        let status = mcer_refine(&problem, &cSettings, &solution, &error)
-                                                        scalars = solution
-                                                        return status
+                                                        full.withUnsafeMutableBufferPointer { full in
+                                                            var problem = mcer_problem(
+                                                                model: model, view_count: views.count,
+                                                                point_counts: counts.baseAddress,
+                                                                object_points: objects.baseAddress,
+                                                                image_points: images.baseAddress,
+                                                                initial_intrinsics: initial.baseAddress,
+                                                                initial_rotations: initialRotations.baseAddress,
+                                                                initial_translations: initialTranslations.baseAddress)
+                                                            var solution = mcer_solution()
+                                                            solution.intrinsics = intrinsics.baseAddress
+                                                            solution.covariance = covariance.baseAddress
+                                                            solution.rotations = outRotations.baseAddress
+                                                            solution.translations = outTranslations.baseAddress
+                                                            solution.projected = projected.baseAddress
+                                                            solution.kept = kept.baseAddress
+                                                            solution.full_covariance = fullCovariance ? full.baseAddress : nil
+                                                            let status = mcer_refine(&problem, &cSettings, &solution, &error)
+                                                            scalars = solution
+                                                            return status
+                                                        }
                                                     }
                                                 }
                                             }
@@ -123,6 +131,8 @@ enum CeresShim {
             rotations: (0..<views.count).map { Array(outRotations[(3 * $0)..<(3 * $0 + 3)]) },
             translations: (0..<views.count).map { Array(outTranslations[(3 * $0)..<(3 * $0 + 3)]) },
             projected: perViewProjected, kept: perViewKept, rms: scalars.rms, sigma: scalars.sigma,
-            dropThreshold: scalars.drop_threshold, degreesOfFreedom: Int(scalars.degrees_of_freedom))
+            dropThreshold: scalars.drop_threshold, degreesOfFreedom: Int(scalars.degrees_of_freedom),
+            fullCovariance: fullCovariance
+                ? (0..<fullSize).map { row in Array(full[(row * fullSize)..<((row + 1) * fullSize)]) } : nil)
     }
 }
