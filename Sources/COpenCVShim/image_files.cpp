@@ -315,6 +315,13 @@ void check_pixel_limit(const msd_image_header &header, int64_t max_pixels) {
         fail(SHIM_STATUS_DECODE_FAILED, "corrupt %s: header claims %lldx%lld pixels", format_name(header.format),
              (long long)header.width, (long long)header.height);
     }
+    // OpenCV's decoders refuse a side over 2^20 pixels (imgcodecs' CV_IO_MAX_IMAGE_WIDTH and
+    // _HEIGHT) with an exception of their own, whatever the pixel count: say so first, in our words.
+    constexpr int64_t longest_side = int64_t(1) << 20;
+    if (header.width > longest_side || header.height > longest_side) {
+        fail(SHIM_STATUS_DECODE_FAILED, "%s of %lldx%lld pixels: a side over %lld pixels, more than OpenCV's decoders take",
+             format_name(header.format), (long long)header.width, (long long)header.height, (long long)longest_side);
+    }
     if (header.width > max_pixels / header.height) {
         Failure failure{SHIM_STATUS_TOO_MANY_PIXELS, ""};
         failure.width = header.width;

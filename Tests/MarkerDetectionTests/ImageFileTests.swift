@@ -137,6 +137,17 @@ import Testing
     }
 
     /// A little-endian TIFF whose directory holds `entries` (tag, type, value), one value each.
+    /// A BMP header 1,111,528 pixels wide and 1 high: under the pixel limit, but wider than
+    /// OpenCV's decoders take (2^20 a side), which they refuse with an exception of their own.
+    @Test func aSideLongerThanOpenCVTakesIsRefusedInOurWords() throws {
+        var bmp: [UInt8] = [0x42, 0x4D, 62, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0, 40, 0, 0, 0, 0xE8, 0xF5, 0x10, 0, 1, 0, 0, 0, 1, 0, 24, 0]
+        bmp += [UInt8](repeating: 0, count: 24) + [UInt8](repeating: 0x98, count: 64)
+        #expect(try ImageFile.header(of: bmp) == ImageFile.Header(format: .bmp, width: 1_111_528, height: 1))
+        let reason = "BMP of 1111528x1 pixels: a side over 1048576 pixels, more than OpenCV's decoders take"
+        #expect(throws: ImageFileError.undecodable(path: nil, reason: reason)) { try ImageFile.decode(bmp) }
+        #expect(throws: ImageFileError.undecodable(path: nil, reason: reason)) { try ImageFile.decode(bmp, channels: .gray) }
+    }
+
     static func tiff(_ entries: [(UInt16, UInt16, UInt32)], pixels: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, UInt8(entries.count), 0]
         let pixelOffset = UInt32(10 + 12 * entries.count + 4)
