@@ -7,9 +7,13 @@ import Testing
 /// The rational model on a wide lens seen only in the middle 70% of the image: the refinement must
 /// not bend the model outside the corners further than OpenCV's solve alone does.
 ///
-/// 3 seeded trials of 30 views; with `MARKER_SHUTTER_FULL_TRIALS=1` in the environment, 25.
+/// 3 seeded trials of 30 views; with `MARKER_SHUTTER_FULL_TRIALS=1` in the environment, 25. With
+/// `MARKER_SHUTTER_WIDE_LENS_VIEWS=FILE`, the trials' views are also written to FILE as JSON (per
+/// trial, per view, `object` and `image` coordinates), for Benchmarks/Scripts/wide_lens_peers.py to
+/// solve them with Python's OpenCV and mrcal.
 @Suite struct WideLensRationalTests {
     static let full = ProcessInfo.processInfo.environment["MARKER_SHUTTER_FULL_TRIALS"] == "1"
+    static let viewsFile = ProcessInfo.processInfo.environment["MARKER_SHUTTER_WIDE_LENS_VIEWS"]
 
     /// The worst error at the image's corners and edges' midpoints of the trial drawn from `seed`:
     /// the standard refinement (the distortion held at OpenCV's), the refinement with the
@@ -46,6 +50,15 @@ import Testing
     @Test func refinementDoesNotBlowUpOutsideTheCorners() throws {
         let trials = Self.full ? 25 : 3
         var refined: [Double] = [], free: [Double] = [], openCV: [Double] = []
+        if let viewsFile = Self.viewsFile {
+            let all = try (0..<trials).map { trial in
+                try WideLens.views(count: 30, seed: UInt64(7000 + trial)).map { view in
+                    ["object": view.points.flatMap { [$0.object.x, $0.object.y, $0.object.z] },
+                     "image": view.points.flatMap { [$0.image.x, $0.image.y] }]
+                }
+            }
+            try JSONSerialization.data(withJSONObject: all).write(to: URL(fileURLWithPath: viewsFile))
+        }
         for trial in 0..<trials {
             let (r, f, o) = try Self.trial(seed: UInt64(7000 + trial))
             print(String(format: "wide lens trial %d: worst corner/edge error refined %.1f px, distortion refined too %.1f px, OpenCV alone %.1f px", trial, r, f, o))
