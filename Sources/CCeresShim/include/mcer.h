@@ -1,8 +1,11 @@
 /*
- * mcer: marker-shutter refinement, a C interface over Ceres Solver: one camera's intrinsics,
- * distortion and every view's pose refined over all corners of planar target views, with a robust
- * per-corner loss, corners that fit far worse than the rest dropped, light regularisation of the
- * higher distortion terms, and the intrinsics' covariance with the poses marginalised out.
+ * mcer: marker-shutter refinement, a C interface over Ceres Solver: a rig of cameras (each its own
+ * model, intrinsics and distortion), the pose of every camera but the first relative to the first,
+ * and one target pose per set of pictures taken together, refined over all corners of planar
+ * target views, with a robust per-corner loss, corners that fit far worse than the rest dropped,
+ * light regularisation of the higher distortion terms, and the covariance of every camera's
+ * intrinsics and pose with the target poses marginalised out. One camera is the rig of one camera
+ * whose every view is a set of its own (mcer_refine).
  *
  * Conventions:
  * - CShimCore.h's, as in every shim of the package: every function returns a shim_status and
@@ -114,9 +117,90 @@ typedef struct mcer_solution {
 /* The number of intrinsics of `model` (9, 12 or 8), or 0 for an unknown model. */
 int32_t mcer_model_intrinsic_count(mcer_model model);
 
-/* Refines `problem` with `settings` into `solution`. */
+/* Refines `problem` with `settings` into `solution`: the rig of one camera (mcer_rig_refine), every
+ * view a set of its own. */
 shim_status mcer_refine(const mcer_problem *problem, const mcer_settings *settings, mcer_solution *solution,
                         shim_error *error);
+
+/* One camera of a rig: its model, where its refinement starts (as many intrinsics as the model
+ * has), and whether its distortion coefficients keep their initial values (as `hold_distortion` of
+ * mcer_settings, for this camera alone). */
+typedef struct mcer_rig_camera {
+    mcer_model model;
+    const double *initial_intrinsics;
+    int32_t hold_distortion;
+} mcer_rig_camera;
+
+/* A rig's views of a planar target.
+ * - `cameras`: `camera_count` cameras; camera 0 is the reference, at the origin.
+ * - `initial_camera_rotations`, `initial_camera_translations`: 3 doubles per camera, the pose taking
+ *   a point of camera 0's frame into that camera's frame (camera 0's are read and ignored).
+ * - `initial_set_rotations`, `initial_set_translations`: 3 doubles per set, the target's pose in
+ *   camera 0's frame (whether or not camera 0 saw the set).
+ * - `observation_count` observations, each one camera's view of one set: its camera
+ *   (`observation_cameras`), its set (`observation_sets`) and its points (`point_counts`, at least
+ *   4 each; `object_points` 3 doubles and `image_points` 2 doubles per point, observation after
+ *   observation).
+ * - `hold_intrinsics`: when nonzero, every camera's intrinsics keep their initial values (only
+ *   the camera and target poses are refined; their covariance is 0). */
+typedef struct mcer_rig_problem {
+    size_t camera_count;
+    const mcer_rig_camera *cameras;
+    const double *initial_camera_rotations;
+    const double *initial_camera_translations;
+    size_t set_count;
+    const double *initial_set_rotations;
+    const double *initial_set_translations;
+    size_t observation_count;
+    const int32_t *observation_cameras;
+    const int32_t *observation_sets;
+    const int32_t *point_counts;
+    const double *object_points;
+    const double *image_points;
+    int32_t hold_intrinsics;
+} mcer_rig_problem;
+
+/* What the rig refinement found, into the caller's arrays:
+ * - `intrinsics`: each camera's, one camera after another (as many as its model has);
+ * - `covariance`: each camera's intrinsics' covariance (its count squared, row by row), one camera
+ *   after another: sigma^2 times the camera's block of (J^T J)^-1 over every parameter;
+ * - `camera_rotations`, `camera_translations`: 3 doubles per camera (camera 0's are 0);
+ * - `camera_covariance`: 36 doubles per camera, the covariance of (rotation, translation) of its
+ *   pose, row by row (camera 0's are 0);
+ * - `set_rotations`, `set_translations`: 3 doubles per set;
+ * - `projected`, `kept`: per point, as in mcer_solution;
+ * - `camera_rms`, `drop_thresholds`: one per camera: the RMS reprojection error over its kept
+ *   corners, and its corner drop threshold of the last round (the drop rule runs camera by camera);
+ * - `full_covariance`, optional (NULL: not computed): the covariance over every camera's
+ *   intrinsics (camera after camera), every camera's pose but the first's (rotation 3,
+ *   translation 3) and every set's target pose (rotation 3, translation 3), in that order, row by
+ *   row; the blocks above are parts of it. For one camera it is mcer_solution's `full_covariance`.
+ * - sigma^2 = (sum of the kept corners' squared errors) / (2 x kept corners - refined intrinsics -
+ *   6 x (cameras - 1) - 6 x sets), over the whole rig. */
+typedef struct mcer_rig_solution {
+    double *intrinsics;
+    double *covariance;
+    double *camera_rotations;
+    double *camera_translations;
+    double *camera_covariance;
+    double *set_rotations;
+    double *set_translations;
+    double *projected;
+    uint8_t *kept;
+    double *camera_rms;
+    double *drop_thresholds;
+    double *full_covariance;
+    double rms;
+    double sigma;
+    size_t kept_count;
+    int64_t degrees_of_freedom;
+    int32_t solves;
+} mcer_rig_solution;
+
+/* Refines the rig `problem` with `settings` (its `hold_distortion` is ignored: each camera says its
+ * own) into `solution`. */
+shim_status mcer_rig_refine(const mcer_rig_problem *problem, const mcer_settings *settings,
+                            mcer_rig_solution *solution, shim_error *error);
 
 #ifdef __cplusplus
 }
