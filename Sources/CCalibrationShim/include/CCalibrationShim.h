@@ -94,6 +94,22 @@ shim_status mcal_points_project(const mcal_camera *camera, const double *camera_
 shim_status mcal_points_undistort(const mcal_camera *camera, const double *image_points, size_t count,
                                   double *normalized_points, shim_error *error);
 
+/* MARK: - Stereo rectification */
+
+/* The rectification of a pair (cv::stereoRectify, or cv::fisheye::stereoRectify, with
+ * CALIB_ZERO_DISPARITY and alpha 0: every rectified pixel sees something, for the first camera's
+ * `width` x `height`): `rotation` (row-major 3x3) and `translation` take a point of the first
+ * camera's frame into the second's. Writes `r1`, `r2` (3x3), `p1`, `p2` (3x4) and `q` (4x4), row by row. */
+shim_status mcal_stereo_rectify(const mcal_camera *first, const mcal_camera *second, int32_t width, int32_t height,
+                                const double *rotation, const double *translation, double *r1, double *r2,
+                                double *p1, double *p2, double *q, shim_error *error);
+
+/* Where `count` image points (2 doubles each) of `camera` fall in its rectified picture, under the
+ * rectification `rectification` (3x3) and `projection` (3x4) (cv::undistortPoints with R and P, or
+ * the fisheye one). */
+shim_status mcal_points_rectify(const mcal_camera *camera, const double *rectification, const double *projection,
+                                const double *image_points, size_t count, double *rectified_points, shim_error *error);
+
 /* MARK: - Pixels (shim_pixels: GRAY8 or BGR24) */
 
 /* Writes into `destination` (same size and format as `source`) the picture `camera` would have
@@ -101,6 +117,12 @@ shim_status mcal_points_undistort(const mcal_camera *camera, const double *image
  * cv::fisheye::undistortImage). Pixels that see nothing are black. */
 shim_status mcal_image_undistort(const shim_pixels *source, const mcal_camera *camera, const shim_pixels *destination,
                                  shim_error *error);
+
+/* Writes into `destination` (of the rectified picture's size, the format of `source`) `camera`'s
+ * picture `source` rectified by `rectification` (3x3) and `projection` (3x4)
+ * (cv::initUndistortRectifyMap and cv::remap, or the fisheye ones). Pixels that see nothing are black. */
+shim_status mcal_image_rectify(const shim_pixels *source, const mcal_camera *camera, const double *rectification,
+                               const double *projection, const shim_pixels *destination, shim_error *error);
 
 /* MARK: - Drawing on caller-owned BGR24 pixels, written in place */
 

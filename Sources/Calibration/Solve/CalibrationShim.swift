@@ -152,6 +152,69 @@ enum CalibrationShim {
         return result
     }
 
+    /// A pair's rectification (mcal_stereo_rectify): `rotation` (row-major 3x3) and `translation`
+    /// take the first camera's frame into the second's.
+    static func stereoRectify(
+        _ first: Camera, _ second: Camera, rotation: [Double], translation: [Double]
+    ) throws(CalibrationError) -> StereoRectification {
+        var one = cCamera(first), two = cCamera(second)
+        var r1 = [Double](repeating: 0, count: 9), r2 = r1
+        var p1 = [Double](repeating: 0, count: 12), p2 = p1
+        var q = [Double](repeating: 0, count: 16)
+        try check { error in
+            mcal_stereo_rectify(
+                &one, &two, Int32(first.imageSize.width), Int32(first.imageSize.height), rotation, translation, &r1, &r2,
+                &p1, &p2, &q, error)
+        }
+        return StereoRectification(r1: r1, r2: r2, p1: p1, p2: p2, q: q)
+    }
+
+    /// Where `points` of `camera` fall in its rectified picture (mcal_points_rectify).
+    static func rectify(
+        _ points: [ImagePoint], through camera: Camera, rectification: [Double], projection: [Double]
+    ) throws(CalibrationError) -> [ImagePoint] {
+        var cameraModel = cCamera(camera)
+        let input = points.flatMap { [$0.x, $0.y] }
+        var output = [Double](repeating: 0, count: points.count * 2)
+        try check { error in
+            mcal_points_rectify(&cameraModel, rectification, projection, input, points.count, &output, error)
+        }
+        return (0..<points.count).map { ImagePoint(x: output[2 * $0], y: output[2 * $0 + 1]) }
+    }
+
+    /// `camera`'s picture rectified (mcal_image_rectify), of the camera's size.
+    static func rectify(
+        _ image: PixelBuffer, through camera: Camera, rectification: [Double], projection: [Double]
+    ) throws(CalibrationError) -> PixelBuffer {
+        guard image.format == .gray8 || image.format == .bgr24 else {
+            throw .invalidInput("rectification reads GRAY8 or BGR24 pixels, not \(image.format)")
+        }
+        var cameraModel = cCamera(camera)
+        var failure: CalibrationError?
+        let width = camera.imageSize.width, height = camera.imageSize.height
+        let result: PixelBuffer
+        do {
+            result = try PixelBuffer(width: width, height: height, format: image.format) { target in
+                var output = shim_pixels(
+                    data: target.baseAddress, width: Int32(width), height: Int32(height),
+                    row_stride: width * image.format.bytesPerPixel, format: image.format.shimFormat)
+                do throws(ShimFailure) {
+                    try image.withShimPixels(area: .SHIM_AREA_CALIBRATION) { (input) throws(ShimFailure) in
+                        try ShimFailure.check {
+                            mcal_image_rectify(input, &cameraModel, rectification, projection, &output, $0)
+                        }
+                    }
+                } catch {
+                    failure = CalibrationError(error)
+                }
+            }
+        } catch {
+            throw .openCV("\(error)")
+        }
+        if let failure { throw failure }
+        return result
+    }
+
     /// Draws `shapes` on a `width` x `height` BGR24 canvas filled with `background`.
     static func draw(_ shapes: [Canvas.Shape], width: Int, height: Int, background: Canvas.Color) throws(CalibrationError) -> PixelBuffer {
         var failure: CalibrationError?
