@@ -24,6 +24,10 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
     /// The solve ended, but with a value that is no number (NaN), infinite, or a negative variance:
     /// the views do not determine the camera. Names the first such value (`fx = nan`).
     case nonFiniteSolve(String)
+    /// One camera of a rig could not be calibrated on its own; the error says why.
+    indirect case inCamera(String, CalibrationError)
+    /// The rig's cameras do not all see the target together with another: the sentence names them.
+    case rigNotConnected(String)
 
     public var description: String {
         switch self {
@@ -55,6 +59,10 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
         case .nonFiniteSolve(let value):
             return "the solve gave \(value), not a camera: these views do not determine one (points piled up or "
                 + "every view alike); take pictures of the whole target from different positions and angles"
+        case .inCamera(let camera, let error):
+            return "camera \(camera): \(error)"
+        case .rigNotConnected(let reason):
+            return reason
         }
     }
 }

@@ -9,20 +9,22 @@ extension CalibrationReport {
     public static let fileNames = ["calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png"]
 
     /// Writes the calibration files into `output` (they appear at its ``SafeOutput/Folder/commit()``):
-    /// the OpenCV and ROS YAML files, the JSON report, and the coverage and residual pictures.
+    /// the OpenCV and ROS YAML files, the JSON report, and the coverage and residual pictures; into
+    /// its subfolder `folder` when one is named (a rig's camera).
     ///
     /// - Throws: ``CalibrationError/nonFiniteSolve(_:)`` before anything is written when a run
     ///   holds a value that is not a finite number; ``CalibrationError/output(_:)`` when a
     ///   file cannot be written or a picture encoded; ``CalibrationError/openCV(_:)`` when drawing fails.
-    public func write(into output: SafeOutput.Folder) throws(CalibrationError) {
+    public func write(into output: SafeOutput.Folder, folder: String? = nil) throws(CalibrationError) {
+        let prefix = folder.map { $0 + "/" } ?? ""
         for run in [result.firstRun] + (result.finalRun.map { [$0] } ?? []) {
             if let value = run.firstNonFiniteValue { throw .nonFiniteSolve(value) }
         }
-        try Self.write(Array(openCVYAML.utf8), to: "calibration.yaml", into: output)
-        try Self.write(Array(cameraInfoYAML.utf8), to: "camera_info.yaml", into: output)
-        try Self.write(Array(json.utf8), to: "calibration.json", into: output)
-        try Self.write(try Self.png(CalibrationPictures.coverage(self), output: output), to: "coverage.png", into: output)
-        try Self.write(try Self.png(CalibrationPictures.residuals(self), output: output), to: "residuals.png", into: output)
+        try Self.write(Array(openCVYAML.utf8), to: prefix + "calibration.yaml", into: output)
+        try Self.write(Array(cameraInfoYAML.utf8), to: prefix + "camera_info.yaml", into: output)
+        try Self.write(Array(json.utf8), to: prefix + "calibration.json", into: output)
+        try Self.write(try Self.png(CalibrationPictures.coverage(self), output: output), to: prefix + "coverage.png", into: output)
+        try Self.write(try Self.png(CalibrationPictures.residuals(self), output: output), to: prefix + "residuals.png", into: output)
     }
 
     /// Writes every view's picture of `pictures`, undistorted by the calibrated camera
@@ -55,7 +57,7 @@ extension CalibrationReport {
     /// Writes one file into `output`.
     ///
     /// - Throws: ``CalibrationError/output(_:)`` with what ``SafeOutput/Folder/write(_:to:)`` throws.
-    private static func write(_ bytes: [UInt8], to name: String, into output: SafeOutput.Folder) throws(CalibrationError) {
+    static func write(_ bytes: [UInt8], to name: String, into output: SafeOutput.Folder) throws(CalibrationError) {
         do {
             try output.write(bytes, to: name)
         } catch {

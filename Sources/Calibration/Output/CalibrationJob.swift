@@ -24,7 +24,7 @@ public final class CalibrationJob: Sendable {
         public let paths: [String]
     }
 
-    private struct State {
+    struct State {
         var output: SafeOutput.Folder?
         var stopped = false
     }
@@ -33,10 +33,10 @@ public final class CalibrationJob: Sendable {
     public let destination: String
     /// The folder never written into (the pictures' folder), or `nil` when there is none.
     public let input: String?
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// Called once every file is written into the staged folder, just before the move. Replaced by
     /// tests to stop a job at that point.
-    private let willCommit: @Sendable () -> Void
+    let willCommit: @Sendable () -> Void
 
     /// A job writing into `destination`.
     ///
@@ -129,7 +129,7 @@ public final class CalibrationJob: Sendable {
     }
 
     /// Makes the staged folder, unless the job was stopped first.
-    private func open() throws(CalibrationError) -> SafeOutput.Folder {
+    func open() throws(CalibrationError) -> SafeOutput.Folder {
         do {
             return try state.withLock { (state: inout State) throws(OutputError) -> SafeOutput.Folder in
                 guard !state.stopped else { throw .notWritten(path: destination, reason: "stopped by a signal") }

@@ -32,6 +32,10 @@ public struct CalibrationRun: Sendable, Hashable {
         /// The ids of the points dropped by the corner rule (``CalibrationRefinement/cornerRule``),
         /// in the view's order.
         public var droppedCorners: [Int] = []
+        /// The target's pose in the camera's frame: its Rodrigues vector and translation (in the
+        /// target's units).
+        public var rotation: [Double] = [0, 0, 0]
+        public var translation: [Double] = [0, 0, 0]
     }
 
     /// The camera.
@@ -109,7 +113,8 @@ public struct CalibrationRun: Sendable, Hashable {
         self.views = views.indices.map { index in
             SolvedView(
                 view: views[index], rms: solution.viewRMS[index],
-                tiltDegrees: Self.tilt(rotation: solution.rotations[index]), projected: solution.projected[index])
+                tiltDegrees: Self.tilt(rotation: solution.rotations[index]), projected: solution.projected[index],
+                rotation: solution.rotations[index], translation: solution.translations[index])
         }
     }
 
@@ -143,7 +148,8 @@ public struct CalibrationRun: Sendable, Hashable {
             }
             return SolvedView(
                 view: view, rms: count > 0 ? (squared / Double(count)).squareRoot() : 0,
-                tiltDegrees: Self.tilt(rotation: refined.rotations[index]), projected: projected, droppedCorners: dropped)
+                tiltDegrees: Self.tilt(rotation: refined.rotations[index]), projected: projected, droppedCorners: dropped,
+                rotation: refined.rotations[index], translation: refined.translations[index])
         }
     }
 
