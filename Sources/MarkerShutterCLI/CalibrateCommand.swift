@@ -9,7 +9,7 @@ import MarkerShutter
 struct CalibrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
-        abstract: "Calibrate the camera from a folder of pictures of the target.",
+        abstract: "Calibrate a camera, or a rig of cameras, from pictures of the target.",
         discussion: """
             Reads a picture folder written by `live` from its JSON sidecars (their stored detections, \
             without detecting again), or detects --pattern in any folder of images. The target must be a \
@@ -42,6 +42,25 @@ struct CalibrateCommand: ParsableCommand {
             more than 65536 corners or 16384 markers, or an id outside 0...1048575 is refused, naming the \
             sidecar and the field. A solve that gives a value that is not a finite number writes nothing.
 
+            A rig of cameras: `--camera NAME=DIR` once per camera (the first is the reference; pictures \
+            with the same name without extension in the folders were taken together), or a rig picture \
+            folder (one subfolder per camera, as live rig capture writes it). `--model NAME=MODEL` sets \
+            one camera's model. Each camera is solved on its own, the cameras placed through the ones they \
+            share pictures with, then every camera's intrinsics and pose and every set's target pose are \
+            refined together (sets that fit far worse than the rest dropped). Into --out go:
+
+              rig.yaml           OpenCV FileStorage: cameras (K, D, size, R, T from
+                                 the first camera); for two cameras M1 D1 M2 D2 R T
+                                 E F R1 R2 P1 P2 Q
+              camchain.yaml      Kalibr's camera chain (T_cn_cnm1, intrinsics, ...)
+              rig.json           everything, with standard deviations and 95%
+                                 intervals of every extrinsic (baseline, rotation)
+                                 and the epipolar error of every set
+              camera_info/       ROS camera_info per camera, with the stereo
+                                 rectification for two cameras
+              NAME/              each camera's own calibration files, as above
+              rectified/         pairs rectified side by side, lines drawn
+
             Exit status: 0 calibrated; 1 nothing written (too few usable views, mixed image sizes, \
             unreadable or refused input, a solve that is no camera, an --out with files and no --force) \
             or standard output cannot be written; 64 a usage error (an unknown --model, a --pattern of \
@@ -53,19 +72,28 @@ struct CalibrateCommand: ParsableCommand {
               marker-shutter calibrate photos --pattern chessboard:9x6 --out cam
               marker-shutter calibrate pictures --model fisheye --undistort
               marker-shutter calibrate photos --pattern aprilgrid:6x6:tag36h11:size=0.088
+              marker-shutter calibrate --camera left=L --camera right=R --pattern chessboard:9x6
+              marker-shutter calibrate rig-pictures --model wide=fisheye
             """
     )
 
-    @Argument(help: "The folder of pictures (with `live`'s JSON sidecars, or plain images with --pattern).")
-    var folder: String
+    @Argument(help: "The folder of pictures (with `live`'s JSON sidecars, or plain images with --pattern), or a rig picture folder.")
+    var folder: String?
+
+    @Option(
+        name: .customLong("camera"),
+        help: ArgumentHelp("A camera of a rig and its folder of pictures; once per camera, the reference first.", valueName: "name=dir"))
+    var cameras: [String] = []
 
     @Option(help: ArgumentHelp(
         "The target, for folders without sidecars (checked against the sidecars otherwise).",
         discussion: Pattern.grammar, valueName: "pattern"))
     var pattern: String?
 
-    @Option(help: "The lens model: pinhole (k1 k2 p1 p2 k3), rational (8 coefficients) or fisheye (4).")
-    var model: String = CameraModel.pinhole.rawValue
+    @Option(help: ArgumentHelp(
+        "The lens model: pinhole (k1 k2 p1 p2 k3), rational (8 coefficients) or fisheye (4); NAME=MODEL for one camera of a rig.",
+        valueName: "model"))
+    var model: [String] = []
 
     @Option(help: ArgumentHelp("The folder the results go to.", valueName: "dir"))
     var out: String = "calibration"
@@ -79,10 +107,45 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .customLong("camera-name"), help: "The camera's name in camera_info.yaml (written as a quoted YAML string).")
     var cameraName: String = "camera"
 
-    func validate() throws {
-        guard CameraModel(rawValue: model) != nil else {
-            throw ValidationError("unknown --model '\(model)': expected pinhole, rational or fisheye")
+    /// The model every camera has unless named, and the models of named cameras.
+    private func models() throws -> (model: CameraModel, named: [String: CameraModel]) {
+        var bare: CameraModel?
+        var named: [String: CameraModel] = [:]
+        for text in model {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            let value = parts.count == 2 ? parts[1] : text
+            guard let parsed = CameraModel(rawValue: value) else {
+                throw ValidationError("unknown --model '\(value)': expected pinhole, rational or fisheye")
+            }
+            if parts.count == 2 {
+                guard !cameras.isEmpty || folder != nil else { throw ValidationError("--model \(text) names a camera") }
+                if named.updateValue(parsed, forKey: parts[0]) != nil { throw ValidationError("--model names camera \(parts[0]) twice") }
+            } else {
+                if bare != nil { throw ValidationError("--model without a camera name is given twice") }
+                bare = parsed
+            }
         }
+        return (bare ?? .pinhole, named)
+    }
+
+    /// The --camera options as names and folders.
+    private func rigCameras() throws -> [(name: String, folder: String)] {
+        try cameras.map { text in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--camera '\(text)': expected NAME=DIR")
+            }
+            return (parts[0], parts[1])
+        }
+    }
+
+    func validate() throws {
+        _ = try models()
+        let rig = try rigCameras()
+        if folder == nil, rig.isEmpty { throw ValidationError("name a folder of pictures, or the cameras of a rig with --camera NAME=DIR") }
+        if folder != nil, !rig.isEmpty { throw ValidationError("give a folder of pictures or --camera options, not both") }
+        if rig.count == 1 { throw ValidationError("a rig needs at least two --camera options") }
+        if !rig.isEmpty, undistort { throw ValidationError("--undistort is for one camera, not a rig") }
         if let pattern {
             let parsed: Pattern
             do {
@@ -99,7 +162,19 @@ struct CalibrateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let model = CameraModel(rawValue: model) ?? .pinhole
+        let (model, named) = try models()
+        let rig = try rigCameras()
+        if !rig.isEmpty {
+            return try runRig(cameras: rig, rigFolder: nil, model: model, named: named)
+        }
+        guard let folder else { return }
+        if RigPictureSet.isRigFolder(folder) {
+            if undistort { throw UsageError("--undistort is for one camera, not a rig (\(FileNameText.escaped(folder)) holds one folder per camera)") }
+            return try runRig(cameras: [], rigFolder: folder, model: model, named: named)
+        }
+        if let name = named.keys.sorted().first {
+            throw UsageError("--model \(name)=...: \(FileNameText.escaped(folder)) is one camera's pictures, not a rig")
+        }
         let interrupt = InterruptFlag()
         let job = CalibrationJob(into: out, input: folder)
         interrupt.onInterrupt { name in
@@ -124,6 +199,38 @@ struct CalibrateCommand: ParsableCommand {
         } catch {
             // A signal's handler stopped the job (which is why this failed) and ends the program
             // with 130: leave that to it rather than exit 1 first.
+            if job.isStopped { DispatchSemaphore(value: 0).wait() }
+            throw RuntimeError(FileNameText.escaped("\(error)"))
+        }
+    }
+
+    /// Calibrates a rig of `cameras`, or the rig picture folder `rigFolder`.
+    private func runRig(cameras: [(name: String, folder: String)], rigFolder: String?, model: CameraModel, named: [String: CameraModel]) throws {
+        let interrupt = InterruptFlag()
+        let job = CalibrationJob(into: out, input: rigFolder ?? cameras.first?.folder)
+        interrupt.onInterrupt { name in
+            let written = job.stop()
+            FileHandle.standardError.write(
+                written ? "stopped by \(name) after the calibration files were moved into \(FileNameText.escaped(out))\n"
+                    : "stopped by \(name): nothing was written\n")
+            _exit(130)
+        }
+        defer { interrupt.cancel() }
+        do {
+            let written = try job.runRig(
+                cameras: cameras, rigFolder: rigFolder, pattern: pattern.flatMap { try? Pattern(parsing: $0) }, models: named,
+                model: model, replacing: force
+            ) { rig in
+                for (name, pictures) in zip(rig.names, rig.pictures) {
+                    let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
+                    FileHandle.standardError.write(FileNameText.escaped(
+                        "\(name) (\(pictures.folder)): \(how) \(pictures.views.count + pictures.empty.count) pictures, "
+                            + "target in \(pictures.views.count)") + "\n")
+                }
+            }
+            for line in written.report.summary { FileHandle.standardError.write(FileNameText.escaped(line) + "\n") }
+            for path in written.paths { StandardOutput.line(FileNameText.escaped(path)) }
+        } catch {
             if job.isStopped { DispatchSemaphore(value: 0).wait() }
             throw RuntimeError(FileNameText.escaped("\(error)"))
         }
