@@ -1,0 +1,169 @@
+import Calibration
+import Foundation
+import MarkerDetection
+import MarkerDetectionTestSupport
+import Testing
+
+/// Rigs rendered with a known layout: the joint solve must find where every camera sits, with
+/// intrinsics as good as each camera's own solve and 95% intervals that hold the truth.
+///
+/// A few seeded trials; with `MARKER_SHUTTER_FULL_TRIALS=1` in the environment, the interval test runs 100.
+@Suite struct RigCalibrationTests {
+    static let full = ProcessInfo.processInfo.environment["MARKER_SHUTTER_FULL_TRIALS"] == "1"
+
+    /// The two-camera rig's views of 30 random board poses, with `noise` px of corner noise.
+    static func pair(seed: UInt64, noise: Double = 0.3, sets: Int = 30) throws -> [RigCameraViews] {
+        let views = try SyntheticRig.views(
+            cameras: [SyntheticRig.left, SyntheticRig.right], poses: [.identity, SyntheticRig.rightPose],
+            boardPoses: SyntheticViews.randomPoses(sets, seed: seed), noise: noise, seed: seed + 1000)
+        return [
+            RigCameraViews(name: "left", model: .pinhole, views: views[0]),
+            RigCameraViews(name: "right", model: .pinhole, views: views[1]),
+        ]
+    }
+
+    /// The second camera 12 cm (0.4 board widths) beside the first, turned 5 degrees, 0.3 px of
+    /// noise: baseline within 0.5%, rotation within 0.1 degree, intrinsics as good as each
+    /// camera's own solve.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func twoCamerasAreFoundWhereTheyAre(seed: UInt64) throws {
+        let result = try RigCalibration.calibrate(try Self.pair(seed: seed))
+        let extrinsics = result.cameras[1].extrinsics
+        #expect(abs(extrinsics.baseline.value / 0.4 - 1) < 0.005, "baseline \(extrinsics.baseline.value), true 0.4")
+        let angle = SyntheticRig.angleBetween(extrinsics.pose, SyntheticRig.rightPose)
+        #expect(angle < 0.1, "rotation off by \(angle) degrees")
+        #expect(abs(extrinsics.angleDegrees.value - 5) < 0.1, "rotation angle \(extrinsics.angleDegrees.value)")
+        #expect(result.droppedSets.isEmpty)
+        #expect(result.links == [RigCalibrationResult.Link(camera: 1, from: 0, sharedSets: result.sets.filter { $0.cameras == [0, 1] }.count)])
+        for (index, truth) in [SyntheticRig.left, SyntheticRig.right].enumerated() {
+            let joint = try SyntheticViews.meanModelError(truth: truth, estimate: result.cameras[index].camera)
+            let own = try SyntheticViews.meanModelError(truth: truth, estimate: result.cameras[index].single.camera)
+            #expect(joint <= own * 1.2 + 0.01, "camera \(index): joint \(joint) px against its own solve's \(own) px")
+            #expect(joint < 0.3, "camera \(index): \(joint) px from the true model")
+        }
+        // The reference camera has no pose to solve.
+        #expect(result.cameras[0].extrinsics == .reference)
+        #expect(result.rms > 0.2 && result.rms < 0.45, "RMS \(result.rms) for 0.3 px of noise on each axis")
+    }
+
+    /// The 95% intervals of the baseline, the translation's x and the rotation vector's y hold the
+    /// truth in at least 90% of noisy trials (8 trials; 100 with MARKER_SHUTTER_FULL_TRIALS=1).
+    @Test func intervalsHoldTheTruth() throws {
+        let trials = Self.full ? 100 : 8
+        var baseline = 0, x = 0, yaw = 0
+        let truthYaw = SyntheticRig.rightPose.rotation[1] * 180 / .pi
+        for trial in 0..<trials {
+            let result = try RigCalibration.calibrate(try Self.pair(seed: 500 + UInt64(trial)))
+            let extrinsics = result.cameras[1].extrinsics
+            if extrinsics.baseline.contains(0.4) { baseline += 1 }
+            if extrinsics.translation[0].contains(SyntheticRig.rightPose.translation[0]) { x += 1 }
+            if extrinsics.rotationDegrees[1].contains(truthYaw) { yaw += 1 }
+        }
+        print("rig intervals over \(trials) trials: baseline \(baseline), T.x \(x), rotation y \(yaw)")
+        let needed = Self.full ? 90 : trials - 1
+        #expect(baseline >= needed, "baseline inside its 95% interval in \(baseline) of \(trials)")
+        #expect(x >= needed, "T.x inside its 95% interval in \(x) of \(trials)")
+        #expect(yaw >= needed, "rotation y inside its 95% interval in \(yaw) of \(trials)")
+    }
+
+    /// Three cameras where the first and the last never see the board in the same set: the last
+    /// is placed through the middle one, and the joint solve finds all three.
+    @Test func aCameraThatNeverSharesASetWithTheFirstIsPlacedThroughAnother() throws {
+        let third = Camera(
+            model: .pinhole, imageSize: ImageSize(width: 1280, height: 720), fx: 1000, fy: 998, cx: 636, cy: 358.5,
+            distortion: [-0.12, 0.02, 0.0003, 0.0002, 0])
+        let thirdPose = SyntheticRig.pose(centre: [0.8, 0.03, -0.05], yawDegrees: 9)
+        let near = SyntheticViews.randomPoses(20, seed: 71)
+        let far = SyntheticViews.randomPoses(20, seed: 72).map { pose -> SyntheticViews.Pose in
+            var moved = pose
+            moved.x += 0.6
+            return moved
+        }
+        let views = try SyntheticRig.views(
+            cameras: [SyntheticRig.left, SyntheticRig.right, third], poses: [.identity, SyntheticRig.rightPose, thirdPose],
+            boardPoses: near + far, noise: 0.3, seed: 73,
+            sees: { camera, set in camera == 1 || (camera == 0 && set < 20) || (camera == 2 && set >= 20) })
+        let result = try RigCalibration.calibrate([
+            RigCameraViews(name: "a", model: .pinhole, views: views[0]),
+            RigCameraViews(name: "b", model: .pinhole, views: views[1]),
+            RigCameraViews(name: "c", model: .pinhole, views: views[2]),
+        ])
+        #expect(!result.sets.contains { $0.cameras.contains(0) && $0.cameras.contains(2) })
+        #expect(result.links.map { [$0.camera, $0.from] } == [[1, 0], [2, 1]])
+        for (index, truth, baseline) in [(1, SyntheticRig.rightPose, 0.4), (2, thirdPose, thirdPose.inverse.length)] {
+            let extrinsics = result.cameras[index].extrinsics
+            #expect(abs(extrinsics.baseline.value / baseline - 1) < 0.005, "camera \(index): baseline \(extrinsics.baseline.value), true \(baseline)")
+            let angle = SyntheticRig.angleBetween(extrinsics.pose, truth)
+            #expect(angle < 0.1, "camera \(index): rotation off by \(angle) degrees")
+        }
+        // Pairs of the first camera with each other one; the first and last share no set.
+        #expect(result.pairs.map(\.second) == [1, 2])
+        #expect(result.pairs[1].epipolarErrors.isEmpty)
+        #expect(!result.pairs[0].epipolarErrors.isEmpty)
+    }
+
+    /// A set where one camera's corners are all 12 px off fits that camera on its own (its pose
+    /// absorbs it) but not the rig: the joint solve drops it, reports it, and still finds the rig.
+    @Test func aSetThatDisagreesBetweenCamerasIsDropped() throws {
+        var cameras = try Self.pair(seed: 9)
+        let index = try #require(cameras[1].views.firstIndex { $0.name == "set_05.png" })
+        cameras[1].views[index].points = cameras[1].views[index].points.map { point in
+            var moved = point
+            moved.image.x += 12
+            return moved
+        }
+        let result = try RigCalibration.calibrate(cameras)
+        #expect(result.droppedSets.map(\.name) == ["set_05"])
+        #expect(result.droppedSets.first?.reason.hasPrefix("outlier: RMS ") == true)
+        #expect(!result.sets.contains { $0.name == "set_05" })
+        #expect(result.firstRMS > result.rms)
+        let extrinsics = result.cameras[1].extrinsics
+        #expect(abs(extrinsics.baseline.value / 0.4 - 1) < 0.005, "baseline \(extrinsics.baseline.value)")
+        #expect(SyntheticRig.angleBetween(extrinsics.pose, SyntheticRig.rightPose) < 0.1)
+    }
+
+    /// Epipolar errors of a rig without distortion error are small: the rectified corners of the
+    /// two pictures lie on the same rows.
+    @Test func rectifiedCornersShareTheirRows() throws {
+        let result = try RigCalibration.calibrate(try Self.pair(seed: 4))
+        let pair = try #require(result.pairs.first)
+        #expect(pair.rectification != nil)
+        #expect(pair.epipolarErrors.count == result.sets.filter { $0.cameras == [0, 1] }.count)
+        let mean = try #require(pair.meanEpipolarError)
+        #expect(mean > 0.05 && mean < 0.4, "mean epipolar error \(mean) px for 0.3 px of corner noise")
+    }
+
+    /// A camera that shares no set with the others is refused with the cameras named.
+    @Test func aCameraSharingNoSetIsRefused() throws {
+        let views = try SyntheticRig.views(
+            cameras: [SyntheticRig.left, SyntheticRig.right, SyntheticRig.left],
+            poses: [.identity, SyntheticRig.rightPose, .identity], boardPoses: SyntheticViews.randomPoses(30, seed: 5), noise: 0.2,
+            seed: 6, sees: { camera, set in camera == 2 ? set >= 15 : set < 15 })
+        #expect(throws: CalibrationError.rigNotConnected(
+            "camera c never saw the target in a set with a or a camera placed from it: take pictures where the target is seen by both"
+        )) {
+            try RigCalibration.calibrate([
+                RigCameraViews(name: "a", model: .pinhole, views: views[0]),
+                RigCameraViews(name: "b", model: .pinhole, views: views[1]),
+                RigCameraViews(name: "c", model: .pinhole, views: views[2]),
+            ])
+        }
+    }
+
+    /// One camera is no rig, two cameras of one name are refused, and a camera that cannot be
+    /// calibrated on its own is named.
+    @Test func badRigsAreRefused() throws {
+        let cameras = try Self.pair(seed: 1)
+        #expect(throws: CalibrationError.invalidInput("a rig needs at least two cameras, not 1")) {
+            try RigCalibration.calibrate([cameras[0]])
+        }
+        var twins = cameras
+        twins[1].name = "left"
+        #expect(throws: CalibrationError.invalidInput("two cameras are named left")) { try RigCalibration.calibrate(twins) }
+        var few = cameras
+        few[1].views = Array(few[1].views.prefix(2))
+        #expect(throws: CalibrationError.inCamera("right", .tooFewViews(usable: 2, needed: 3, model: .pinhole, rejected: []))) {
+            try RigCalibration.calibrate(few)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// `marker-shutter calibrate` of a rig end to end, on OpenCV's stereo sample (Debian's opencv-doc).
+@Suite(.enabled(if: RigCalibrateCommandTests.available, "OpenCV's stereo sample is not installed (Debian's opencv-doc)"))
+struct RigCalibrateCommandTests {
+    static let data = "/usr/share/doc/opencv-doc/examples/data"
+    static let numbers = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "11", "12", "13", "14"]
+    static let available = numbers.allSatisfy { FileManager.default.fileExists(atPath: "\(data)/right\($0).jpg") }
+
+    /// `folder/left/NN.jpg` and `folder/right/NN.jpg`, links to the sample's pictures.
+    static func rigFolder(_ folder: String) throws {
+        for side in ["left", "right"] {
+            try FileManager.default.createDirectory(atPath: "\(folder)/\(side)", withIntermediateDirectories: true)
+            for number in numbers {
+                try FileManager.default.createSymbolicLink(
+                    atPath: "\(folder)/\(side)/\(number).jpg", withDestinationPath: "\(data)/\(side)\(number).jpg")
+            }
+        }
+    }
+
+    static let files = [
+        "rig.yaml", "camchain.yaml", "rig.json", "camera_info/left.yaml", "camera_info/right.yaml",
+        "left/calibration.yaml", "left/camera_info.yaml", "left/calibration.json", "left/coverage.png", "left/residuals.png",
+        "right/calibration.yaml", "right/camera_info.yaml", "right/calibration.json", "right/coverage.png", "right/residuals.png",
+        "rectified/",
+    ]
+
+    /// `--camera left=DIR --camera right=DIR`: every file, the summary per camera and for the rig.
+    @Test func perCameraFoldersGiveEveryFileAndASummary() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Self.rigFolder(scratch + "/pictures")
+        let result = try MarkerShutterBinary.run(
+            ["calibrate", "--camera", "left=pictures/left", "--camera", "right=pictures/right", "--pattern", "chessboard:9x6",
+             "--out", "rig"], in: scratch)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").map(String.init) == Self.files.map { "rig/\($0)" })
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.first == "left (pictures/left): detected chessboard:9x6 in 13 pictures, target in 13")
+        #expect(lines.contains("camera left, on its own:"))
+        #expect(lines.contains("  views: 13 used, 0 rejected (model pinhole, image 640x480, pattern chessboard:9x6)"))
+        #expect(lines.contains("rig: 2 cameras, 13 sets used, 0 dropped (pattern chessboard:9x6)"))
+        #expect(lines.contains("  right placed from left (13 shared sets)"))
+        #expect(lines.contains { $0.hasPrefix("  right from left: baseline ") && $0.hasSuffix(" degrees (95%)") })
+        #expect(lines.contains { $0.hasPrefix("  epipolar error left-right: mean ") })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch + "/rig/rectified").count == 13)
+    }
+
+    /// A rig picture folder (one subfolder per camera, each set's sidecar beside them, not read)
+    /// with a model per camera.
+    @Test func aRigPictureFolderIsCalibratedAsARig() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Self.rigFolder(scratch + "/pictures")
+        for number in Self.numbers { try "{}\n".write(toFile: "\(scratch)/pictures/\(number).json", atomically: true, encoding: .utf8) }
+        let result = try MarkerShutterBinary.run(
+            ["calibrate", "pictures", "--pattern", "chessboard:9x6", "--model", "right=rational", "--out", "rig"], in: scratch)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").map(String.init) == Self.files.map { "rig/\($0)" })
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  views: 13 used, 0 rejected (model rational, image 640x480, pattern chessboard:9x6)"))
+        #expect(lines.contains("  views: 13 used, 0 rejected (model pinhole, image 640x480, pattern chessboard:9x6)"))
+        let yaml = try String(contentsOfFile: scratch + "/rig/rig.yaml", encoding: .utf8)
+        #expect(yaml.contains("      model: rational\n"))
+    }
+
+    /// Usage mistakes: one --camera, a folder and --camera together, --camera without a folder,
+    /// a camera's --model for one camera's pictures, --undistort for a rig.
+    @Test func rigUsageMistakesAreRefused() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Self.rigFolder(scratch + "/pictures")
+        let cases: [([String], String)] = [
+            (["--camera", "left=pictures/left"], "a rig needs at least two --camera options"),
+            (["pictures", "--camera", "left=a", "--camera", "right=b"], "give a folder of pictures or --camera options, not both"),
+            (["--camera", "left", "--camera", "right=b"], "--camera 'left': expected NAME=DIR"),
+            (["pictures/left", "--model", "left=rational", "--pattern", "chessboard:9x6"],
+             "--model left=...: pictures/left is one camera's pictures, not a rig"),
+            (["--camera", "left=pictures/left", "--camera", "right=pictures/right", "--undistort"], "--undistort is for one camera, not a rig"),
+            (["--camera", "rig.yaml=pictures/left", "--camera", "right=pictures/right", "--pattern", "chessboard:9x6"],
+             "camera name \"rig.yaml\" cannot name a folder of the results"),
+        ]
+        for (arguments, message) in cases {
+            let result = try MarkerShutterBinary.run(["calibrate"] + arguments + ["--out", "out"], in: scratch)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: scratch + "/out"), "\(arguments)")
+        }
+    }
+}
