@@ -23,8 +23,7 @@ import Testing
     }
 
     /// The second camera 12 cm (0.4 board widths) beside the first, turned 5 degrees, 0.3 px of
-    /// noise: baseline within 0.5%, rotation within 0.1 degree, intrinsics as good as each
-    /// camera's own solve.
+    /// noise: baseline within 0.5%, rotation within 0.1 degree.
     @Test(arguments: [UInt64(1), 2, 3])
     func twoCamerasAreFoundWhereTheyAre(seed: UInt64) throws {
         let result = try RigCalibration.calibrate(try Self.pair(seed: seed))
@@ -34,16 +33,29 @@ import Testing
         #expect(angle < 0.1, "rotation off by \(angle) degrees")
         #expect(abs(extrinsics.angleDegrees.value - 5) < 0.1, "rotation angle \(extrinsics.angleDegrees.value)")
         #expect(result.droppedSets.isEmpty)
-        #expect(result.links == [RigCalibrationResult.Link(camera: 1, from: 0, sharedSets: result.sets.filter { $0.cameras == [0, 1] }.count)])
+        #expect(result.links.map { [$0.camera, $0.from, $0.sharedSets] } == [[1, 0, result.sets.filter { $0.cameras == [0, 1] }.count]])
         for (index, truth) in [SyntheticRig.left, SyntheticRig.right].enumerated() {
             let joint = try SyntheticViews.meanModelError(truth: truth, estimate: result.cameras[index].camera)
-            let own = try SyntheticViews.meanModelError(truth: truth, estimate: result.cameras[index].single.camera)
-            #expect(joint <= own * 1.2 + 0.01, "camera \(index): joint \(joint) px against its own solve's \(own) px")
-            #expect(joint < 0.3, "camera \(index): \(joint) px from the true model")
+            #expect(joint < 0.5, "camera \(index): \(joint) px from the true model")
         }
         // The reference camera has no pose to solve.
         #expect(result.cameras[0].extrinsics == .reference)
         #expect(result.rms > 0.2 && result.rms < 0.45, "RMS \(result.rms) for 0.3 px of noise on each axis")
+    }
+
+    /// Over six rigs, each camera's intrinsics from the joint solve are as near the true camera
+    /// (the mean projection error over the image) as its own solve's: no more than 5% further in sum.
+    @Test func intrinsicsAreAsGoodAsEachCamerasOwnSolve() throws {
+        var joint = 0.0, own = 0.0
+        for seed in UInt64(1)...6 {
+            let result = try RigCalibration.calibrate(try Self.pair(seed: seed))
+            for (index, truth) in [SyntheticRig.left, SyntheticRig.right].enumerated() {
+                joint += try SyntheticViews.meanModelError(truth: truth, estimate: result.cameras[index].camera)
+                own += try SyntheticViews.meanModelError(truth: truth, estimate: result.cameras[index].single.camera)
+            }
+        }
+        print("rig intrinsics: mean model error \(joint / 12) px jointly, \(own / 12) px each camera on its own")
+        #expect(joint <= own * 1.05, "joint \(joint / 12) px against the cameras' own \(own / 12) px")
     }
 
     /// The 95% intervals of the baseline, the translation's x and the rotation vector's y hold the
@@ -73,8 +85,8 @@ import Testing
             model: .pinhole, imageSize: ImageSize(width: 1280, height: 720), fx: 1000, fy: 998, cx: 636, cy: 358.5,
             distortion: [-0.12, 0.02, 0.0003, 0.0002, 0])
         let thirdPose = SyntheticRig.pose(centre: [0.8, 0.03, -0.05], yawDegrees: 9)
-        let near = SyntheticViews.randomPoses(20, seed: 71)
-        let far = SyntheticViews.randomPoses(20, seed: 72).map { pose -> SyntheticViews.Pose in
+        let near = SyntheticViews.randomPoses(30, seed: 71)
+        let far = SyntheticViews.randomPoses(30, seed: 72).map { pose -> SyntheticViews.Pose in
             var moved = pose
             moved.x += 0.6
             return moved
@@ -82,7 +94,7 @@ import Testing
         let views = try SyntheticRig.views(
             cameras: [SyntheticRig.left, SyntheticRig.right, third], poses: [.identity, SyntheticRig.rightPose, thirdPose],
             boardPoses: near + far, noise: 0.3, seed: 73,
-            sees: { camera, set in camera == 1 || (camera == 0 && set < 20) || (camera == 2 && set >= 20) })
+            sees: { camera, set in camera == 1 || (camera == 0 && set < 30) || (camera == 2 && set >= 30) })
         let result = try RigCalibration.calibrate([
             RigCameraViews(name: "a", model: .pinhole, views: views[0]),
             RigCameraViews(name: "b", model: .pinhole, views: views[1]),
@@ -122,15 +134,18 @@ import Testing
         #expect(SyntheticRig.angleBetween(extrinsics.pose, SyntheticRig.rightPose) < 0.1)
     }
 
-    /// Epipolar errors of a rig without distortion error are small: the rectified corners of the
-    /// two pictures lie on the same rows.
+    /// The rectified corners of the two pictures lie on the same rows: without noise to within
+    /// 0.01 px; with 0.3 px on each axis of each picture, the mean absolute difference of two
+    /// such rows is about 0.3 x sqrt(2) x 0.8 = 0.34 px.
     @Test func rectifiedCornersShareTheirRows() throws {
-        let result = try RigCalibration.calibrate(try Self.pair(seed: 4))
-        let pair = try #require(result.pairs.first)
-        #expect(pair.rectification != nil)
-        #expect(pair.epipolarErrors.count == result.sets.filter { $0.cameras == [0, 1] }.count)
-        let mean = try #require(pair.meanEpipolarError)
-        #expect(mean > 0.05 && mean < 0.4, "mean epipolar error \(mean) px for 0.3 px of corner noise")
+        for (noise, range) in [(0.0, 0.0...0.01), (0.3, 0.25...0.5)] {
+            let result = try RigCalibration.calibrate(try Self.pair(seed: 4, noise: noise))
+            let pair = try #require(result.pairs.first)
+            #expect(pair.rectification != nil)
+            #expect(pair.epipolarErrors.count == result.sets.filter { $0.cameras == [0, 1] }.count)
+            let mean = try #require(pair.meanEpipolarError)
+            #expect(range.contains(mean), "mean epipolar error \(mean) px for \(noise) px of corner noise")
+        }
     }
 
     /// A camera that shares no set with the others is refused with the cameras named.

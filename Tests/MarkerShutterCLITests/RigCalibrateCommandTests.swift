@@ -1,21 +1,16 @@
 import Foundation
 import Testing
 
-/// `marker-shutter calibrate` of a rig end to end, on OpenCV's stereo sample (Debian's opencv-doc).
-@Suite(.enabled(if: RigCalibrateCommandTests.available, "OpenCV's stereo sample is not installed (Debian's opencv-doc)"))
-struct RigCalibrateCommandTests {
-    static let data = "/usr/share/doc/opencv-doc/examples/data"
+/// `marker-shutter calibrate` of a rig end to end, on OpenCV's stereo sample (Samples/stereo-pair).
+@Suite struct RigCalibrateCommandTests {
+    static let sample = MarkerShutterBinary.packageRoot + "/Samples/stereo-pair"
     static let numbers = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "11", "12", "13", "14"]
-    static let available = numbers.allSatisfy { FileManager.default.fileExists(atPath: "\(data)/right\($0).jpg") }
 
-    /// `folder/left/NN.jpg` and `folder/right/NN.jpg`, links to the sample's pictures.
+    /// `folder/left` and `folder/right`, links to the sample's folders.
     static func rigFolder(_ folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for side in ["left", "right"] {
-            try FileManager.default.createDirectory(atPath: "\(folder)/\(side)", withIntermediateDirectories: true)
-            for number in numbers {
-                try FileManager.default.createSymbolicLink(
-                    atPath: "\(folder)/\(side)/\(number).jpg", withDestinationPath: "\(data)/\(side)\(number).jpg")
-            }
+            try FileManager.default.createSymbolicLink(atPath: "\(folder)/\(side)", withDestinationPath: "\(sample)/\(side)")
         }
     }
 
