@@ -1,10 +1,15 @@
-// swift run -c release calibration-benchmark [solve|photos] (from Benchmarks/)
+// swift run -c release calibration-benchmark [solve|photos|rig] (from Benchmarks/)
 //
 //   solve    20, 50 and 100 views of a 9x6 chessboard at 1280x720 (corners projected through a
 //            known camera with 0.3 px of noise): the solve's time here and with Python's
 //            cv2.calibrateCamera / calibrateCameraExtended on the same corners.
 //   photos   the shared chessboard photos (../shared/images/chessboard): the camera found here and
 //            by cv2.calibrateCamera from the same corners, side by side.
+//   rig      rigs of 2 and 4 cameras (1280x720, 3 squares apart side by side, turned 4 degrees
+//            each) and 50 sets of a 9x6 chessboard, 0.3 px of noise: RigCalibration.calibrate's
+//            time (each camera's own solve, then the joint one), and for the pair Python's
+//            cv2.calibrateCamera for each camera then cv2.stereoCalibrate on the same corners
+//            (Scripts/rig_baseline.py).
 //
 // Python is Debian's /usr/bin/python3 with python3-opencv, running Scripts/calibration_baseline.py.
 
@@ -158,10 +163,124 @@ func photos() throws {
     }
 }
 
+/// The motion into a camera whose centre is `x` squares to the right of the first, turned `yaw` degrees.
+func rigPose(x: Double, yawDegrees: Double) -> RigidTransform {
+    let turn = RigidTransform(rotation: [0, -yawDegrees * .pi / 180, 0], translation: [0, 0, 0])
+    return RigidTransform(rotation: turn.rotation, translation: turn.apply([x, 0, 0]).map { -$0 })
+}
+
+/// Each camera's views of `sets` random board poses (in the first camera's frame, the board's
+/// centre between the cameras), kept where 30 corners or more fall in its image; views `set_NN`.
+func rigViews(cameras: Int, sets: Int, camera: Camera, seed: UInt64) throws -> [[CalibrationView]] {
+    var random = Random(state: seed)
+    let poses = (0..<cameras).map { rigPose(x: 3 * Double($0), yawDegrees: 4 * Double($0)) }
+    var result: [[CalibrationView]] = Array(repeating: [], count: cameras)
+    for set in 0..<sets {
+        let a = (random.next() - 0.5) * 70 * .pi / 180, b = (random.next() - 0.5) * 70 * .pi / 180
+        let c = (random.next() - 0.5) * 40 * .pi / 180
+        let z = 12 + 8 * random.next()
+        let x = 1.5 * Double(cameras - 1) + (random.next() - 0.5) * z * 0.6, y = (random.next() - 0.5) * z * 0.4
+        let (ca, sa, cb, sb, cc, sc) = (cos(a), sin(a), cos(b), sin(b), cos(c), sin(c))
+        let r = [
+            cc * cb, cc * sb * sa - sc * ca, cc * sb * ca + sc * sa,
+            sc * cb, sc * sb * sa + cc * ca, sc * sb * ca - cc * sa,
+            -sb, cb * sa, cb * ca,
+        ]
+        for index in 0..<cameras {
+            var objects: [ObjectPoint] = [], inCamera: [ObjectPoint] = [], ids: [Int] = []
+            for row in 0..<6 {
+                for column in 0..<9 {
+                    let u = Double(column) - 4, v = Double(row) - 2.5
+                    objects.append(ObjectPoint(x: Double(column), y: Double(row)))
+                    let p = poses[index].apply([r[0] * u + r[1] * v + x, r[3] * u + r[4] * v + y, r[6] * u + r[7] * v + z])
+                    inCamera.append(ObjectPoint(x: p[0], y: p[1], z: p[2]))
+                    ids.append(row * 9 + column)
+                }
+            }
+            let images = try camera.project(inCamera)
+            var points: [CalibrationView.Correspondence] = []
+            for offset in images.indices {
+                let p = images[offset]
+                let dx = 0.3 * random.gaussian(), dy = 0.3 * random.gaussian()
+                guard p.x >= 0, p.y >= 0, p.x < Double(camera.imageSize.width), p.y < Double(camera.imageSize.height) else { continue }
+                points.append(.init(id: ids[offset], object: objects[offset], image: ImagePoint(x: p.x + dx, y: p.y + dy)))
+            }
+            guard points.count >= 30 else { continue }
+            result[index].append(CalibrationView(name: String(format: "set_%02d.png", set), imageSize: camera.imageSize, points: points))
+        }
+    }
+    return result
+}
+
+struct RigBaseline: Decodable {
+    let R: [Double], T: [Double], rms: Double, sets: Int
+    let calibrate_s: [Double]
+    let stereo_s: [Double]
+}
+
+func rig() throws {
+    let camera = Camera(
+        model: .pinhole, imageSize: ImageSize(width: 1280, height: 720), fx: 910, fy: 905, cx: 641.5, cy: 362,
+        distortion: [-0.12, 0.05, 0.0005, -0.0003, 0])
+    let repeats = 3
+    print("rig solve time, 50 sets of a 9x6 chessboard at 1280x720, 0.3 px noise; median of \(repeats) runs")
+    print("cameras  views  corners  RigCalibration  joint RMS  cv2 calibrateCamera x2 + stereoCalibrate  (stereoCalibrate alone)  rotation / translation apart")
+    for cameras in [2, 4] {
+        let views = try rigViews(cameras: cameras, sets: 50, camera: camera, seed: 50 + UInt64(cameras))
+        var times: [Double] = []
+        var result: RigCalibrationResult?
+        for _ in 0..<repeats {
+            let start = ContinuousClock.now
+            result = try RigCalibration.calibrate(views.enumerated().map {
+                RigCameraViews(name: "cam\($0.offset)", model: .pinhole, views: $0.element)
+            })
+            times.append(seconds(ContinuousClock.now - start))
+        }
+        let count = views.map(\.count).reduce(0, +), corners = views.flatMap { $0 }.map(\.points.count).reduce(0, +)
+        var line = String(
+            format: "%7d  %5d  %7d  %11.1f ms  %6.3f px", cameras, count, corners, median(times) * 1e3, result?.rms ?? .nan)
+        if cameras == 2, let result {
+            let path = NSTemporaryDirectory() + "rig-benchmark-\(getpid()).json"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let right = Dictionary(uniqueKeysWithValues: views[1].map { ($0.name, $0) })
+            var sets: [[String: Any]] = []
+            for view in views[0] {
+                guard let other = right[view.name] else { continue }
+                let ids = Dictionary(uniqueKeysWithValues: other.points.map { ($0.id, $0.image) })
+                let common = view.points.filter { ids[$0.id] != nil }
+                guard common.count >= 6 else { continue }
+                sets.append([
+                    "object": common.map { [$0.object.x, $0.object.y, $0.object.z] },
+                    "left": common.map { [$0.image.x, $0.image.y] }, "right": common.map { [ids[$0.id]!.x, ids[$0.id]!.y] },
+                ])
+            }
+            try JSONSerialization.data(withJSONObject: ["size": [1280, 720], "sets": sets]).write(to: URL(fileURLWithPath: path))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [benchmarks.appendingPathComponent("Scripts/rig_baseline.py").path, path, "\(repeats)"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let baseline = try JSONDecoder().decode(RigBaseline.self, from: data)
+            let theirs = RigidTransform(matrix: baseline.R, translation: baseline.T)
+            let ours = result.cameras[1].extrinsics.pose
+            let apart = zip(ours.translation, baseline.T).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot() / theirs.length
+            line += String(
+                format: "  %21.1f ms (%d sets)  %13.1f ms  %.4f deg / %.3f%%", median(baseline.calibrate_s) * 1e3, baseline.sets,
+                median(baseline.stereo_s) * 1e3, ours.composed(after: theirs.inverse).angleDegrees, apart * 100)
+        }
+        print(line)
+        fflush(nil)
+    }
+}
+
 switch CommandLine.arguments.dropFirst().first ?? "solve" {
 case "solve": try solve()
 case "photos": try photos()
+case "rig": try rig()
 default:
-    FileHandle.standardError.write(Data("usage: calibration-benchmark [solve|photos]\n".utf8))
+    FileHandle.standardError.write(Data("usage: calibration-benchmark [solve|photos|rig]\n".utf8))
     exit(2)
 }
