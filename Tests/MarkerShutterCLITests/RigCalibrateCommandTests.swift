@@ -60,6 +60,25 @@ import Testing
         #expect(yaml.contains("      model: rational\n"))
     }
 
+    /// An --out with files is refused before anything is read; --force replaces the rig's files.
+    @Test func anOutWithFilesIsRefusedUnlessForced() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Self.rigFolder(scratch + "/pictures")
+        try FileManager.default.createDirectory(atPath: scratch + "/rig", withIntermediateDirectories: true)
+        try "keep\n".write(toFile: scratch + "/rig/notes.txt", atomically: true, encoding: .utf8)
+        let arguments = ["calibrate", "--camera", "left=pictures/left", "--camera", "right=pictures/right", "--pattern", "chessboard:9x6",
+                         "--out", "rig"]
+        let refused = try MarkerShutterBinary.run(arguments, in: scratch)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("rig is not empty: give a new or empty folder, or --force"), "\(refused.standardError)")
+        #expect(!refused.standardError.contains("detected chessboard"))
+        let forced = try MarkerShutterBinary.run(arguments + ["--force"], in: scratch)
+        #expect(forced.status == 0, "\(forced.standardError)")
+        #expect(FileManager.default.fileExists(atPath: scratch + "/rig/rig.yaml"))
+        #expect(try String(contentsOfFile: scratch + "/rig/notes.txt", encoding: .utf8) == "keep\n")
+    }
+
     /// Usage mistakes: one --camera, a folder and --camera together, --camera without a folder,
     /// a camera's --model for one camera's pictures, --undistort for a rig.
     @Test func rigUsageMistakesAreRefused() throws {
