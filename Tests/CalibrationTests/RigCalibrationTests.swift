@@ -181,4 +181,44 @@ import Testing
             try RigCalibration.calibrate(few)
         }
     }
+
+    /// Without the intrinsics refined, each camera keeps its own solve's intrinsics to the last
+    /// bit, with no uncertainty; the poses are still found.
+    @Test func heldIntrinsicsStayEachCamerasOwn() throws {
+        let result = try RigCalibration.calibrate(try Self.pair(seed: 2), refinesIntrinsics: false)
+        #expect(!result.refinesIntrinsics)
+        for camera in result.cameras {
+            #expect(camera.camera == camera.single.camera)
+            #expect(camera.parameters.allSatisfy { $0.standardDeviation == 0 })
+        }
+        let extrinsics = result.cameras[1].extrinsics
+        #expect(abs(extrinsics.baseline.value / 0.4 - 1) < 0.005, "baseline \(extrinsics.baseline.value)")
+        #expect(SyntheticRig.angleBetween(extrinsics.pose, SyntheticRig.rightPose) < 0.1)
+        #expect(extrinsics.baseline.standardDeviation > 0)
+    }
+
+    /// A pair of fisheye cameras: found where they are, rectified by OpenCV's fisheye
+    /// rectification, the rectified corners on the same rows.
+    @Test func fisheyeCamerasAreFoundAndRectified() throws {
+        let left = Camera(
+            model: .fisheye, imageSize: ImageSize(width: 1280, height: 720), fx: 520, fy: 518, cx: 640.5, cy: 359,
+            distortion: [0.05, -0.02, 0.004, -0.0008])
+        let right = Camera(
+            model: .fisheye, imageSize: ImageSize(width: 1280, height: 720), fx: 530, fy: 529, cx: 637, cy: 362.5,
+            distortion: [0.04, -0.01, 0.002, -0.0005])
+        let views = try SyntheticRig.views(
+            cameras: [left, right], poses: [.identity, SyntheticRig.rightPose], boardPoses: SyntheticViews.randomPoses(30, seed: 81),
+            noise: 0.3, seed: 82)
+        let result = try RigCalibration.calibrate([
+            RigCameraViews(name: "left", model: .fisheye, views: views[0]),
+            RigCameraViews(name: "right", model: .fisheye, views: views[1]),
+        ])
+        let extrinsics = result.cameras[1].extrinsics
+        #expect(abs(extrinsics.baseline.value / 0.4 - 1) < 0.005, "baseline \(extrinsics.baseline.value)")
+        #expect(SyntheticRig.angleBetween(extrinsics.pose, SyntheticRig.rightPose) < 0.1)
+        let pair = try #require(result.pairs.first)
+        #expect(pair.rectification != nil)
+        let mean = try #require(pair.meanEpipolarError)
+        #expect(mean < 0.5, "mean epipolar error \(mean) px")
+    }
 }
