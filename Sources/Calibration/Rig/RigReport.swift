@@ -232,6 +232,9 @@ public struct RigReport: Sendable {
                 "  epipolar error \(result.cameras[pair.first].name)-\(result.cameras[pair.second].name): mean "
                     + CameraCalibration.format(mean) + " px over \(pair.epipolarErrors.count) sets, worst "
                     + CameraCalibration.format(worst.value) + " px (\(worst.key))")
+            lines.append(
+                "    per set: " + pair.epipolarErrors.sorted { $0.key < $1.key }
+                    .map { "\($0.key) " + CameraCalibration.format($0.value) }.joined(separator: ", ") + " px")
         }
         lines.append("  translations are in the target's units; " + CalibrationRefinement.intervalNote)
         return lines
