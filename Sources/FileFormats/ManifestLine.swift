@@ -10,11 +10,21 @@ import Foundation
 /// {"file":"frame_000001.jpg","t":0.033367,"sequence":813}
 /// ```
 ///
-/// Written by ``text`` with the keys in that order, `t` in microseconds without trailing zeros,
-/// `sequence` and `controls` only when known; read by ``init(parsing:)``. Readers that know nothing
+/// A rig's recording has one manifest for all its cameras; each line names its camera first, and
+/// the file is in that camera's folder (`left/frame_000000.jpg`):
+///
+/// ```
+/// {"camera":"left","file":"frame_000000.jpg","t":0,"sequence":812}
+/// {"camera":"right","file":"frame_000000.jpg","t":0.004113,"sequence":77}
+/// ```
+///
+/// Written by ``text`` with the keys in that order (`camera` only for a rig), `t` in microseconds
+/// without trailing zeros, `sequence` and `controls` only when known; read by ``init(parsing:)``. Readers that know nothing
 /// of `controls` pass over it. The checks a folder needs (a plain name, a timestamp in range, one
 /// that does not go back) are its reader's.
 public struct ManifestLine: Sendable, Equatable, Codable {
+    /// The camera of a rig the frame comes from; `nil` for a single camera's recording.
+    public var camera: String?
     /// The file name, relative to the folder.
     public var file: String
     /// Seconds since the recording began.
@@ -26,7 +36,8 @@ public struct ManifestLine: Sendable, Equatable, Codable {
     public var controls: [String: Int64]?
 
     /// Creates a line.
-    public init(file: String, t: Double, sequence: UInt64? = nil, controls: [String: Int64]? = nil) {
+    public init(camera: String? = nil, file: String, t: Double, sequence: UInt64? = nil, controls: [String: Int64]? = nil) {
+        self.camera = camera
         self.file = file
         self.t = t
         self.sequence = sequence
@@ -36,6 +47,7 @@ public struct ManifestLine: Sendable, Equatable, Codable {
     /// Reads one line (without its line break).
     ///
     /// - Throws: Foundation's `DecodingError` when the line is not an object with a string `file`,
+    ///   a string `camera` when present,
     ///   a number `t` and, when present, a whole `sequence` and whole-numbered `controls`.
     public init(parsing line: some StringProtocol) throws {
         self = try JSONDecoder().decode(ManifestLine.self, from: Data(line.utf8))
@@ -43,7 +55,9 @@ public struct ManifestLine: Sendable, Equatable, Codable {
 
     /// The line's text, newline included.
     public var text: String {
-        var fields = ["\"file\":\(JSONObjectText.string(file))", "\"t\":\(Self.secondsText(t))"]
+        var fields: [String] = []
+        if let camera { fields.append("\"camera\":\(JSONObjectText.string(camera))") }
+        fields += ["\"file\":\(JSONObjectText.string(file))", "\"t\":\(Self.secondsText(t))"]
         if let sequence { fields.append("\"sequence\":\(sequence)") }
         if let controls { fields.append("\"controls\":\(JSONObjectText.controls(controls))") }
         return "{" + fields.joined(separator: ",") + "}\n"

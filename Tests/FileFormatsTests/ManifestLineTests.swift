@@ -26,6 +26,15 @@ import Testing
                                                                               controls: ["gain": 10, "exposure_auto": 1]))
     }
 
+    /// A rig's line names its camera first; a line without one has no camera.
+    @Test func aRigLineNamesItsCamera() throws {
+        let line = ManifestLine(camera: "left", file: "frame_000000.jpg", t: 0.004113, sequence: 77)
+        #expect(line.text == #"{"camera":"left","file":"frame_000000.jpg","t":0.004113,"sequence":77}"# + "\n")
+        #expect(try ManifestLine(parsing: line.text.dropLast()) == line)
+        #expect(try ManifestLine(parsing: #"{"file":"a.jpg","t":0}"#).camera == nil)
+        #expect(throws: (any Error).self) { try ManifestLine(parsing: #"{"camera":3,"file":"a.jpg","t":0}"#) }
+    }
+
     /// A line without a file name or a time is no manifest line.
     @Test(arguments: [#"{"t":0}"#, #"{"file":"a.jpg"}"#, #"{"file":1,"t":0}"#, "[]", "", #"{"file":"a.jpg","t":0,"sequence":-1}"#])
     func aLineWithoutItsFieldsIsRefused(line: String) {
