@@ -1,0 +1,35 @@
+public import MarkerDetection
+
+/// One camera's frame after detection, as the rig shutter takes it.
+public struct RigFrame: Sendable {
+    /// How the board's motion in the frame is known.
+    public enum Motion: Sendable {
+        /// The board corners found: the rig measures the motion from those shared with the
+        /// camera's previous frame.
+        case corners([BoardCorner])
+        /// The motion measured already, in pixels per frame (a recording replayed, a test).
+        case pixelsPerFrame(Double)
+        /// Not known.
+        case unknown
+    }
+
+    /// The camera's position in the rig.
+    public let camera: Int
+    /// The frame's index among that camera's frames.
+    public let index: Int
+    /// The kernel's timestamp of the frame (all cameras of a rig share that clock).
+    public let time: FrameTime
+    /// Whether the frame's detection passes the validity rule.
+    public let isValid: Bool
+    /// The board's motion.
+    public let motion: Motion
+
+    /// Makes a frame.
+    public init(camera: Int, index: Int, time: FrameTime, isValid: Bool, motion: Motion) {
+        self.camera = camera
+        self.index = index
+        self.time = time
+        self.isValid = isValid
+        self.motion = motion
+    }
+}

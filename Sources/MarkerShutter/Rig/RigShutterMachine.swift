@@ -1,0 +1,423 @@
+import MarkerDetection
+
+/// The rig shutter: several cameras, one shutter for the set, with no thread, lock, task or clock.
+///
+/// Each camera keeps its own shutter, the conditional debounce with the 0.3 s hold the single-camera
+/// shutter has (a ``ShutterTimeline`` per camera, fed by that camera's frames alone). The rig is
+/// enabled while
+/// 1. each required camera (``RigRequirement``: all, or a number from 2 up) delivers frames (none
+///    stalled, none lost) and has a valid or held detection;
+/// 2. a set of valid frames, one per camera, lies within ``Configuration/syncTolerance`` of one
+///    instant: the largest difference between the kernel timestamps of the set's frames is at most
+///    the tolerance;
+/// 3. the board moves less than ``Configuration/maxMotion`` pixels per frame in each frame of that
+///    set (measured from the corners the frame shares with its camera's previous frame), unless the
+///    limit is off.
+///
+/// Otherwise it is disabled, with a ``RigRefusal`` that says why in the words a refused capture uses
+/// (`left does not see the board`, `frames 21 ms apart`, `board moving 3.4 px/frame in right`).
+///
+/// Time comes in as an argument: the frames' kernel timestamps, and ``advance(to:)`` when no frame
+/// comes. "Now" is the newest time seen. A camera that delivered no frame for longer than
+/// ``Configuration/stallIntervals`` of its frame intervals is stalled: it stops counting at once
+/// (its held detection with it, though its hold has not run out), and the rig is disabled at that
+/// instant when the requirement cannot be met without it. Its own frames, when they come again,
+/// bring it back.
+///
+/// ```swift
+/// var rig = RigShutterMachine(configuration: try .init(cameras: [left, right]))
+/// let step = rig.observe(RigFrame(camera: 0, index: 0, time: t, isValid: true, motion: .corners(corners)))
+/// if step.state.isEnabled { ... }             // step.state.set: the frames a capture takes
+/// _ = rig.advance(to: later)                  // no frame came by `rig.nextDeadline`
+/// ```
+public struct RigShutterMachine: Sendable {
+    /// The rig: its cameras and its rules.
+    public struct Configuration: Sendable {
+        /// How the motion limit is chosen (`--max-motion`).
+        public enum MotionLimit: Sendable, Hashable {
+            /// The default, from the tolerance (see ``defaultMaxMotion(cameras:syncTolerance:)``).
+            case automatic
+            /// At most this many pixels per frame.
+            case pixelsPerFrame(Double)
+            /// No limit: the rig is triggered in hardware and its frames are simultaneous.
+            case off
+        }
+
+        /// The cameras, in the rig's order.
+        public let cameras: [RigCamera]
+        /// Which cameras must see the board.
+        public let require: RigRequirement
+        /// The largest time difference between the frames of a set.
+        public let syncTolerance: Duration
+        /// The most the board may move in a frame of a set, in pixels per frame; `nil` when off.
+        public let maxMotion: Double?
+        /// How long each camera holds a lost detection.
+        public let hold: Duration
+        /// A camera with no frame for longer than this many of its frame intervals is stalled.
+        public let stallIntervals: Int
+
+        /// The most cameras a rig may have.
+        public static let cameraCounts: ClosedRange<Int> = 2...8
+
+        /// The largest error, in pixels, that the time difference within a set may cause: a quarter
+        /// of a pixel, about the noise of a sub-pixel corner, so that a set's timing adds little to
+        /// what detection leaves anyway.
+        public static let motionErrorBudget = 0.25
+
+        /// The default sync tolerance: half the longest frame interval of the rig. Two free-running
+        /// cameras at the same rate always have frames within half an interval of each other; at
+        /// different rates, the sets whose frames come that close.
+        public static func defaultSyncTolerance(cameras: [RigCamera]) -> Duration {
+            (cameras.map(\.frameInterval).max() ?? .zero) / 2
+        }
+
+        /// The default motion limit. A board moving `m` pixels per frame in a camera whose frames
+        /// come every `T` moves `m x dt / T` pixels in the time difference `dt` between that camera's
+        /// frame and the others'. With `dt` at most the tolerance, that error stays under
+        /// ``motionErrorBudget`` when `m < budget x T / tolerance`; the shortest `T` of the rig is
+        /// the strictest. With the default tolerance (half the frame interval) at one rate, that is
+        /// 0.5 px/frame; at 30 and 25 fps (tolerance 20 ms), 0.42 px/frame.
+        public static func defaultMaxMotion(cameras: [RigCamera], syncTolerance: Duration) -> Double {
+            guard syncTolerance > .zero, let shortest = cameras.map(\.frameInterval).min() else { return .infinity }
+            return motionErrorBudget * shortest.inSeconds / syncTolerance.inSeconds
+        }
+
+        /// Makes a rig's configuration.
+        ///
+        /// - Parameters:
+        ///   - cameras: 2 to 8 cameras with distinct names.
+        ///   - require: `.all` (the default) or `.atLeast(n)` with `n` from 2 to the number of cameras.
+        ///   - syncTolerance: The largest time difference in a set; `nil` for the default.
+        ///   - maxMotion: The motion limit; the default by default.
+        ///   - hold: How long each camera holds a lost detection (0.3 s).
+        ///   - stallIntervals: How many frame intervals without a frame make a camera stalled (3), 1 or more.
+        /// - Throws: ``RigConfigurationError`` naming what is wrong.
+        public init(cameras: [RigCamera], require: RigRequirement = .all, syncTolerance: Duration? = nil,
+                    maxMotion: MotionLimit = .automatic, hold: Duration = .milliseconds(300), stallIntervals: Int = 3)
+            throws(RigConfigurationError)
+        {
+            guard Self.cameraCounts.contains(cameras.count) else {
+                throw RigConfigurationError("a rig has \(Self.cameraCounts.lowerBound) to \(Self.cameraCounts.upperBound) cameras, not \(cameras.count)")
+            }
+            var seen = Set<String>()
+            for camera in cameras where !seen.insert(camera.name).inserted {
+                throw RigConfigurationError("two cameras are named \"\(camera.name)\": each camera needs its own name")
+            }
+            if case .atLeast(let count) = require, !(2...cameras.count).contains(count) {
+                throw RigConfigurationError("--require takes all or a number from 2 to \(cameras.count) (the cameras given), not \(count)")
+            }
+            let tolerance = syncTolerance ?? Self.defaultSyncTolerance(cameras: cameras)
+            guard tolerance >= .zero else { throw RigConfigurationError("the sync tolerance cannot be negative") }
+            switch maxMotion {
+            case .automatic: self.maxMotion = Self.defaultMaxMotion(cameras: cameras, syncTolerance: tolerance)
+            case .pixelsPerFrame(let limit):
+                guard limit.isFinite, limit > 0 else {
+                    throw RigConfigurationError("--max-motion takes a number of pixels per frame more than 0, or off")
+                }
+                self.maxMotion = limit
+            case .off: self.maxMotion = nil
+            }
+            guard stallIntervals >= 1 else { throw RigConfigurationError("a stall takes at least one frame interval") }
+            self.cameras = cameras
+            self.require = require
+            self.syncTolerance = tolerance
+            self.hold = hold
+            self.stallIntervals = stallIntervals
+        }
+
+        /// How long camera `camera` may go without a frame before it is stalled.
+        public func stallLimit(of camera: Int) -> Duration { cameras[camera].frameInterval * stallIntervals }
+    }
+
+    /// The state after an event, and whether it changed (enabled or not, or the reason).
+    public struct Step: Sendable {
+        /// The rig after the event.
+        public let state: RigState
+        /// Whether the rig turned enabled or disabled, or its reason changed.
+        public let changed: Bool
+    }
+
+    /// One camera's part of the machine.
+    private struct Track: Sendable {
+        var timeline: ShutterTimeline<Int>
+        /// The newest frame's arrival (stalls are measured from it).
+        var lastArrival: FrameTime?
+        /// The newest frame observed.
+        var lastFrame: FrameTime?
+        /// The previous frame's corners and time, for the motion.
+        var previousCorners: [Int: ImagePoint]?
+        var previousTime: FrameTime?
+        /// Valid frames recent enough to be in a set, oldest first.
+        var recent: [RigSet.Member] = []
+        var lost = false
+        var framesOutOfOrder = 0
+    }
+
+    /// The rig's configuration.
+    public let configuration: Configuration
+    private var tracks: [Track]
+    /// The newest time seen.
+    public private(set) var now: FrameTime?
+    /// The state after the last event.
+    public private(set) var state: RigState
+
+    /// Creates a machine with no frame seen: every camera waits for its first, the rig is disabled.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        tracks = configuration.cameras.map { _ in Track(timeline: ShutterTimeline(hold: configuration.hold)) }
+        state = RigState(set: nil, refusal: .waiting(camera: configuration.cameras[0].name),
+                         cameras: configuration.cameras.map { _ in .stalled })
+    }
+
+    /// How many cameras a set needs.
+    public var requiredCount: Int { configuration.require.count(of: configuration.cameras.count) }
+
+    /// Whether the requirement can still be met: enough cameras are not lost (a stalled camera may
+    /// come back; a lost one does not).
+    public var canMeetRequirement: Bool {
+        let remaining = tracks.filter { !$0.lost }.count
+        return configuration.require == .all ? remaining == tracks.count : remaining >= requiredCount
+    }
+
+    /// The cameras lost so far, by name.
+    public var lostCameras: [String] { tracks.indices.filter { tracks[$0].lost }.map { configuration.cameras[$0].name } }
+
+    /// Frames dropped because their timestamp went back on their camera's clock, per camera.
+    public var framesOutOfOrder: [Int] { tracks.map(\.framesOutOfOrder) }
+
+    /// When the state may change with no frame coming: the first camera's stall limit or hold
+    /// expiry still ahead. A caller with a clock calls ``advance(to:)`` once that time is past.
+    public var nextDeadline: FrameTime? {
+        var times: [FrameTime] = []
+        for (camera, track) in tracks.enumerated() where !track.lost {
+            if let last = track.lastArrival { times.append(last + configuration.stallLimit(of: camera)) }
+            if let expiry = track.timeline.expiry { times.append(expiry) }
+        }
+        guard let now else { return times.min() }
+        return times.filter { $0 >= now }.min()
+    }
+
+    /// The oldest frame time a set may still take: a hold before now, or a camera's held frame if
+    /// that is older (a camera whose frames paused holds its last valid frame for the hold after its
+    /// first invalid one), less the tolerance for the other cameras' frames beside it. Frames older
+    /// than this are let go (a driver that keeps the frames' pixels lets them go with them).
+    public var oldestKept: FrameTime? {
+        guard let now else { return nil }
+        var oldest = FrameTime(now.offset - configuration.hold)
+        for track in tracks where !track.lost && track.timeline.state.phase != .disabled {
+            if let index = track.timeline.state.held?.index, let held = track.recent.first(where: { $0.index == index }) {
+                oldest = min(oldest, held.time)
+            }
+        }
+        return FrameTime(oldest.offset - configuration.syncTolerance)
+    }
+
+    // MARK: - Events
+
+    /// A frame of `camera` arrived (before detection): it counts against the camera's stall at once.
+    ///
+    /// - Returns: The rig after it.
+    public mutating func arrived(camera: Int, at time: FrameTime) -> Step {
+        note(arrivalOf: camera, at: time)
+        return evaluate()
+    }
+
+    /// A camera's frame after detection.
+    ///
+    /// - Returns: The rig after it. A frame whose timestamp goes back on its camera's clock is
+    ///   counted and changes nothing.
+    public mutating func observe(_ frame: RigFrame) -> Step {
+        let camera = frame.camera
+        if let last = tracks[camera].lastFrame, frame.time < last {
+            tracks[camera].framesOutOfOrder += 1
+            return Step(state: state, changed: false)
+        }
+        note(arrivalOf: camera, at: frame.time)
+        tracks[camera].lastFrame = frame.time
+        tracks[camera].lost = false
+        let motion = measure(frame)
+        _ = tracks[camera].timeline.observe(index: frame.index, snapshot: frame.index, isValid: frame.isValid, at: frame.time)
+        if frame.isValid {
+            tracks[camera].recent.append(RigSet.Member(camera: camera, index: frame.index, time: frame.time, motion: motion))
+        }
+        return evaluate()
+    }
+
+    /// Time passed with no frame (on the frames' clock): holds run out, cameras stall.
+    ///
+    /// - Returns: The rig at `time`.
+    public mutating func advance(to time: FrameTime) -> Step {
+        now = max(now ?? time, time)
+        return evaluate()
+    }
+
+    /// A camera is gone (unplugged, or its capture failed): it stops counting at once.
+    ///
+    /// - Returns: The rig after it; see ``canMeetRequirement`` for whether the session can go on.
+    public mutating func lose(camera: Int) -> Step {
+        tracks[camera].lost = true
+        tracks[camera].recent = []
+        return evaluate()
+    }
+
+    private mutating func note(arrivalOf camera: Int, at time: FrameTime) {
+        tracks[camera].lastArrival = max(tracks[camera].lastArrival ?? time, time)
+        now = max(now ?? time, time)
+    }
+
+    /// The motion of the board in `frame`, in pixels per frame, and the corners kept for the next.
+    private mutating func measure(_ frame: RigFrame) -> Double? {
+        let camera = frame.camera
+        defer { tracks[camera].previousTime = frame.time }
+        switch frame.motion {
+        case .pixelsPerFrame(let motion):
+            tracks[camera].previousCorners = nil
+            return motion
+        case .unknown:
+            tracks[camera].previousCorners = nil
+            return nil
+        case .corners(let corners):
+            var points: [Int: ImagePoint] = [:]
+            for corner in corners { points[corner.id] = corner.point }
+            defer { tracks[camera].previousCorners = points }
+            guard let previous = tracks[camera].previousCorners, let before = tracks[camera].previousTime else { return nil }
+            let elapsed = before.duration(to: frame.time)
+            guard elapsed > .zero else { return nil }
+            var total = 0.0
+            var shared = 0
+            for (id, point) in points {
+                guard let earlier = previous[id] else { continue }
+                total += point.distance(to: earlier)
+                shared += 1
+            }
+            guard shared > 0 else { return nil }
+            let frames = elapsed.inSeconds / configuration.cameras[camera].frameInterval.inSeconds
+            return total / Double(shared) / frames
+        }
+    }
+
+    // MARK: - The rule
+
+    private mutating func evaluate() -> Step {
+        let before = state
+        state = decide()
+        let changed = before.isEnabled != state.isEnabled || before.refusal != state.refusal
+        return Step(state: state, changed: changed)
+    }
+
+    /// Why camera `camera` does not count (lost, stalled, or no frame yet), or `nil` when it delivers frames.
+    private func absence(of camera: Int, at now: FrameTime) -> RigRefusal? {
+        let track = tracks[camera]
+        let name = configuration.cameras[camera].name
+        if track.lost { return .lost(camera: name) }
+        guard let last = track.lastArrival else { return .waiting(camera: name) }
+        let silence = last.duration(to: now)
+        return silence > configuration.stallLimit(of: camera) ? .stalled(camera: name, for: silence) : nil
+    }
+
+    private func phase(of camera: Int, at now: FrameTime) -> RigState.CameraPhase {
+        if tracks[camera].lost { return .lost }
+        if absence(of: camera, at: now) != nil { return .stalled }
+        let timeline = tracks[camera].timeline
+        guard let expiry = timeline.expiry, now < expiry else { return .disabled }
+        return timeline.state.phase == .enabled ? .enabled : .held
+    }
+
+    private mutating func decide() -> RigState {
+        guard let now else { return state }
+        let count = tracks.count
+        let required = requiredCount
+        if let oldest = oldestKept { for camera in 0..<count { tracks[camera].recent.removeAll { $0.time < oldest } } }
+        let phases = (0..<count).map { phase(of: $0, at: now) }
+        func disabled(_ refusal: RigRefusal) -> RigState { RigState(set: nil, refusal: refusal, cameras: phases) }
+
+        let absences = (0..<count).map { absence(of: $0, at: now) }
+        let present = (0..<count).filter { absences[$0] == nil }
+        if configuration.require == .all || present.count < required, let first = absences.compactMap({ $0 }).first {
+            return disabled(first)
+        }
+        let seeing = present.filter { (phases[$0] == .enabled || phases[$0] == .held) && !tracks[$0].recent.isEmpty }
+        if seeing.count < required {
+            let blind = present.filter { !seeing.contains($0) }.map { configuration.cameras[$0].name }
+            return disabled(.notSeeing(blind))
+        }
+        // The closest sets of frames, motion aside.
+        let tolerance = configuration.syncTolerance
+        var closest: Duration?
+        var inTime: Candidate?
+        for candidate in candidates(of: seeing, accepting: { _ in true }) {
+            let others = candidate.others.map(\.difference).sorted()
+            guard others.count >= required - 1 else { continue }
+            let spread = required >= 2 ? others[required - 2] : .zero
+            closest = min(closest ?? spread, spread)
+            let within = candidate.trimmed(to: tolerance)
+            if within.size >= required, inTime.map({ within.isBetter(than: $0) }) ?? true { inTime = within }
+        }
+        guard let inTime else { return disabled(.apart(closest ?? .zero)) }
+        guard let limit = configuration.maxMotion else { return RigState(set: inTime.set, refusal: nil, cameras: phases) }
+        var best: Candidate?
+        for candidate in candidates(of: seeing, accepting: { ($0.motion ?? .infinity) < limit }) {
+            let within = candidate.trimmed(to: tolerance)
+            if within.size >= required, best.map({ within.isBetter(than: $0) }) ?? true { best = within }
+        }
+        if let best { return RigState(set: best.set, refusal: nil, cameras: phases) }
+        // Name the camera whose board moves most in the newest set in time.
+        let members = inTime.set.members
+        if let unknown = members.first(where: { $0.motion == nil }) {
+            return disabled(.motionUnknown(camera: configuration.cameras[unknown.camera].name))
+        }
+        let fastest = members.max { ($0.motion ?? 0) < ($1.motion ?? 0) }!
+        return disabled(.moving(fastest.motion ?? 0, camera: configuration.cameras[fastest.camera].name))
+    }
+
+    /// A set built around its earliest frame (the anchor): for each other camera, its first
+    /// accepted frame at or after the anchor.
+    private struct Candidate {
+        let anchor: RigSet.Member
+        let others: [(member: RigSet.Member, difference: Duration)]
+
+        var size: Int { others.count + 1 }
+
+        /// The set with the frames within `tolerance` of the anchor.
+        func trimmed(to tolerance: Duration) -> Candidate {
+            Candidate(anchor: anchor, others: others.filter { $0.difference <= tolerance })
+        }
+
+        var spread: Duration { others.map(\.difference).max() ?? .zero }
+
+        /// More cameras first, then the newest, then the closest in time.
+        func isBetter(than other: Candidate) -> Bool {
+            if size != other.size { return size > other.size }
+            if anchor.time != other.anchor.time { return anchor.time > other.anchor.time }
+            return spread < other.spread
+        }
+
+        var set: RigSet {
+            RigSet(members: ([anchor] + others.map(\.member)).sorted { $0.camera < $1.camera })
+        }
+    }
+
+    private func candidates(of cameras: [Int], accepting accept: (RigSet.Member) -> Bool) -> [Candidate] {
+        var result: [Candidate] = []
+        for camera in cameras {
+            for anchor in tracks[camera].recent where accept(anchor) {
+                var others: [(member: RigSet.Member, difference: Duration)] = []
+                for other in cameras where other != camera {
+                    if let member = tracks[other].recent.first(where: { $0.time >= anchor.time && accept($0) }) {
+                        others.append((member, anchor.time.duration(to: member.time)))
+                    }
+                }
+                result.append(Candidate(anchor: anchor, others: others))
+            }
+        }
+        return result
+    }
+}
+
+/// A rig configuration that cannot work, and why.
+public struct RigConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    init(_ description: String) { self.description = description }
+}
