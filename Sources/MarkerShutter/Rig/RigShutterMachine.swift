@@ -90,10 +90,12 @@ public struct RigShutterMachine: Sendable {
         ///   - syncTolerance: The largest time difference in a set; `nil` for the default.
         ///   - maxMotion: The motion limit; the default by default.
         ///   - hold: How long each camera holds a lost detection (0.3 s).
-        ///   - stallIntervals: How many frame intervals without a frame make a camera stalled (3), 1 or more.
+        ///   - stallIntervals: How many frame intervals without a frame make a camera stalled, 1 or
+        ///     more: 5 by default, long enough that a busy machine's delays in delivering frames (up
+        ///     to 3.6 intervals seen on 2 cores with three cameras) are not taken for a stall.
         /// - Throws: ``RigConfigurationError`` naming what is wrong.
         public init(cameras: [RigCamera], require: RigRequirement = .all, syncTolerance: Duration? = nil,
-                    maxMotion: MotionLimit = .automatic, hold: Duration = .milliseconds(300), stallIntervals: Int = 3)
+                    maxMotion: MotionLimit = .automatic, hold: Duration = .milliseconds(300), stallIntervals: Int = 5)
             throws(RigConfigurationError)
         {
             guard Self.cameraCounts.contains(cameras.count) else {
@@ -156,8 +158,13 @@ public struct RigShutterMachine: Sendable {
     /// The rig's configuration.
     public let configuration: Configuration
     private var tracks: [Track]
-    /// The newest time seen.
+    /// The newest time detection has reached (the newest frame observed, or ``advance(to:)``):
+    /// holds and sets are judged at it.
     public private(set) var now: FrameTime?
+    /// The newest time frames have reached on arrival, before detection (or ``advance(to:)``,
+    /// ``advanceArrivals(to:)``): stalls are judged at it, so that detection running behind the
+    /// cameras is not taken for a camera that stopped.
+    public private(set) var arrivalNow: FrameTime?
     /// The state after the last event.
     public private(set) var state: RigState
 
@@ -190,11 +197,13 @@ public struct RigShutterMachine: Sendable {
     public var nextDeadline: FrameTime? {
         var times: [FrameTime] = []
         for (camera, track) in tracks.enumerated() where !track.lost {
-            if let last = track.lastArrival { times.append(last + configuration.stallLimit(of: camera)) }
-            if let expiry = track.timeline.expiry { times.append(expiry) }
+            if let last = track.lastArrival {
+                let stall = last + configuration.stallLimit(of: camera)
+                if arrivalNow.map({ stall >= $0 }) ?? true { times.append(stall) }
+            }
+            if let expiry = track.timeline.expiry, now.map({ expiry >= $0 }) ?? true { times.append(expiry) }
         }
-        guard let now else { return times.min() }
-        return times.filter { $0 >= now }.min()
+        return times.min()
     }
 
     /// The oldest frame time a set may still take: a hold before now, or a camera's held frame if
@@ -218,6 +227,7 @@ public struct RigShutterMachine: Sendable {
     ///
     /// - Returns: The rig after it.
     public mutating func arrived(camera: Int, at time: FrameTime) -> Step {
+        guard !tracks[camera].lost else { return Step(state: state, changed: false) }
         note(arrivalOf: camera, at: time)
         return evaluate()
     }
@@ -228,13 +238,14 @@ public struct RigShutterMachine: Sendable {
     ///   counted and changes nothing.
     public mutating func observe(_ frame: RigFrame) -> Step {
         let camera = frame.camera
+        guard !tracks[camera].lost else { return Step(state: state, changed: false) }  // its last frames, detected late
         if let last = tracks[camera].lastFrame, frame.time < last {
             tracks[camera].framesOutOfOrder += 1
             return Step(state: state, changed: false)
         }
         note(arrivalOf: camera, at: frame.time)
+        now = max(now ?? frame.time, frame.time)
         tracks[camera].lastFrame = frame.time
-        tracks[camera].lost = false
         let motion = measure(frame)
         _ = tracks[camera].timeline.observe(index: frame.index, snapshot: frame.index, isValid: frame.isValid, at: frame.time)
         if frame.isValid {
@@ -248,10 +259,21 @@ public struct RigShutterMachine: Sendable {
     /// - Returns: The rig at `time`.
     public mutating func advance(to time: FrameTime) -> Step {
         now = max(now ?? time, time)
+        arrivalNow = max(arrivalNow ?? time, time)
         return evaluate()
     }
 
-    /// A camera is gone (unplugged, or its capture failed): it stops counting at once.
+    /// Time passed while frames still wait for detection: cameras stall, but holds are judged
+    /// only once detection reached that time (those frames decide).
+    ///
+    /// - Returns: The rig at `time` for arrivals.
+    public mutating func advanceArrivals(to time: FrameTime) -> Step {
+        arrivalNow = max(arrivalNow ?? time, time)
+        return evaluate()
+    }
+
+    /// A camera is gone (unplugged, or its capture failed): it stops counting at once, for good
+    /// (frames of it detected later change nothing).
     ///
     /// - Returns: The rig after it; see ``canMeetRequirement`` for whether the session can go on.
     public mutating func lose(camera: Int) -> Step {
@@ -262,7 +284,7 @@ public struct RigShutterMachine: Sendable {
 
     private mutating func note(arrivalOf camera: Int, at time: FrameTime) {
         tracks[camera].lastArrival = max(tracks[camera].lastArrival ?? time, time)
-        now = max(now ?? time, time)
+        arrivalNow = max(arrivalNow ?? time, time)
     }
 
     /// The motion of the board in `frame`, in pixels per frame, and the corners kept for the next.
@@ -306,8 +328,9 @@ public struct RigShutterMachine: Sendable {
     }
 
     /// Why camera `camera` does not count (lost, stalled, or no frame yet), or `nil` when it delivers frames.
-    private func absence(of camera: Int, at now: FrameTime) -> RigRefusal? {
+    private func absence(of camera: Int) -> RigRefusal? {
         let track = tracks[camera]
+        guard let now = arrivalNow else { return .waiting(camera: configuration.cameras[camera].name) }
         let name = configuration.cameras[camera].name
         if track.lost { return .lost(camera: name) }
         guard let last = track.lastArrival else { return .waiting(camera: name) }
@@ -317,21 +340,21 @@ public struct RigShutterMachine: Sendable {
 
     private func phase(of camera: Int, at now: FrameTime) -> RigState.CameraPhase {
         if tracks[camera].lost { return .lost }
-        if absence(of: camera, at: now) != nil { return .stalled }
+        if absence(of: camera) != nil { return .stalled }
         let timeline = tracks[camera].timeline
         guard let expiry = timeline.expiry, now < expiry else { return .disabled }
         return timeline.state.phase == .enabled ? .enabled : .held
     }
 
     private mutating func decide() -> RigState {
-        guard let now else { return state }
+        guard let now = now ?? arrivalNow else { return state }
         let count = tracks.count
         let required = requiredCount
         if let oldest = oldestKept { for camera in 0..<count { tracks[camera].recent.removeAll { $0.time < oldest } } }
         let phases = (0..<count).map { phase(of: $0, at: now) }
         func disabled(_ refusal: RigRefusal) -> RigState { RigState(set: nil, refusal: refusal, cameras: phases) }
 
-        let absences = (0..<count).map { absence(of: $0, at: now) }
+        let absences = (0..<count).map { absence(of: $0) }
         let present = (0..<count).filter { absences[$0] == nil }
         if configuration.require == .all || present.count < required, let first = absences.compactMap({ $0 }).first {
             return disabled(first)

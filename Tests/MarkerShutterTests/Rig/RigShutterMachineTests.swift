@@ -264,11 +264,12 @@ extension RigShutterMachineTests {
 
     // MARK: - Faults
 
-    /// The right camera stops after 120 ms (stall: 3 intervals, 120 ms at 25 fps): the rig is
+    /// The right camera stops after 120 ms (stall: 3 intervals here, 120 ms at 25 fps): the rig is
     /// disabled as soon as more than 120 ms passed without its frame, though its hold would last
     /// until 420 ms, and its frames bring it back.
     @Test func aStalledCamera() throws {
-        let configuration = try RigShutterMachine.Configuration(cameras: [Self.camera("left", fps: 25), Self.camera("right", fps: 25)])
+        let configuration = try RigShutterMachine.Configuration(cameras: [Self.camera("left", fps: 25), Self.camera("right", fps: 25)],
+                                                                stallIntervals: 3)
         var script = Script(configuration)
         for index in 0...3 {
             script.frame(0, index, at: Self.time(index, fps: 25))
@@ -295,7 +296,7 @@ extension RigShutterMachineTests {
     /// goes on; all required, a lost camera disables it for good.
     @Test func aStalledOrLostCameraUnderARequirement() throws {
         let cameras = [try Self.camera("a", fps: 30), try Self.camera("b", fps: 30), try Self.camera("c", fps: 30)]
-        var two = Script(try RigShutterMachine.Configuration(cameras: cameras, require: .atLeast(2)))
+        var two = Script(try RigShutterMachine.Configuration(cameras: cameras, require: .atLeast(2), stallIntervals: 3))
         var all = Script(try RigShutterMachine.Configuration(cameras: cameras))
         for index in 0...1 {
             for camera in 0...2 {
@@ -324,7 +325,7 @@ extension RigShutterMachineTests {
     @Test func aRequirementOfTwoCameras() throws {
         let cameras = [try Self.camera("left", fps: 30), try Self.camera("right", fps: 30), try Self.camera("top", fps: 30)]
         var all = Script(try RigShutterMachine.Configuration(cameras: cameras))
-        var two = Script(try RigShutterMachine.Configuration(cameras: cameras, require: .atLeast(2)))
+        var two = Script(try RigShutterMachine.Configuration(cameras: cameras, require: .atLeast(2), stallIntervals: 3))
         for camera in 0...2 {
             all.frame(camera, 0, at: FrameTime(.zero), valid: camera != 2)
             two.frame(camera, 0, at: FrameTime(.zero), valid: camera != 2)
@@ -347,6 +348,19 @@ extension RigShutterMachineTests {
     }
 
     // MARK: - Configuration
+
+    /// A stall takes 5 frame intervals unless told: 200 ms at 25 fps.
+    @Test func theDefaultStall() throws {
+        let configuration = try RigShutterMachine.Configuration(cameras: [Self.camera("l", fps: 25), Self.camera("r", fps: 25)])
+        #expect(configuration.stallLimit(of: 1) == .milliseconds(200))
+        var script = Script(configuration)
+        script.frame(0, 0, at: FrameTime(.zero))
+        script.frame(1, 0, at: FrameTime(.zero))
+        script.advance(to: FrameTime(.milliseconds(200)))
+        _ = script.machine.arrived(camera: 0, at: FrameTime(.milliseconds(201)))
+        script.lines.append(script.describe(script.machine.state))
+        #expect(Array(script.lines.suffix(2)) == ["enabled l#0@0 r#0@0 (0 ms)", "disabled: r stalled: no frame for 201 ms"])
+    }
 
     @Test func camerasAndRulesOutOfRangeAreRefused() throws {
         let left = try Self.camera("left", fps: 30)
@@ -385,5 +399,36 @@ extension RigShutterMachineTests {
         } catch {
             #expect("\(error)" == message)
         }
+    }
+}
+
+extension RigShutterMachineTests {
+    /// A lost camera stays lost: its last frames, detected after the loss, change nothing.
+    @Test func aLostCameraStaysLost() throws {
+        var script = Script(try RigShutterMachine.Configuration(cameras: [Self.camera("l", fps: 25), Self.camera("r", fps: 25)]))
+        script.frame(0, 0, at: FrameTime(.zero))
+        script.frame(1, 0, at: FrameTime(.zero))
+        script.lose(1)
+        script.frame(1, 1, at: FrameTime(.milliseconds(40)))
+        script.frame(0, 1, at: FrameTime(.milliseconds(40)))
+        #expect(script.lines == ["disabled: no frame from r yet", "enabled l#0@0 r#0@0 (0 ms)", "disabled: r is gone",
+                                 "disabled: r is gone", "disabled: r is gone"])
+        #expect(script.machine.lostCameras == ["r"])
+    }
+
+    /// Detection running behind the cameras is no stall and ends no hold: `advanceArrivals` judges
+    /// stalls alone, `advance` holds too.
+    @Test func arrivalsAheadOfDetection() throws {
+        var script = Script(try RigShutterMachine.Configuration(cameras: [Self.camera("l", fps: 25), Self.camera("r", fps: 25)]))
+        script.frame(0, 0, at: FrameTime(.zero))
+        script.frame(1, 0, at: FrameTime(.zero))
+        for index in 1...10 {  // frames arrive up to 400 ms; detection is still at 0 ms
+            _ = script.machine.arrived(camera: 0, at: Self.time(index, fps: 25))
+            _ = script.machine.arrived(camera: 1, at: Self.time(index, fps: 25))
+        }
+        #expect(script.machine.state.isEnabled)
+        script.lines.append(script.describe(script.machine.advanceArrivals(to: FrameTime(.milliseconds(500))).state))
+        script.advance(to: FrameTime(.milliseconds(500)))
+        #expect(Array(script.lines.suffix(2)) == ["enabled l#0@0 r#0@0 (0 ms)", "disabled: l and r do not see the board"])
     }
 }
