@@ -20,6 +20,9 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Instead of a camera, replay a recorded frame folder in real time.", valueName: "dir"))
     var replay: String?
 
+    @OptionGroup(title: "Rigs: several cameras, one shutter for the set")
+    var rig: LiveRigOptions
+
     @OptionGroup var detection: DetectionOptions
 
     @Option(help: ArgumentHelp("Frame size to ask the camera for.", valueName: "WxH"))
@@ -75,9 +78,11 @@ struct LiveCommand: AsyncParsableCommand {
         try InputLimits.frameCount.validate(stopAfter, option: "--stop-after")
         try validateCameraControls()
         if calibration.calibrate { try calibration.validate(pattern: detection.parsedPattern()) }
+        try validateRig()
     }
 
     func run() async throws {
+        if rig.isRig { return try await runRig() }
         // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
         let interruption = InterruptFlag()
         // The camera, the recording, the pictures and the browser view's connections all take file

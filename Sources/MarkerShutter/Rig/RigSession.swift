@@ -1,0 +1,406 @@
+import Dispatch
+import FileFormats
+import Foundation
+import FrameCapture
+public import MarkerDetection
+import Synchronization
+
+/// One live run of a rig: every camera its own capture and detection (on its own thread), one
+/// ``RigShutterMachine`` for the set, and sets saved in the ``RigPictureLayout`` on request or
+/// automatically.
+///
+/// The machine decides; this driver feeds it each camera's arrivals and detections, tells it the
+/// time when no frame comes (a camera that stalls), keeps the recent valid frames a set may be made
+/// of, and writes the sets. What happens is told as ``Event`` values on ``events``; ``run()``
+/// returns the ``RigSummary`` once every camera stopped and every set asked for is written.
+public final class RigSession: Sendable {
+    /// One camera of the rig and where its frames come from.
+    public struct CameraSource: Sendable {
+        /// The camera, with its name and frame interval.
+        public let camera: RigCamera
+        /// The source to open: a camera with its settings, a replayed folder, or frames made by the caller.
+        public let request: LiveSession.SourceRequest
+
+        /// Describes one camera of the rig.
+        public init(camera: RigCamera, request: LiveSession.SourceRequest) {
+            self.camera = camera
+            self.request = request
+        }
+    }
+
+    /// What a rig session does besides watching.
+    public struct Configuration: Sendable {
+        /// Finds the target in each frame.
+        public var detector: MarkerDetector
+        /// Which detections may enable a camera's shutter.
+        public var rule: ValidityRule
+        /// The folder the sets are saved to.
+        public var pictures: String
+        /// The rig's rules.
+        public var rig: RigShutterMachine.Configuration
+        /// Whether sets are taken automatically: those whose view raises any camera's coverage.
+        public var automatic = false
+        /// Stop once a camera delivered this many frames.
+        public var stopAfter: Int?
+        /// Tells the time between frames, to find stalls.
+        public var clock = SessionClock.continuous
+        /// How many sets may wait to be written before a request is refused.
+        var setBacklog = 4
+
+        /// A configuration with sets going to `pictures`, nothing automatic.
+        public init(detector: MarkerDetector, rule: ValidityRule, pictures: String, rig: RigShutterMachine.Configuration) {
+            self.detector = detector
+            self.rule = rule
+            self.pictures = pictures
+            self.rig = rig
+        }
+    }
+
+    /// Something that happened during the run, in the order it happened.
+    public enum Event: Sendable {
+        /// A camera's frame was detected; the rig after it, and whether it turned or its reason changed.
+        case frame(camera: Int, observation: FrameObservation, rig: RigState, changed: Bool)
+        /// The rig changed with no frame (a hold ran out, a camera stalled).
+        case rigChanged(RigState)
+        /// A set was saved.
+        case setSaved(RigPictureFolder.Saved, trigger: PictureFolder.Trigger)
+        /// A set asked for was refused, and why.
+        case setRefused(RigRefusal)
+        /// A set could not be saved (nothing of it is left).
+        case setFailed(PictureError)
+        /// A camera is gone (unplugged, its capture failed): the rig goes on without it, or stops.
+        case cameraLost(camera: String, reason: String)
+    }
+
+    /// What became of ``requestSet()``.
+    public enum SetRequest: Sendable, Equatable {
+        /// The set is being saved; ``Event/setSaved(_:trigger:)`` or ``Event/setFailed(_:)`` follows.
+        case accepted
+        /// The rig is disabled, and why.
+        case refused(RigRefusal)
+        /// Too many sets wait to be written.
+        case busy
+        /// The session is ending.
+        case notTaken
+    }
+
+    /// Everything the cameras' threads, the stall watch and requests share, under one lock.
+    private struct Shared: Sendable {
+        var machine: RigShutterMachine
+        /// Each camera's recent valid frames, with their pixels, by index.
+        var held: [[Int: FrameObservation]]
+        var nextIndex: [Int]
+        /// The index of the last frame each camera's detection finished with.
+        var lastHandled: [Int]
+        var cameras: [RigSummary.Camera]
+        var sets = RigSummary.Sets()
+        var policies: [AutoCapturePolicy]
+        /// The newest frame's time and its arrival on the session clock, relating the two clocks.
+        var anchor: (time: FrameTime, arrivedAt: Duration)?
+        var lastAutomatic: FrameTime?
+        var pending = 0
+        var closed = false
+        var stopReason: String?
+        var failures: [String] = []
+        /// From the arrival of a set's later frame to the rig's state after its detection, for
+        /// each frame that completed a set.
+        var setLatencies: [Duration] = []
+
+        func frameTime(at now: Duration) -> FrameTime? { anchor.map { $0.time + (now - $0.arrivedAt) } }
+
+        /// Moves the machine's time on to `time` with no frame: holds too when detection has
+        /// caught up with every camera's frames, only stalls while frames still wait (they decide).
+        mutating func advance(to time: FrameTime) -> RigShutterMachine.Step {
+            let waiting = zip(nextIndex, lastHandled).contains { $0 - 1 > $1 }
+            return waiting ? machine.advanceArrivals(to: time) : machine.advance(to: time)
+        }
+    }
+
+    /// The cameras.
+    public let cameras: [CameraSource]
+    /// Each camera's source, in the rig's order.
+    public let sources: [LiveSource]
+    /// What happens, in order; ends when ``run()`` returns.
+    public let events: AsyncStream<Event>
+    /// The configuration.
+    public let configuration: Configuration
+    private let continuation: AsyncStream<Event>.Continuation
+    private let shutters: [LiveShutter]
+    private let shared: Mutex<Shared>
+    private let pictures: Mutex<RigPictureFolder>
+    private let writer = DispatchQueue(label: "marker-shutter sets")
+
+    /// Prepares the picture folder and opens every camera, in the rig's order.
+    ///
+    /// - Throws: ``LiveSessionError`` naming what could not be prepared (the cameras opened so far
+    ///   are closed again).
+    public init(cameras: [CameraSource], configuration: Configuration) throws(LiveSessionError) {
+        precondition(cameras.map(\.camera) == configuration.rig.cameras, "the sources must be the rig's cameras, in its order")
+        self.cameras = cameras
+        self.configuration = configuration
+        (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        do {
+            pictures = Mutex(try RigPictureFolder(path: configuration.pictures, pattern: configuration.detector.pattern))
+        } catch {
+            throw .pictures(error)
+        }
+        var opened: [LiveSource] = []
+        for source in cameras {
+            do throws(LiveSessionError) {
+                opened.append(try Self.open(source.request))
+            } catch {
+                for earlier in opened { earlier.stop() }
+                throw error
+            }
+        }
+        sources = opened
+        shutters = cameras.map { _ in
+            LiveShutter(detector: configuration.detector, rule: configuration.rule,
+                        tracker: configuration.detector.mode == .fast ? RegionTracker() : nil)
+        }
+        let count = cameras.count
+        let counts = zip(cameras, opened).map { RigSummary.Camera(name: $0.camera.name, device: $1.name) }
+        shared = Mutex(Shared(machine: RigShutterMachine(configuration: configuration.rig), held: Array(repeating: [:], count: count),
+                              nextIndex: Array(repeating: 0, count: count), lastHandled: Array(repeating: -1, count: count),
+                              cameras: counts,
+                              policies: Array(repeating: AutoCapturePolicy(), count: count)))
+    }
+
+    private static func open(_ request: LiveSession.SourceRequest) throws(LiveSessionError) -> LiveSource {
+        switch request {
+        case .camera(let path, let settings):
+            do {
+                return .camera(try Camera(path: path, settings: settings))
+            } catch {
+                throw .camera(error)
+            }
+        case .replay(let path, let framesPerSecond):
+            do {
+                return .replay(try FrameFolder(path: path, framesPerSecond: framesPerSecond))
+            } catch {
+                throw .replay("\(error)")
+            }
+        case .source(let given):
+            return given
+        }
+    }
+
+    /// The rig as it stands.
+    public var state: RigState { shared.withLock { $0.machine.state } }
+
+    /// Ends the session: every camera stops, and everything in progress completes.
+    ///
+    /// - Parameter reason: Said in the summary; only the first stop's reason is kept.
+    public func stop(reason: String) {
+        let first = shared.withLock { state -> Bool in
+            guard state.stopReason == nil else { return false }
+            state.stopReason = reason
+            return true
+        }
+        if first { for source in sources { source.stop() } }
+    }
+
+    /// Takes the set the rig holds now, or says why not.
+    @discardableResult
+    public func requestSet() -> SetRequest {
+        let now = configuration.clock.now()
+        return shared.withLock { state in
+            if let time = state.frameTime(at: now), sources.contains(where: \.mayStall) {
+                _ = state.advance(to: time)
+            }
+            guard !state.closed else { return .notTaken }
+            guard let set = state.machine.state.set else {
+                let refusal = state.machine.state.refusal ?? .notSeeing([])
+                state.sets.refused += 1
+                continuation.yield(.setRefused(refusal))
+                return .refused(refusal)
+            }
+            guard state.pending < configuration.setBacklog else {
+                state.sets.busy += 1
+                return .busy
+            }
+            take(set, trigger: .request, in: &state)
+            return .accepted
+        }
+    }
+
+    /// Queues the set's frames to be written. The frames the machine may put in a set are held
+    /// here as long as it keeps them (both let go of frames older than the hold and the tolerance).
+    private func take(_ set: RigSet, trigger: PictureFolder.Trigger, in state: inout Shared) {
+        var frames: [RigPictureFolder.Frame] = []
+        for member in set.members {
+            guard let observation = state.held[member.camera][member.index] else {
+                preconditionFailure("frame \(member.index) of camera \(member.camera) is in the set but not held")
+            }
+            frames.append(RigPictureFolder.Frame(camera: cameras[member.camera].camera.name, device: sources[member.camera].name,
+                                                 observation: observation, motion: member.motion))
+        }
+        if trigger == .request {
+            for frame in frames {
+                if let view = BoardView(frame.observation.detection) {
+                    state.policies[cameras.firstIndex { $0.camera.name == frame.camera }!].record(view)
+                }
+            }
+        }
+        state.pending += 1
+        let tolerance = configuration.rig.syncTolerance
+        let limit = configuration.rig.maxMotion
+        writer.async { [self, frames] in
+            do throws(PictureError) {
+                let saved = try pictures.withLock { folder throws(PictureError) in
+                    try folder.save(frames, trigger: trigger, syncTolerance: tolerance, maxMotion: limit)
+                }
+                shared.withLock {
+                    $0.pending -= 1
+                    $0.sets.saved += 1
+                }
+                continuation.yield(.setSaved(saved, trigger: trigger))
+            } catch {
+                shared.withLock {
+                    $0.pending -= 1
+                    $0.sets.failed += 1
+                }
+                continuation.yield(.setFailed(error))
+            }
+        }
+    }
+
+    /// Runs until every camera ends, ``Configuration/stopAfter`` frames, ``stop(reason:)``, or the
+    /// loss of a camera the requirement cannot do without; every set asked for is written when it returns.
+    public func run() async -> RigSummary {
+        for (camera, shutter) in shutters.enumerated() {
+            shutter.start { [self] outcome in handle(outcome, camera: camera) }
+        }
+        let watch = sources.contains(where: \.mayStall) ? Task { await watchStalls() } : nil
+        await withTaskGroup(of: Void.self) { group in
+            for camera in sources.indices {
+                group.addTask { [self] in await pump(camera: camera) }
+            }
+        }
+        for shutter in shutters { shutter.finish() }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [shutters] in
+                for shutter in shutters { shutter.waitUntilDone() }
+                done.resume()
+            }
+        }
+        watch?.cancel()
+        await watch?.value
+        shared.withLock { $0.closed = true }
+        writer.sync {}
+        continuation.finish()
+        return shared.withLock { state in
+            var cameras = state.cameras
+            for index in cameras.indices { cameras[index].skipped = shutters[index].framesSkipped }
+            return RigSummary(stopReason: state.stopReason, cameras: cameras, sets: state.sets,
+                              lostCameras: state.machine.lostCameras, failures: state.failures, setLatencies: state.setLatencies)
+        }
+    }
+
+    /// Reads camera `camera`'s frames until its source ends; a camera that fails is lost.
+    private func pump(camera: Int) async {
+        let source = sources[camera]
+        do {
+            for try await item in source.items {
+                guard case .frame(let frame) = item else { continue }
+                let now = configuration.clock.now()
+                let (index, limitReached) = shared.withLock { state -> (Int, Bool) in
+                    let index = state.nextIndex[camera]
+                    state.nextIndex[camera] += 1
+                    state.cameras[camera].received += 1
+                    state.cameras[camera].lostByCamera += frame.droppedBefore
+                    if state.anchor.map({ frame.time >= $0.time }) ?? true { state.anchor = (frame.time, now) }
+                    let step = state.machine.arrived(camera: camera, at: frame.time)
+                    if step.changed { continuation.yield(.rigChanged(step.state)) }
+                    return (index, configuration.stopAfter.map { state.nextIndex[camera] >= $0 } ?? false)
+                }
+                shutters[camera].submit(frame, index: index, arrivedAt: now)
+                if limitReached {
+                    stop(reason: "\(configuration.stopAfter ?? 0) frames")
+                    break
+                }
+            }
+        } catch {
+            let name = cameras[camera].camera.name
+            let reason = "\(error)"
+            let stopping = shared.withLock { state -> String? in
+                state.failures.append("\(name): \(reason)")
+                let step = state.machine.lose(camera: camera)
+                continuation.yield(.cameraLost(camera: name, reason: reason))
+                if step.changed { continuation.yield(.rigChanged(step.state)) }
+                guard !state.machine.canMeetRequirement else { return nil }
+                let left = state.machine.configuration.cameras.count - state.machine.lostCameras.count
+                return "\(name) is gone: the rig needs \(configuration.rig.require == .all ? "all its cameras" : "\(state.machine.requiredCount) cameras"), \(left) left"
+            }
+            if let stopping { stop(reason: stopping) }
+        }
+    }
+
+    private func handle(_ outcome: LiveShutter.Outcome, camera: Int) {
+        guard case .detected(let observation, _, _, let latency) = outcome else {
+            if case .failed(let index) = outcome {
+                shared.withLock {
+                    $0.cameras[camera].detectionFailures += 1
+                    $0.lastHandled[camera] = index
+                }
+            }
+            return
+        }
+        shared.withLock { state in
+            state.lastHandled[camera] = observation.index
+            let frame = RigFrame(camera: camera, index: observation.index, time: observation.time, isValid: observation.isValid,
+                                 motion: .corners(observation.detection.boardCorners))
+            let step = state.machine.observe(frame)
+            state.cameras[camera].detected += 1
+            if observation.isValid { state.held[camera][observation.index] = observation }
+            if let oldest = state.machine.oldestKept {
+                for index in state.held.indices { state.held[index] = state.held[index].filter { $0.value.time >= oldest } }
+            }
+            if let set = step.state.set, let later = set.members.max(by: { $0.time < $1.time }),
+               later.camera == camera, later.index == observation.index, state.setLatencies.count < 1_000_000 {
+                state.setLatencies.append(latency)
+            }
+            continuation.yield(.frame(camera: camera, observation: observation, rig: step.state, changed: step.changed))
+            if configuration.automatic, !state.closed, let set = step.state.set { considerAutomatic(set, in: &state) }
+        }
+    }
+
+    /// Takes `set` when its frames are newer than the last automatic set and the view of any of
+    /// them raises that camera's coverage (or differs enough from its pictures so far).
+    private func considerAutomatic(_ set: RigSet, in state: inout Shared) {
+        guard let earliest = set.members.map(\.time).min(), state.lastAutomatic.map({ earliest > $0 }) ?? true,
+              state.pending < configuration.setBacklog else { return }
+        var views: [(camera: Int, view: BoardView)] = []
+        var wanted = false
+        for member in set.members {
+            guard let observation = state.held[member.camera][member.index], let view = BoardView(observation.detection) else { return }
+            views.append((member.camera, view))
+            if state.policies[member.camera].reason(toTake: view) != nil { wanted = true }
+        }
+        guard wanted else { return }
+        take(set, trigger: .auto, in: &state)
+        for (camera, view) in views { state.policies[camera].record(view) }
+        state.lastAutomatic = set.members.map(\.time).max()
+    }
+
+    /// Tells the machine the time when no frame comes: sleeps until its next deadline (at most
+    /// 50 ms at a time, so that a deadline a frame moved is looked at again soon).
+    private func watchStalls() async {
+        let clock = configuration.clock
+        while !Task.isCancelled {
+            let now = clock.now()
+            let due = shared.withLock { state -> Duration? in
+                guard let deadline = state.machine.nextDeadline, let anchor = state.anchor else { return nil }
+                return anchor.arrivedAt + anchor.time.duration(to: deadline) + .milliseconds(5)
+            }
+            let wake = min(due ?? now + .milliseconds(50), now + .milliseconds(50))
+            do { try await clock.sleep(max(wake, now + .milliseconds(1))) } catch { return }
+            let later = clock.now()
+            shared.withLock { state in
+                guard let time = state.frameTime(at: later) else { return }
+                let step = state.advance(to: time)
+                if step.changed { continuation.yield(.rigChanged(step.state)) }
+            }
+        }
+    }
+}

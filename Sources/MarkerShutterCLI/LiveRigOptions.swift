@@ -1,0 +1,133 @@
+import ArgumentParser
+import FrameCapture
+import MarkerShutter
+
+/// The options of `live` for a rig: several cameras, one shutter for the set.
+struct LiveRigOptions: ParsableArguments {
+    @Option(name: .customLong("camera"),
+            help: ArgumentHelp("A camera of a rig, repeated for each (2 to 8): its name (letters, digits, - and _) and its device.",
+                               valueName: "NAME=DEVICE"))
+    var cameras: [String] = []
+
+    @Option(name: .customLong("camera-option"),
+            help: ArgumentHelp("One rig camera's own size, rate or frame format (BGR3 or GREY); the others take --size, --fps and --gray.",
+                               valueName: "NAME:size=WxH,fps=N,format=FOURCC"))
+    var cameraOptions: [String] = []
+
+    @Option(help: ArgumentHelp("Which rig cameras must see the board for a set: all, or a number from 2 up.", valueName: "all|N"))
+    var require: String = "all"
+
+    @Option(name: .customLong("sync-tolerance"), parsing: .unconditional,
+            help: ArgumentHelp("The largest time difference between the frames of a set, in milliseconds; half the longest frame interval unless given.",
+                               valueName: "MS"))
+    var syncTolerance: Double?
+
+    @Option(name: .customLong("max-motion"),
+            help: ArgumentHelp("The most the board may move in a frame of a set, in pixels per frame, or off (a rig triggered in hardware); chosen from the tolerance unless given.",
+                               valueName: "PX|off"))
+    var maxMotion: String?
+
+    /// One rig camera as given: its name, its device and its own settings.
+    struct CameraArgument {
+        let name: String
+        let device: String
+        var settings: CaptureSettings
+    }
+
+    /// Whether a rig was asked for.
+    var isRig: Bool { !cameras.isEmpty }
+
+    /// The rig's cameras with their settings (each starts from `defaults`).
+    ///
+    /// - Throws: `ValidationError` naming the argument that is wrong.
+    func cameraArguments(defaults: CaptureSettings) throws -> [CameraArgument] {
+        var result: [CameraArgument] = []
+        for text in cameras {
+            guard let equals = text.firstIndex(of: "="), !text[text.index(after: equals)...].isEmpty else {
+                throw ValidationError("--camera takes NAME=DEVICE (left=/dev/video0), got \"\(text)\"")
+            }
+            let name = String(text[..<equals])
+            if let problem = RigCamera.nameProblem(name) { throw ValidationError("--camera: camera name \"\(name)\" \(problem)") }
+            guard !result.contains(where: { $0.name == name }) else {
+                throw ValidationError("--camera: two cameras are named \"\(name)\": each camera needs its own name")
+            }
+            let device = String(text[text.index(after: equals)...])
+            if let other = result.first(where: { $0.device == device }) {
+                throw ValidationError("--camera: \(other.name) and \(name) are both \(device): each camera of a rig is its own device")
+            }
+            result.append(CameraArgument(name: name, device: device, settings: defaults))
+        }
+        guard RigShutterMachine.Configuration.cameraCounts.contains(result.count) else {
+            throw ValidationError("a rig has 2 to 8 cameras (--camera NAME=DEVICE, repeated), not \(result.count)")
+        }
+        for text in cameraOptions {
+            guard let colon = text.firstIndex(of: ":") else {
+                throw ValidationError("--camera-option takes NAME:size=WxH,fps=N,format=FOURCC, got \"\(text)\"")
+            }
+            let name = String(text[..<colon])
+            guard let index = result.firstIndex(where: { $0.name == name }) else {
+                throw ValidationError("--camera-option names \"\(name)\", which no --camera gives")
+            }
+            for part in text[text.index(after: colon)...].split(separator: ",") {
+                let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+                guard pair.count == 2 else { throw ValidationError("--camera-option \(name): \"\(part)\" is not KEY=VALUE") }
+                switch pair[0] {
+                case "size":
+                    let sides = pair[1].lowercased().split(separator: "x").compactMap { Int($0) }
+                    guard sides.count == 2 else { throw ValidationError("--camera-option \(name): size must look like 1280x720, got \(pair[1])") }
+                    try InputLimits.cameraSide.validate(sides[0], option: "--camera-option \(name) size width")
+                    try InputLimits.cameraSide.validate(sides[1], option: "--camera-option \(name) size height")
+                    result[index].settings.width = sides[0]
+                    result[index].settings.height = sides[1]
+                case "fps":
+                    guard let fps = Int(pair[1]) else { throw ValidationError("--camera-option \(name): fps must be a whole number, got \(pair[1])") }
+                    try InputLimits.cameraFramesPerSecond.validate(fps, option: "--camera-option \(name) fps")
+                    result[index].settings.framesPerSecond = fps
+                case "format":
+                    switch pair[1].uppercased() {
+                    case "BGR3": result[index].settings.pixelFormat = .bgr24
+                    case "GREY": result[index].settings.pixelFormat = .gray8
+                    default: throw ValidationError("--camera-option \(name): format takes BGR3 (color) or GREY (grayscale), got \(pair[1])")
+                    }
+                default:
+                    throw ValidationError("--camera-option \(name): \"\(pair[0])\" is not size, fps or format")
+                }
+            }
+        }
+        return result
+    }
+
+    /// `--require` read.
+    func requirement() throws -> RigRequirement {
+        if require.lowercased() == "all" { return .all }
+        guard let count = Int(require), count >= 2 else { throw ValidationError("--require takes all or a number from 2 up, got \(require)") }
+        return .atLeast(count)
+    }
+
+    /// `--max-motion` read.
+    func motionLimit() throws -> RigShutterMachine.Configuration.MotionLimit {
+        guard let maxMotion else { return .automatic }
+        if maxMotion.lowercased() == "off" { return .off }
+        guard let value = Double(maxMotion), value.isFinite, value > 0 else {
+            throw ValidationError("--max-motion takes a number of pixels per frame more than 0, or off, got \(maxMotion)")
+        }
+        return .pixelsPerFrame(value)
+    }
+
+    /// The rig's configuration for `cameras`.
+    func rigConfiguration(_ cameras: [CameraArgument], hold: Duration) throws -> RigShutterMachine.Configuration {
+        if let syncTolerance, !(syncTolerance.isFinite && syncTolerance >= 0 && syncTolerance <= 10_000) {
+            throw ValidationError("--sync-tolerance takes milliseconds from 0 to 10000, got \(syncTolerance)")
+        }
+        let rigCameras = try cameras.map { camera in
+            try RigCamera(name: camera.name, frameInterval: .seconds(1) / (camera.settings.framesPerSecond ?? 30))
+        }
+        do {
+            return try RigShutterMachine.Configuration(
+                cameras: rigCameras, require: requirement(),
+                syncTolerance: syncTolerance.map { .nanoseconds(Int64(($0 * 1e6).rounded())) }, maxMotion: motionLimit(), hold: hold)
+        } catch let error as RigConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+}

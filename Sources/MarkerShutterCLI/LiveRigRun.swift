@@ -1,0 +1,106 @@
+import ArgumentParser
+import FileFormats
+import Foundation
+import FrameCapture
+import MarkerShutter
+import SystemCalls
+
+extension LiveCommand {
+    /// What a rig cannot do yet, as a usage error (checked in `validate`).
+    func validateRig() throws {
+        guard rig.isRig else { return }
+        if device != nil || replay != nil { throw ValidationError("give --camera for each camera of a rig, or --device (or --replay) for one camera, not both") }
+        let unavailable: [(Bool, String)] = [
+            (record != nil, "--record"), (view.serve != nil, "--serve"), (preview, "--preview"), (calibration.calibrate, "--calibrate"),
+            (!(try cameraControls.settings.isEmpty), "--exposure, --focus, --control and --lock"),
+        ]
+        if let (_, names) = unavailable.first(where: { $0.0 }) { throw ValidationError("\(names): not available with --camera (a rig)") }
+        let defaults = CaptureSettings(width: frameSize?.width ?? 1280, height: frameSize?.height ?? 720, framesPerSecond: fps,
+                                       pixelFormat: gray ? .gray8 : .bgr24)
+        _ = try rig.rigConfiguration(rig.cameraArguments(defaults: defaults), hold: detection.holdDuration)
+    }
+
+    /// `live --camera NAME=DEVICE ...`: one shutter for the set of several cameras.
+    func runRig() async throws {
+        let interruption = InterruptFlag()
+        SystemCall.raiseOpenFileLimit()
+        SystemCall.giveLargeBlocksBack()
+        let console = Console()
+        let detector = try detection.makeDetector()
+        let (width, height) = frameSize!
+        let arguments = try rig.cameraArguments(defaults: CaptureSettings(width: width, height: height, framesPerSecond: fps,
+                                                                          pixelFormat: gray ? .gray8 : .bgr24))
+        let rigConfiguration = try rig.rigConfiguration(arguments, hold: detection.holdDuration)
+        var configuration = RigSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern), pictures: out,
+                                                     rig: rigConfiguration)
+        configuration.automatic = auto
+        configuration.stopAfter = stopAfter
+        let sources = zip(arguments, rigConfiguration.cameras).map { argument, camera in
+            RigSession.CameraSource(camera: camera, request: .camera(path: argument.device, settings: argument.settings))
+        }
+        let session: RigSession
+        do {
+            session = try RigSession(cameras: sources, configuration: configuration)
+        } catch {
+            if case .camera = error { throw RuntimeError("\(error)\n(list cameras with `marker-shutter devices`)") }
+            throw RuntimeError("\(error)")
+        }
+        for (source, argument) in zip(session.sources, arguments) { console.message("\(argument.name): \(source.banner)") }
+        let tolerance = String(format: "%.1f", rigConfiguration.syncTolerance.inSeconds * 1000)
+        let motion = rigConfiguration.maxMotion.map { String(format: "%.2f px/frame", $0) } ?? "off"
+        console.message("rig of \(arguments.count) cameras: require \(rigConfiguration.require), sync tolerance \(tolerance) ms, "
+            + "max motion \(motion); pattern \(detector.pattern), hold \(detection.hold) s, sets to \(out)")
+        let keyboard = KeyboardInput()
+        console.message(keyboard.isTerminal
+            ? "Space or Enter: take a set   q or Ctrl-C: quit"
+            : "commands on standard input: capture, quit (or Ctrl-C)")
+        let names = arguments.map(\.name)
+        let printer = Task { await Self.show(session.events, names: names, console: console) }
+        keyboard.start(send: { command in
+            switch command {
+            case .capture: session.requestSet()
+            case .stop(let reason): session.stop(reason: reason)
+            }
+        }, unknown: { text in console.message("unknown command \"\(text)\": capture or quit") })
+        interruption.onInterrupt { name in session.stop(reason: name) }
+
+        let summary = await session.run()
+        await printer.value
+        console.clearStatus()
+        TerminalMode.restore()
+        interruption.cancel()
+        console.message(summary.description)
+        if !summary.lostCameras.isEmpty, let reason = summary.stopReason, reason.contains(" is gone: ") { throw RuntimeError(reason) }
+        if interruption.isSet { throw ExitCode(130) }
+        if summary.writesFailed { throw ExitCode(2) }
+    }
+
+    /// Prints the rig's changes and sets: changes and refusals on standard error, the sets saved on
+    /// standard output.
+    private static func show(_ events: AsyncStream<RigSession.Event>, names: [String], console: Console) async {
+        func line(_ state: RigState) -> String {
+            let cameras = zip(names, state.cameras).map { "\($0) \($1)" }.joined(separator: ", ")
+            guard let set = state.set else { return "rig disabled: \(state.refusal.map { "\($0)" } ?? "") (\(cameras))" }
+            let difference = String(format: "%.1f", set.largestDifference.inSeconds * 1000)
+            return "rig enabled: frames \(difference) ms apart (\(cameras))"
+        }
+        for await event in events {
+            switch event {
+            case .frame(_, _, let state, let changed):
+                if changed { console.message(line(state)) }
+                console.setStatus(line(state))
+            case .rigChanged(let state):
+                console.message(line(state))
+            case .setSaved(let saved, let trigger):
+                console.result("\(saved.sidecar) (\(saved.images.joined(separator: ", ")); "
+                    + String(format: "%.1f ms apart", saved.largestDifference * 1000) + ", \(trigger.rawValue))")
+            case .setRefused(let refusal):
+                console.message("no set taken: \(refusal)")
+            case .setFailed(let error):
+                console.message("set not saved: \(error)")
+            case .cameraLost(let camera, let reason):
+                console.message("camera \(camera) lost: \(reason)")
+            }
+        }
+    }
+}
