@@ -27,6 +27,9 @@ import Testing
         "marker-shutter devices --device /dev/v4l/by-id/usb-...-video-index0 --lock": "needs a camera",
         "marker-shutter live --device /dev/v4l/by-id/usb-...-video-index0 --lock --auto --calibrate --serve 8080":
             "needs a camera, and serves on a network port until stopped",
+        "(sleep 5; echo capture; sleep 2; echo quit) | marker-shutter live --camera left=/tmp/cam-rig/video0 --camera right=/tmp/cam-rig/video2 --camera-option right:size=1280x720,fps=25 --size 640x480 --out rig-pictures":
+            "needs two emulated cameras set up in /tmp/cam-rig under Scripts/with-emulated-camera "
+            + "(LiveRigTests runs rigs of two and three emulated cameras)",
     ]
 
     /// The documents whose examples are checked.
