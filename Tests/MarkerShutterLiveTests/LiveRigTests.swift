@@ -80,6 +80,12 @@ extension LiveTests {
             #expect(leftSidecar.string("image") == "set_0001.png" && leftSidecar.bool("valid") == true)
             let times = try [#require(leftSidecar.double("t")), #require(rightSidecar.double("t"))]
             #expect(abs(abs(times[0] - times[1]) - difference) < 2e-6)
+
+            // Each camera's folder is an ordinary picture folder: calibrate reads it alone (and asks
+            // for more views than one set gives).
+            let calibrated = try await harness.run(harness.markerShutter, ["calibrate", out + "/right", "--out", harness.directory + "/calibration"])
+            #expect(calibrated.standardError.contains(out + "/right: stored detections of 1 pictures, target in 1"), "\(calibrated.standardError)")
+            #expect(calibrated.standardError.contains("1 usable view, but the pinhole model needs at least 3"), "\(calibrated.standardError)")
         }
 
         /// The board swings tens of pixels a frame: the rig stays disabled and a set asked for is
