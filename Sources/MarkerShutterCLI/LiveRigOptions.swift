@@ -22,7 +22,7 @@ struct LiveRigOptions: ParsableArguments {
                                valueName: "MS"))
     var syncTolerance: Double?
 
-    @Option(name: .customLong("max-motion"),
+    @Option(name: .customLong("max-motion"), parsing: .unconditional,
             help: ArgumentHelp("The most the board may move in a frame of a set, in pixels per frame, or off (a rig triggered in hardware); chosen from the tolerance unless given.",
                                valueName: "PX|off"))
     var maxMotion: String?

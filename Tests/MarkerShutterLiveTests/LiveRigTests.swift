@@ -88,6 +88,25 @@ extension LiveTests {
             #expect(calibrated.standardError.contains("1 usable view, but the pinhole model needs at least 3"), "\(calibrated.standardError)")
         }
 
+        /// `--auto` with a still board: the first set is taken (the first view of each camera), and
+        /// no other, for the same view again raises no camera's coverage.
+        @Test func automaticSetsRaiseACamerasCoverage() async throws {
+            let harness = try await makeLiveHarness()
+            let left = try Self.addCamera(harness, named: "left", shots: Self.still)
+            let right = try Self.addCamera(harness, named: "right", shots: Self.still, fps: 25)
+            let out = harness.directory + "/pictures"
+            let process = try Self.live(harness, [("left", left), ("right", right)],
+                                        ["--camera-option", "right:fps=25", "--out", out, "--auto", "--stop-after", "150"])
+            process.closeInput()
+            let result = try await process.wait(timeout: .seconds(120))
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardError.contains("stopped: 150 frames"), "\(result.standardError)")
+            #expect(result.standardError.contains("sets: 1 saved, 0 refused"), "\(result.standardError)")
+            #expect(result.standardOutput.hasPrefix(out + "/set_0001.json (") && result.standardOutput.hasSuffix(", auto)\n"),
+                    "\(result.standardOutput)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["left", "right", "set_0001.json"])
+        }
+
         /// The board swings tens of pixels a frame: the rig stays disabled and a set asked for is
         /// refused in so many words; `--max-motion off` (a rig triggered in hardware) takes it.
         @Test func aMovingBoardIsRefusedUnlessMotionIsOff() async throws {
