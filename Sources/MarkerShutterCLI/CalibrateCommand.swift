@@ -30,6 +30,9 @@ struct CalibrateCommand: ParsableCommand {
                                  cells have too few
               residuals.png      each corner's reprojection error as a
                                  magnified arrow
+              uncertainty.png    the projection-uncertainty map: contours
+                                 of how far each pixel's projection may be
+                                 off, the corners drawn
               undistorted/       with --undistort, every picture without distortion
 
             The files appear together or not at all; the input folder is never written into. An --out \
@@ -103,6 +106,11 @@ struct CalibrateCommand: ParsableCommand {
 
     @Flag(help: "Replace the calibration files in an --out that has files.")
     var force = false
+
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Also solve two halves of the views and compare them (default: on from 8 views).",
+        discussion: "Prints how far apart the halves project, what their uncertainties explain, a verdict and the held-out error."))
+    var crossValidate: Bool?
 
     @Option(name: .customLong("camera-name"), help: "The camera's name in camera_info.yaml (written as a quoted YAML string).")
     var cameraName: String = "camera"
@@ -188,7 +196,7 @@ struct CalibrateCommand: ParsableCommand {
         do {
             let written = try job.run(
                 pictures: folder, pattern: pattern.flatMap { try? Pattern(parsing: $0) }, model: model, cameraName: cameraName,
-                undistort: undistort, replacing: force
+                undistort: undistort, replacing: force, crossValidate: crossValidate
             ) { pictures in
                 let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
                 FileHandle.standardError.write(FileNameText.escaped(

@@ -11,8 +11,14 @@ public enum CalibrationAdvice {
     /// Less coverage than this share is called low.
     public static let coverageLimit = 0.5
 
-    /// The advice for `result` with its corner `coverage`; empty when nothing is weak.
-    public static func sentences(for result: CalibrationResult, coverage: CornerCoverage) -> [String] {
+    /// A projection uncertainty above this many pixels at an image corner calls for views there.
+    public static let uncertaintyLimit = 1.0
+
+    /// The advice for `result` with its corner `coverage` and its projection-uncertainty map;
+    /// empty when nothing is weak.
+    public static func sentences(
+        for result: CalibrationResult, coverage: CornerCoverage, uncertainty: UncertaintyMap? = nil
+    ) -> [String] {
         let run = result.run
         var advice: [String] = []
         for third in coverage.emptyThirds {
@@ -38,6 +44,11 @@ public enum CalibrationAdvice {
         if !uncertain.isEmpty {
             advice.append(
                 "the focal length is uncertain by more than 1%: take more views, tilted and near the edges")
+        }
+        if let uncertainty, case let worst = uncertainty.worstCorner, !(worst.value <= uncertaintyLimit) {
+            advice.append(
+                "the projection uncertainty reaches " + ProjectionWording.pixels(worst.value) + " px at the \(worst.name) corner: "
+                    + "capture more near the \(worst.name) corner")
         }
         return advice
     }

@@ -6,10 +6,12 @@ public import Pixels
 extension CalibrationReport {
     /// The files ``write(into:)`` writes, in that order: what `marker-shutter calibrate` and
     /// `live --calibrate` leave in their output folder.
-    public static let fileNames = ["calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png"]
+    public static let fileNames = ["calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png",
+                                    "uncertainty.png"]
 
     /// Writes the calibration files into `output` (they appear at its ``SafeOutput/Folder/commit()``):
-    /// the OpenCV and ROS YAML files, the JSON report, and the coverage and residual pictures; into
+    /// the OpenCV and ROS YAML files, the JSON report, and the coverage, residual and
+    /// projection-uncertainty pictures; into
     /// its subfolder `folder` when one is named (a rig's camera).
     ///
     /// - Throws: ``CalibrationError/nonFiniteSolve(_:)`` before anything is written when a run
@@ -25,6 +27,7 @@ extension CalibrationReport {
         try Self.write(Array(json.utf8), to: prefix + "calibration.json", into: output)
         try Self.write(try Self.png(CalibrationPictures.coverage(self), output: output), to: prefix + "coverage.png", into: output)
         try Self.write(try Self.png(CalibrationPictures.residuals(self), output: output), to: prefix + "residuals.png", into: output)
+        try Self.write(try Self.png(CalibrationPictures.uncertainty(self), output: output), to: prefix + "uncertainty.png", into: output)
     }
 
     /// Writes every view's picture of `pictures`, undistorted by the calibrated camera

@@ -69,6 +69,8 @@ public final class CalibrationJob: Sendable {
     ///   - cameraName: The camera's name in camera_info.yaml.
     ///   - undistort: Whether every picture is also written without distortion into `undistorted/`.
     ///   - replacing: Whether a `destination` that has files may have them replaced.
+    ///   - crossValidate: Whether the views are also solved in two halves (``CrossValidation``);
+    ///     `nil`: when the final solve has ``CrossValidation/defaultMinimumViews`` views or more.
     ///   - onRead: Told the pictures once they are read, before the solve.
     /// - Returns: The report and the paths written.
     /// - Throws: ``CalibrationError/output(_:)`` with ``OutputError/folderNotEmpty(_:)`` for a
@@ -78,7 +80,8 @@ public final class CalibrationJob: Sendable {
     ///   ``write(_:undistorting:)`` throw.
     public func run(
         pictures folder: String, pattern: Pattern?, model: CameraModel, cameraName: String = "camera",
-        undistort: Bool = false, replacing: Bool = false, onRead: (PictureSet) -> Void = { _ in }
+        undistort: Bool = false, replacing: Bool = false, crossValidate: Bool? = nil,
+        onRead: (PictureSet) -> Void = { _ in }
     ) throws(CalibrationError) -> Written {
         do {
             try SafeOutput.Folder.check(path: destination, input: input, replacing: replacing)
@@ -87,8 +90,9 @@ public final class CalibrationJob: Sendable {
         }
         let pictures = try PictureSet(folder: folder, pattern: pattern)
         onRead(pictures)
-        let report = CalibrationReport(result: try pictures.calibrate(model), pattern: pictures.pattern.description,
+        var report = CalibrationReport(result: try pictures.calibrate(model), pattern: pictures.pattern.description,
                                        cameraName: cameraName)
+        report.crossValidate(crossValidate)
         let paths = try write(report, undistorting: undistort ? pictures : nil)
         return Written(report: report, paths: paths)
     }

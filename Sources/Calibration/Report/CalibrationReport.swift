@@ -15,14 +15,41 @@ public struct CalibrationReport: Sendable {
     public var pattern: String
     /// The camera's name in camera_info.yaml.
     public var cameraName: String
+    /// The projection-uncertainty map of the final solve at the boards' mean distance, or `nil`
+    /// when the solve has no covariance over the poses (OpenCV's solve alone).
+    public var uncertainty: UncertaintyMap?
+    /// The cross-validation, when it was run.
+    public var crossValidation: CrossValidation?
+    /// Why the cross-validation asked for was not run, when it was not.
+    public var crossValidationNotRun: String?
 
-    /// Describes `result`.
-    public init(result: CalibrationResult, pattern: String, cameraName: String = "camera") {
+    /// Describes `result`, with its cross-validation when there is one.
+    public init(result: CalibrationResult, pattern: String, cameraName: String = "camera", crossValidation: CrossValidation? = nil) {
         self.result = result
         self.pattern = pattern
         self.cameraName = cameraName
+        self.crossValidation = crossValidation
+        uncertainty = ProjectionUncertainty(run: result.run)?.map()
         coverage = CornerCoverage(views: result.run.views.map(\.view), imageSize: result.imageSize)
-        advice = CalibrationAdvice.sentences(for: result, coverage: coverage)
+        advice = CalibrationAdvice.sentences(for: result, coverage: coverage, uncertainty: uncertainty)
+    }
+
+    /// Solves the final run's views in two halves (``CrossValidation``) at the distance of
+    /// ``uncertainty``, when `requested`, or when it is `nil` and the final solve has
+    /// ``CrossValidation/defaultMinimumViews`` views or more. When a half cannot be solved, the
+    /// calibration stands and ``crossValidationNotRun`` says why.
+    public mutating func crossValidate(_ requested: Bool?) {
+        let run = result.run
+        guard requested ?? (run.views.count >= CrossValidation.defaultMinimumViews) else { return }
+        guard let distance = uncertainty?.distance else {
+            crossValidationNotRun = "this solve has no uncertainty map to compare the halves with"
+            return
+        }
+        do {
+            crossValidation = try CrossValidation.run(run, refinement: run.refinement, distance: distance)
+        } catch {
+            crossValidationNotRun = "\(error)"
+        }
     }
 
     // MARK: - Numbers as text
@@ -168,7 +195,33 @@ public struct CalibrationReport: Sendable {
         lines.append(
             "coverage: \(Int((coverage.fraction * 100).rounded()))% of the image "
                 + "(\(coverage.columns)x\(coverage.rows) cells with \(coverage.minimumCorners)+ corners)")
+        lines += uncertaintyLines
         for sentence in advice { lines.append("advice: " + sentence) }
+        return lines
+    }
+
+    /// The summary's lines on the uncertainty map and the cross-validation.
+    var uncertaintyLines: [String] {
+        var lines: [String] = []
+        if let map = uncertainty {
+            let worst = map.worstCorner
+            lines.append(
+                "projection uncertainty (worst direction, 1 sigma, at the boards' mean distance): centre "
+                    + ProjectionWording.pixels(map.centre) + " px, worst corner " + ProjectionWording.pixels(worst.value)
+                    + " px (\(worst.name)), \(Int((map.share() * 100).rounded()))% of the image under 0.5 px")
+        }
+        if let reason = crossValidationNotRun { lines.append("cross-validation: not run: " + reason) }
+        if let check = crossValidation {
+            let d = check.difference
+            lines.append(
+                "cross-validation (halves of \(check.halves[0].count) and \(check.halves[1].count) views): they differ by "
+                    + ProjectionWording.pixels(d.mean) + " px on average, " + ProjectionWording.pixels(d.percentile95)
+                    + " px at the 95th percentile, where their uncertainties explain " + ProjectionWording.pixels(check.explained95)
+                    + " px: \(check.verdict)")
+            lines.append(
+                "  held-out error: " + CameraCalibration.format(check.heldOutRMS)
+                    + " px RMS (each half's camera on the other half's views, their poses fitted again)")
+        }
         return lines
     }
 }
@@ -291,6 +344,8 @@ private struct ReportFile: Encodable {
     let coverage: Coverage
     let advice: [String]
     let uncertainty: [String: Uncertainty]
+    let projection_uncertainty: ProjectionUncertaintyFile?
+    let cross_validation: CrossValidationFile?
 
     init(_ report: CalibrationReport) {
         let result = report.result
@@ -325,13 +380,15 @@ private struct ReportFile: Encodable {
         uncertainty = Dictionary(uniqueKeysWithValues: result.run.parameters.map { parameter in
             (parameter.name, Uncertainty(std: FiniteNumber(parameter.standardDeviation), ci95_half_width: FiniteNumber(parameter.interval95)))
         })
+        projection_uncertainty = report.uncertainty.map(ProjectionUncertaintyFile.init)
+        cross_validation = report.crossValidation.map(CrossValidationFile.init)
     }
 
     private enum CodingKeys: String, CodingKey {
         case image_width, image_height, distortion_model, pattern, camera_matrix, distortion_coefficients
         case avg_reprojection_error, per_view_errors, views_used, views_rejected, outlier_rule, first_run, final_run
         case corner_rule, distortion_refined, regularization, interval_note, corners_dropped
-        case coverage, advice, uncertainty
+        case coverage, advice, uncertainty, projection_uncertainty, cross_validation
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -357,5 +414,7 @@ private struct ReportFile: Encodable {
         try container.encode(coverage, forKey: .coverage)
         try container.encode(advice, forKey: .advice)
         try container.encode(uncertainty, forKey: .uncertainty)
+        try container.encode(projection_uncertainty, forKey: .projection_uncertainty)
+        try container.encode(cross_validation, forKey: .cross_validation)
     }
 }

@@ -61,6 +61,14 @@ public struct CalibrationRun: Sendable, Hashable {
     public var dropThreshold: Double = 0
     /// The residuals' degrees of freedom: 2 x kept corners - intrinsics (those refined) - 6 x views.
     public var degreesOfFreedom: Int
+    /// Each view's rotation (a Rodrigues vector taking target points into the camera's frame), in
+    /// the order of ``views``.
+    public var poseRotations: [[Double]] = []
+    /// Each view's translation, target to camera, in the target's units.
+    public var poseTranslations: [[Double]] = []
+    /// The covariance over the intrinsics and every view's pose (rotation, then translation), row
+    /// by row, when the refinement computed it; ``covariance`` is its top-left block.
+    public var fullCovariance: [[Double]]?
 
     /// How many corners the corner rule dropped over every view.
     public var droppedCornerCount: Int { views.reduce(0) { $0 + $1.droppedCorners.count } }
@@ -110,6 +118,8 @@ public struct CalibrationRun: Sendable, Hashable {
         openCVRMS = rms
         refinement = nil
         degreesOfFreedom = 2 * views.reduce(0) { $0 + $1.points.count } - names.count - 6 * views.count
+        poseRotations = solution.rotations
+        poseTranslations = solution.translations
         self.views = views.indices.map { index in
             SolvedView(
                 view: views[index], rms: solution.viewRMS[index],
@@ -136,6 +146,9 @@ public struct CalibrationRun: Sendable, Hashable {
         refinement = settings
         dropThreshold = refined.dropThreshold
         degreesOfFreedom = refined.degreesOfFreedom
+        poseRotations = refined.rotations
+        poseTranslations = refined.translations
+        fullCovariance = refined.fullCovariance
         self.views = views.indices.map { index in
             let view = views[index], projected = refined.projected[index], kept = refined.kept[index]
             var squared = 0.0, count = 0

@@ -86,7 +86,8 @@ public enum CameraCalibration {
         guard let refinement else { return try checked(CalibrationRun(start, views: views)) }
         if let value = CalibrationRun(start, views: views).firstNonFiniteValue { throw .nonFiniteSolve(value) }
         let refined = try CeresShim.refine(
-            views, camera: start.camera, rotations: start.rotations, translations: start.translations, settings: refinement)
+            views, camera: start.camera, rotations: start.rotations, translations: start.translations, settings: refinement,
+            fullCovariance: true)
         return try checked(CalibrationRun(start: start, refined: refined, settings: refinement, views: views))
     }
 
