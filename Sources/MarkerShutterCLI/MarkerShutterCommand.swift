@@ -22,7 +22,7 @@ struct MarkerShutterCommand: AsyncParsableCommand {
             """,
         // `--version`: the tool's version and the OpenCV, libapriltag and libv4l2 it runs with.
         version: VersionReport.current().text,
-        subcommands: [ProcessCommand.self, MergeCommand.self, LiveCommand.self, CalibrateCommand.self, BoardCommand.self, DevicesCommand.self]
+        subcommands: [ProcessCommand.self, MergeCommand.self, LiveCommand.self, CalibrateCommand.self, CompareCommand.self, BoardCommand.self, DevicesCommand.self]
     )
 
     /// Runs the command like ArgumentParser's own `main`, and then checks that what it printed

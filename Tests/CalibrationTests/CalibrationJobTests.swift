@@ -12,7 +12,7 @@ import Testing
 struct CalibrationJobTests {
     static let photos = SharedPhotoTests.folder
     static let pattern = "chessboard:9x6"
-    static let fileNames = ["calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png"]
+    static let fileNames = ["calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png", "uncertainty.png"]
 
     /// The photos solved once, for the tests that only write.
     static let report: Result<CalibrationReport, any Error> = Result {
@@ -31,7 +31,7 @@ struct CalibrationJobTests {
         }
         #expect(read == (1...9).map { "left0\($0).jpg" })
         #expect(written.paths == [
-            "calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png", "undistorted/",
+            "calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png", "uncertainty.png", "undistorted/",
         ].map { root + "/cal/" + $0 })
         #expect(SidecarFolder.contents(root) == ["cal"])  // no staged folder left
         #expect(SidecarFolder.contents(root + "/cal") == Self.fileNames + ["undistorted"])

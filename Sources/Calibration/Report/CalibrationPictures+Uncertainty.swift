@@ -21,14 +21,38 @@ extension CalibrationPictures {
     ///
     /// - Throws: ``CalibrationError/openCV(_:)`` when drawing fails.
     public static func uncertainty(_ report: CalibrationReport) throws(CalibrationError) -> PixelBuffer {
-        let size = report.result.imageSize, s = min(1, maximumWidth / Double(size.width))
-        var canvas = Canvas(width: Int((Double(size.width) * s).rounded()), height: Int((Double(size.height) * s).rounded()))
+        let size = report.result.imageSize
         guard let map = report.uncertainty else {
+            let s = min(1, maximumWidth / Double(size.width))
+            var canvas = Canvas(width: Int((Double(size.width) * s).rounded()), height: Int((Double(size.height) * s).rounded()))
             canvas.add(.text(
                 "no uncertainty map: this solve has no covariance over the views' poses", at: ImagePoint(x: 8, y: 22),
                 scale: 0.6, color: .black, thickness: 2))
             return try canvas.render()
         }
+        let worst = map.worstCorner
+        return try contours(
+            map, points: report.result.run.views.flatMap { $0.view.points.map(\.image) },
+            title: "uncertainty (px): centre " + ProjectionWording.pixels(map.centre) + ", " + worst.name + " "
+                + ProjectionWording.pixels(worst.value) + ", \(Int((map.share() * 100).rounded()))% under 0.5")
+    }
+
+    /// The projection difference of two calibrations, drawn as ``uncertainty(_:)`` draws a map
+    /// (without corners), with its figures at the top.
+    ///
+    /// - Throws: ``CalibrationError/openCV(_:)`` when drawing fails.
+    public static func difference(_ comparison: CalibrationComparison) throws(CalibrationError) -> PixelBuffer {
+        let d = comparison.difference
+        return try contours(
+            d.asMap, points: [],
+            title: "difference (px): mean " + ProjectionWording.pixels(d.mean) + ", 95% "
+                + ProjectionWording.pixels(d.percentile95) + ", centre " + ProjectionWording.pixels(d.centre))
+    }
+
+    /// `map` drawn: bands between the contour levels, the contours labelled, `points` as dots, `title`.
+    static func contours(_ map: UncertaintyMap, points: [ImagePoint], title: String) throws(CalibrationError) -> PixelBuffer {
+        let size = map.imageSize, s = min(1, maximumWidth / Double(size.width))
+        var canvas = Canvas(width: Int((Double(size.width) * s).rounded()), height: Int((Double(size.height) * s).rounded()))
         func scaled(_ point: ImagePoint) -> ImagePoint { ImagePoint(x: point.x * s, y: point.y * s) }
         for row in 0..<(map.rows - 1) {
             for column in 0..<(map.columns - 1) {
@@ -39,27 +63,20 @@ extension CalibrationPictures {
                     color: bandColor(mean), thickness: -1))
             }
         }
-        for view in report.result.run.views {
-            for point in view.view.points {
-                canvas.add(.circle(centre: scaled(point.image), radius: 1.5, color: .blue, thickness: -1))
-            }
-        }
+        for point in points { canvas.add(.circle(centre: scaled(point), radius: 1.5, color: .blue, thickness: -1)) }
+        // Each contour is labelled where it comes nearest the image's middle row, clear of the title.
+        let middle = Double(size.height) / 2
         for level in uncertaintyLevels {
-            var labelled = false
-            for segment in contour(map, level: level) {
+            let segments = contour(map, level: level)
+            for segment in segments {
                 canvas.add(.line(from: scaled(segment.0), to: scaled(segment.1), color: .black, thickness: 1, arrow: false))
-                if !labelled {
-                    labelled = true
-                    canvas.add(.text(ProjectionWording.pixels(level), at: scaled(segment.0), scale: 0.45, color: .black, thickness: 1))
-                }
+            }
+            if let label = segments.min(by: { abs($0.0.y - middle) < abs($1.0.y - middle) }) {
+                canvas.add(.text(ProjectionWording.pixels(level), at: scaled(label.0), scale: 0.45, color: .black, thickness: 1))
             }
         }
-        let worst = map.worstCorner
         canvas.add(.rectangle(from: ImagePoint(x: 0, y: 0), to: ImagePoint(x: Double(canvas.width), y: 32), color: .white, thickness: -1))
-        canvas.add(.text(
-            "projection uncertainty (px, worst direction): centre " + ProjectionWording.pixels(map.centre) + ", "
-                + worst.name + " " + ProjectionWording.pixels(worst.value) + ", \(Int((map.share() * 100).rounded()))% under 0.5",
-            at: ImagePoint(x: 8, y: 22), scale: 0.55, color: .black, thickness: 1))
+        canvas.add(.text(title, at: ImagePoint(x: 8, y: 22), scale: 0.5, color: .black, thickness: 1))
         return try canvas.render()
     }
 

@@ -27,12 +27,15 @@ public struct CrossValidation: Sendable, Hashable {
         /// do not pin the camera down.
         case tooFewViews(Double)
 
-        /// The verdict in plain words.
-        public var description: String {
+        /// The verdict in plain words, of two halves.
+        public var description: String { sentence(of: "the halves") }
+
+        /// The verdict in plain words, naming what was compared (`the halves`, `the calibrations`).
+        public func sentence(of subject: String) -> String {
             switch self {
             case .consistent: "consistent"
             case .modelDoesNotFit: "the model does not fit: try `--model rational` or more views"
-            case .tooFewViews(let pixels): "too few views: the halves differ by \(ProjectionWording.pixels(pixels)) px"
+            case .tooFewViews(let pixels): "too few views: \(subject) differ by \(ProjectionWording.pixels(pixels)) px"
             }
         }
 

@@ -133,3 +133,17 @@ public struct ProjectionDifference: Sendable, Hashable {
         return x
     }
 }
+
+extension ProjectionDifference {
+    /// The grid point's position in the image.
+    public func position(column: Int, row: Int) -> ImagePoint {
+        ImagePoint(
+            x: Double(imageSize.width - 1) * Double(column) / Double(columns - 1),
+            y: Double(imageSize.height - 1) * Double(row) / Double(rows - 1))
+    }
+
+    /// The grid as an ``UncertaintyMap`` (of differences), for drawing.
+    var asMap: UncertaintyMap {
+        UncertaintyMap(imageSize: imageSize, distance: distance, columns: columns, rows: rows, values: values, centre: centre, corners: corners)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+public import MarkerDetection
+
+/// A calibration read back from the calibration.json that `calibrate` or `live --calibrate` wrote:
+/// its camera and, when it has one, its projection-uncertainty map.
+public struct SavedCalibration: Sendable {
+    /// The calibration.json read.
+    public var path: String
+    /// The camera.
+    public var camera: Camera
+    /// The uncertainty map, when the file has one.
+    public var uncertainty: UncertaintyMap?
+
+    private struct File: Decodable {
+        let image_width: Int
+        let image_height: Int
+        let distortion_model: String
+        let camera_matrix: [Double]
+        let distortion_coefficients: [Double]
+        let projection_uncertainty: ProjectionUncertaintyFile?
+    }
+
+    /// Reads `path`: a calibration.json, or a folder holding one.
+    ///
+    /// - Throws: ``ComparisonError/unreadable(path:reason:)`` for a file that is missing, is not
+    ///   JSON, or lacks the camera's fields.
+    public init(path: String) throws(ComparisonError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw .unreadable(path: path, reason: "no such file or folder")
+        }
+        let file = isFolder.boolValue ? (path as NSString).appendingPathComponent("calibration.json") : path
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw .unreadable(path: file, reason: isFolder.boolValue ? "the folder has no readable calibration.json" : "the file cannot be read")
+        }
+        let decoded: File
+        do {
+            decoded = try JSONDecoder().decode(File.self, from: data)
+        } catch {
+            throw .unreadable(path: file, reason: "not a calibration.json written by calibrate (\(error))")
+        }
+        guard let model = CameraModel(rawValue: decoded.distortion_model) else {
+            throw .unreadable(path: file, reason: "unknown distortion_model '\(decoded.distortion_model)'")
+        }
+        let k = decoded.camera_matrix
+        guard k.count == 9, decoded.distortion_coefficients.count == model.distortionNames.count,
+              decoded.image_width > 1, decoded.image_height > 1,
+              (k + decoded.distortion_coefficients).allSatisfy(\.isFinite), k[0] > 0, k[4] > 0 else {
+            throw .unreadable(path: file, reason: "its camera_matrix, distortion_coefficients or image size are not a camera")
+        }
+        let size = ImageSize(width: decoded.image_width, height: decoded.image_height)
+        self.path = file
+        camera = Camera(model: model, imageSize: size, fx: k[0], fy: k[4], cx: k[2], cy: k[5], distortion: decoded.distortion_coefficients)
+        uncertainty = decoded.projection_uncertainty?.map(imageSize: size)
+    }
+}
