@@ -27,12 +27,12 @@ import Testing
             ["calibrate", Self.chessboard, "--pattern", "chessboard:9x6", "--out", "cal", "--undistort"], in: scratch)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.split(separator: "\n") == [
-            "cal/calibration.yaml", "cal/camera_info.yaml", "cal/calibration.json", "cal/coverage.png", "cal/residuals.png",
+            "cal/calibration.yaml", "cal/camera_info.yaml", "cal/calibration.json", "cal/coverage.png", "cal/residuals.png", "cal/uncertainty.png",
             "cal/undistorted/",
         ])
         #expect(Self.contents(scratch) == ["cal"])
         #expect(Self.contents(scratch + "/cal") == [
-            "calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png", "undistorted",
+            "calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png", "uncertainty.png", "undistorted",
         ])
         #expect(Self.contents(scratch + "/cal/undistorted") == (1...9).map { "left0\($0).png" })
         let lines = result.standardError.split(separator: "\n").map(String.init)
@@ -84,7 +84,7 @@ import Testing
         }
         let result = try MarkerShutterBinary.run(["calibrate", "photos", "--pattern", pattern], in: scratch)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.split(separator: "\n").count == 5)
+        #expect(result.standardOutput.split(separator: "\n").count == 6)
         let lines = result.standardError.split(separator: "\n").map(String.init)
         #expect(lines.first == "photos: detected \(pattern) in 9 pictures, target in 9")
         #expect(lines.contains("views: 9 used, 0 rejected (model pinhole, image 640x480, pattern \(pattern))"), "\(lines)")

@@ -20,6 +20,13 @@ public struct SavedCalibration: Sendable {
         let projection_uncertainty: ProjectionUncertaintyFile?
     }
 
+    /// A calibration from its parts.
+    public init(path: String, camera: Camera, uncertainty: UncertaintyMap?) {
+        self.path = path
+        self.camera = camera
+        self.uncertainty = uncertainty
+    }
+
     /// Reads `path`: a calibration.json, or a folder holding one.
     ///
     /// - Throws: ``ComparisonError/unreadable(path:reason:)`` for a file that is missing, is not

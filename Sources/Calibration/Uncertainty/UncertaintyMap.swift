@@ -53,9 +53,14 @@ public struct UncertaintyMap: Sendable, Hashable {
         let gy = min(max(point.y / Double(imageSize.height - 1) * Double(rows - 1), 0), Double(rows - 1))
         let x0 = min(Int(gx), columns - 2), y0 = min(Int(gy), rows - 2)
         let fx = gx - Double(x0), fy = gy - Double(y0)
-        let top = value(column: x0, row: y0) * (1 - fx) + value(column: x0 + 1, row: y0) * fx
-        let bottom = value(column: x0, row: y0 + 1) * (1 - fx) + value(column: x0 + 1, row: y0 + 1) * fx
-        return top * (1 - fy) + bottom * fy
+        // Points of no weight are left out, so that a point the model cannot invert spoils only
+        // its own neighbourhood.
+        var sum = 0.0
+        for (dx, dy, weight) in [(0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)), (0, 1, (1 - fx) * fy), (1, 1, fx * fy)]
+        where weight > 0 {
+            sum += weight * value(column: x0 + dx, row: y0 + dy)
+        }
+        return sum
     }
 
     /// The worst of the four corners: its name (``cornerNames``) and value.
