@@ -3,7 +3,7 @@ import Testing
 
 /// `marker-shutter --version` and `--generate-completion-script`, run as a user runs them.
 @Suite struct VersionAndCompletionTests {
-    static let commands = ["process", "merge", "live", "calibrate", "board", "devices"]
+    static let commands = ["process", "merge", "live", "calibrate", "compare", "board", "devices"]
 
     @Test func versionPrintsTheToolAndTheLibrariesItRunsWith() throws {
         let result = try MarkerShutterBinary.run(["--version"])
@@ -66,7 +66,7 @@ import Testing
     /// a prompt: the function `complete` registered, called with the words typed so far.
     @Test(arguments: [
         ("pro", ["process"]),
-        ("", ["--version", "-h", "--help", "process", "merge", "live", "calibrate", "board", "devices", "help"]),
+        ("", ["--version", "-h", "--help", "process", "merge", "live", "calibrate", "compare", "board", "devices", "help"]),
         ("process --ann", ["--annotate"]),
     ])
     func bashCompletesWhatIsTyped(typed: String, expected: [String]) throws {

@@ -1,8 +1,10 @@
-// swift run -c release calibration-benchmark [solve|photos|rig] (from Benchmarks/)
+// swift run -c release calibration-benchmark [solve|photos|rig|uncertainty] (from Benchmarks/)
 //
 //   solve    20, 50 and 100 views of a 9x6 chessboard at 1280x720 (corners projected through a
 //            known camera with 0.3 px of noise): the solve's time here and with Python's
 //            cv2.calibrateCamera / calibrateCameraExtended on the same corners.
+//   uncertainty  20, 50 and 100 such views: the solve with and without the projection-uncertainty
+//            map and cross-validation, beside cv2.calibrateCamera and mrcal 2.2 (Scripts/mrcal_baseline.py).
 //   photos   the shared chessboard photos (../shared/images/chessboard): the camera found here and
 //            by cv2.calibrateCamera from the same corners, side by side.
 //   rig      rigs of 2 and 4 cameras (1280x720, 3 squares apart side by side, turned 4 degrees
@@ -272,6 +274,54 @@ func rig() throws {
                 median(baseline.stereo_s) * 1e3, ours.composed(after: theirs.inverse).angleDegrees, apart * 100)
         }
         print(line)
+
+/// The solve with and without the projection-uncertainty map and cross-validation, beside
+/// cv2.calibrateCamera and mrcal 2.2 (Scripts/mrcal_baseline.py) on the same corners.
+func uncertainty() throws {
+    let camera = Camera(
+        model: .pinhole, imageSize: ImageSize(width: 1280, height: 720), fx: 910, fy: 905, cx: 641.5, cy: 362,
+        distortion: [-0.12, 0.05, 0.0005, -0.0003, 0])
+    print("solve time with and without the projection-uncertainty map and cross-validation, 9x6 chessboard at")
+    print("1280x720, 0.3 px noise, pinhole; one run each (without: calibrate with no pose covariance; with: calibrate,")
+    print("the map over a 32x18 grid, and cross-validation's two half solves with their maps and the held-out fits)")
+    print("views  without     map only    map + cross-val  ratio  verdict     | cv2.calibrateCamera  mrcal optimize  mrcal map")
+    for count in [20, 50, 100] {
+        let views = try syntheticViews(count, camera: camera, seed: UInt64(count))
+        var start = ContinuousClock.now
+        let plain = try CameraCalibration.calibrate(views, model: .pinhole, poseCovariance: false)
+        _ = CalibrationReport(result: plain, pattern: "chessboard:9x6")
+        let without = seconds(ContinuousClock.now - start)
+        start = ContinuousClock.now
+        var report = CalibrationReport(result: try CameraCalibration.calibrate(views, model: .pinhole), pattern: "chessboard:9x6")
+        let mapOnly = seconds(ContinuousClock.now - start)
+        report.crossValidate(true)
+        let with = seconds(ContinuousClock.now - start)
+        // mrcal needs each corner's place on the board: the ids go with the views.
+        let path = NSTemporaryDirectory() + "uncertainty-benchmark-\(getpid()).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file: [String: Any] = [
+            "image_size": [camera.imageSize.width, camera.imageSize.height],
+            "views": views.map { view in
+                ["ids": view.points.map(\.id), "object": view.points.map { [$0.object.x, $0.object.y, $0.object.z] },
+                 "image": view.points.map { [$0.image.x, $0.image.y] }]
+            },
+        ]
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [benchmarks.appendingPathComponent("Scripts/mrcal_baseline.py").path, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let mrcal = (try? JSONSerialization.jsonObject(with: data)) as? [String: Double] ?? [:]
+        print(String(
+            format: "%5d  %8.0f ms  %8.0f ms  %12.0f ms  %5.2f  %-10@  | %16.0f ms  %11.0f ms  %6.0f ms   (centre: %.3f px here, %.3f px mrcal)",
+            count, without * 1e3, mapOnly * 1e3, with * 1e3, with / without,
+            (report.crossValidation?.verdict.key ?? "-") as NSString, (mrcal["cv2_s"] ?? .nan) * 1e3,
+            (mrcal["optimize_s"] ?? .nan) * 1e3, (mrcal["uncertainty_s"] ?? .nan) * 1e3,
+            report.uncertainty?.centre ?? .nan, mrcal["centre_px"] ?? .nan))
         fflush(nil)
     }
 }
@@ -280,7 +330,8 @@ switch CommandLine.arguments.dropFirst().first ?? "solve" {
 case "solve": try solve()
 case "photos": try photos()
 case "rig": try rig()
+case "uncertainty": try uncertainty()
 default:
-    FileHandle.standardError.write(Data("usage: calibration-benchmark [solve|photos|rig]\n".utf8))
+    FileHandle.standardError.write(Data("usage: calibration-benchmark [solve|photos|rig|uncertainty]\n".utf8))
     exit(2)
 }

@@ -30,11 +30,13 @@ public enum CameraCalibration {
     ///   - setAside: Pictures already left out (no target found), reported with the rest.
     ///   - refinement: How Ceres Solver refines OpenCV's solve, or `nil` for OpenCV's solve alone
     ///     (whose intervals are OpenCV's: about 1.4 times too wide on ideal data).
+    ///   - poseCovariance: Whether the refinement also gives the covariance over every view's pose
+    ///     (``CalibrationRun/fullCovariance``), which the projection-uncertainty map needs.
     /// - Throws: ``CalibrationError/mixedImageSizes(_:)``, ``CalibrationError/tooFewViews(usable:needed:model:rejected:)``,
     ///   or ``CalibrationError/openCV(_:)`` when OpenCV fails to solve.
     public static func calibrate(
         _ views: [CalibrationView], model: CameraModel, setAside: [RejectedView] = [],
-        refinement: CalibrationRefinement? = .standard
+        refinement: CalibrationRefinement? = .standard, poseCovariance: Bool = true
     ) throws(CalibrationError) -> CalibrationResult {
         let sizes = Dictionary(grouping: views, by: \.imageSize)
         if sizes.count > 1 {
@@ -57,7 +59,7 @@ public enum CameraCalibration {
         guard usable.count >= model.minimumViews, let imageSize = usable.first?.imageSize else {
             throw .tooFewViews(usable: usable.count, needed: model.minimumViews, model: model, rejected: unusable)
         }
-        let first = try solve(usable, model: model, imageSize: imageSize, refinement: refinement)
+        let first = try solve(usable, model: model, imageSize: imageSize, refinement: refinement, poseCovariance: poseCovariance)
         let limit = outlierFactor * first.medianViewRMS
         let outliers = first.views.filter { $0.rms > limit }
         var final = first
@@ -65,7 +67,7 @@ public enum CameraCalibration {
         if !outliers.isEmpty, usable.count - outliers.count >= model.minimumViews {
             let names = Set(outliers.map(\.view.name))
             let kept = usable.filter { !names.contains($0.name) }
-            final = try solve(kept, model: model, imageSize: imageSize, refinement: refinement)
+            final = try solve(kept, model: model, imageSize: imageSize, refinement: refinement, poseCovariance: poseCovariance)
             dropped = outliers.map { solved in
                 RejectedView(
                     name: solved.view.name,
@@ -80,14 +82,15 @@ public enum CameraCalibration {
 
     /// OpenCV's solve of `views`, refined with `refinement` when it is given.
     static func solve(
-        _ views: [CalibrationView], model: CameraModel, imageSize: ImageSize, refinement: CalibrationRefinement?
+        _ views: [CalibrationView], model: CameraModel, imageSize: ImageSize, refinement: CalibrationRefinement?,
+        poseCovariance: Bool = true
     ) throws(CalibrationError) -> CalibrationRun {
         let start = try CalibrationShim.calibrate(views, model: model, imageSize: imageSize)
         guard let refinement else { return try checked(CalibrationRun(start, views: views)) }
         if let value = CalibrationRun(start, views: views).firstNonFiniteValue { throw .nonFiniteSolve(value) }
         let refined = try CeresShim.refine(
             views, camera: start.camera, rotations: start.rotations, translations: start.translations, settings: refinement,
-            fullCovariance: true)
+            fullCovariance: poseCovariance)
         return try checked(CalibrationRun(start: start, refined: refined, settings: refinement, views: views))
     }
 

@@ -16,7 +16,7 @@ public enum LiveCalibration {
     public struct Configuration: Sendable {
         /// The lens model.
         public var model: CameraModel = .pinhole
-        /// The folder the files go to (`calibrate`'s five files).
+        /// The folder the files go to (`calibrate`'s six files).
         public var folder: String
         /// Whether files already in `folder` may be replaced (`--force`); otherwise a folder with
         /// files in it is refused before the session starts.
