@@ -39,10 +39,15 @@ import Testing
         #expect(errors.contains("calibration to picks/calibration (good: RMS under 0.5 px and focal lengths within 1%)"))
         #expect(errors.contains("\ncalibration: \(pictures.count) views, RMS "), "\(errors)")
         #expect(errors.contains("\n  calibration written to picks/calibration\n"))
+        // The sample's board stays in the middle: the uncertainty map is weak at a corner, and the
+        // summary says where to capture more, as calibration.json's advice does.
+        let advice = try #require(errors.split(separator: "\n").last.map(String.init))
+        #expect(advice.hasPrefix("  advice: the projection uncertainty reaches "), "\(errors)")
         let json = try JSONSerialization.jsonObject(
             with: Data(contentsOf: URL(fileURLWithPath: scratch + "/picks/calibration/calibration.json"))) as? [String: Any]
         #expect(json?["pattern"] as? String == "charuco:5x7:DICT_6X6_250")
         #expect(((json?["first_run"] as? [String: Any])?["views"] as? [Any])?.count == pictures.count)
+        #expect((json?["advice"] as? [String])?.last == String(advice.dropFirst("  advice: ".count)))
 
         // A second session would mix its calibration with the first's: refused before anything starts.
         let again = try MarkerShutterBinary.run(arguments, in: scratch)

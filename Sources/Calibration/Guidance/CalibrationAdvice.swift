@@ -45,11 +45,16 @@ public enum CalibrationAdvice {
             advice.append(
                 "the focal length is uncertain by more than 1%: take more views, tilted and near the edges")
         }
-        if let uncertainty, case let worst = uncertainty.worstCorner, !(worst.value <= uncertaintyLimit) {
-            advice.append(
-                "the projection uncertainty reaches " + ProjectionWording.pixels(worst.value) + " px at the \(worst.name) corner: "
-                    + "capture more near the \(worst.name) corner")
-        }
+        if let sentence = uncertainty.flatMap(sentence(for:)) { advice.append(sentence) }
         return advice
+    }
+
+    /// Where to capture more by the projection-uncertainty map: the image corner where it is worst,
+    /// when it passes ``uncertaintyLimit`` there; `nil` otherwise.
+    public static func sentence(for uncertainty: UncertaintyMap) -> String? {
+        let worst = uncertainty.worstCorner
+        guard !(worst.value <= uncertaintyLimit) else { return nil }
+        return "the projection uncertainty reaches " + ProjectionWording.pixels(worst.value) + " px at the \(worst.name) corner: "
+            + "capture more near the \(worst.name) corner"
     }
 }

@@ -55,6 +55,9 @@ public enum LiveCalibration {
         public let pictures: Int
         /// Whether it is good by the configuration's thresholds.
         public let isGood: Bool
+        /// Where to capture more by the projection-uncertainty map (``CalibrationAdvice/sentence(for:)``),
+        /// when it is weak somewhere.
+        public var uncertaintyAdvice: String?
 
         /// The views in the final solve.
         public var views: Int { result.run.views.count }
@@ -136,7 +139,9 @@ public enum LiveCalibration {
         private func solve(_ views: [CalibrationView]) -> Result<Update, CalibrationError> {
             Result { () throws(CalibrationError) -> Update in
                 let result = try CameraCalibration.calibrate(views, model: configuration.model)
-                return Update(result: result, pictures: views.count, isGood: configuration.isGood(result.run))
+                return Update(
+                    result: result, pictures: views.count, isGood: configuration.isGood(result.run),
+                    uncertaintyAdvice: (ProjectionUncertainty(run: result.run)?.map()).flatMap(CalibrationAdvice.sentence(for:)))
             }
         }
 

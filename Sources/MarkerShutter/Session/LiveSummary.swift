@@ -101,6 +101,7 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
             if let update = calibration.update { lines.append("  " + update.description) }
             lines.append(calibration.failure.map { "  calibration not written: \($0)" }
                 ?? "  calibration written to \(calibration.folder)")
+            if let advice = calibration.update?.uncertaintyAdvice { lines.append("  advice: " + advice) }
         }
         return lines.joined(separator: "\n")
     }
