@@ -17,7 +17,9 @@ import Testing
     static let files = [
         "rig.yaml", "camchain.yaml", "rig.json", "camera_info/left.yaml", "camera_info/right.yaml",
         "left/calibration.yaml", "left/camera_info.yaml", "left/calibration.json", "left/coverage.png", "left/residuals.png",
+        "left/uncertainty.png",
         "right/calibration.yaml", "right/camera_info.yaml", "right/calibration.json", "right/coverage.png", "right/residuals.png",
+        "right/uncertainty.png",
         "rectified/",
     ]
 
