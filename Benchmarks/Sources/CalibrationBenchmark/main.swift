@@ -274,6 +274,9 @@ func rig() throws {
                 median(baseline.stereo_s) * 1e3, ours.composed(after: theirs.inverse).angleDegrees, apart * 100)
         }
         print(line)
+        fflush(nil)
+    }
+}
 
 /// The solve with and without the projection-uncertainty map and cross-validation, beside
 /// cv2.calibrateCamera and mrcal 2.2 (Scripts/mrcal_baseline.py) on the same corners.
