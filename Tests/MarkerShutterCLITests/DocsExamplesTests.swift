@@ -146,14 +146,16 @@ import Testing
     /// busy to detect every frame (in the document's run or in this one), which frames were
     /// detected decides the rest, so only the lines that do not depend on it are compared.
     /// Then the pictures that replay took may not be the document's: with `picturesMayDiffer`,
-    /// every number is masked and the advice and the corners dropped (which follow from the
-    /// numbers) left out.
+    /// every number is masked, and what follows from which pictures were taken left out: the
+    /// advice, the corners dropped, views rejected as outliers, where the projection uncertainty is
+    /// worst and the halves' verdict.
     static func mismatch(documented: String, printed: String, picturesMayDiffer: Bool = false) -> String? {
         func lines(_ text: String) -> [String] {
             var lines = masked(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             if lines.last == "" { lines.removeLast() }
             guard picturesMayDiffer else { return lines }
-            let following = ["advice: ", "corners: ", "  dropped from "]
+            let following = ["advice: ", "corners: ", "  dropped from ", "  rejected ", "projection uncertainty ",
+                             "cross-validation ", "  held-out error: "]
             return lines.filter { line in !following.contains { line.hasPrefix($0) } }.map {
                 $0.replacingOccurrences(of: #"-?[0-9]+(\.[0-9]+)?"#, with: "#", options: .regularExpression)
             }
