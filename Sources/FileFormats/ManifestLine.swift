@@ -10,12 +10,13 @@ import Foundation
 /// {"file":"frame_000001.jpg","t":0.033367,"sequence":813}
 /// ```
 ///
-/// A rig's recording has one manifest for all its cameras; each line names its camera first, and
-/// the file is in that camera's folder (`left/frame_000000.jpg`):
+/// A rig's recording has one manifest for all its cameras; each line names its camera first, the
+/// file is in that camera's folder (`left/frame_000000.jpg`), and `t` is the frame's kernel
+/// timestamp (the clock the rig's cameras share) rather than seconds since the recording began:
 ///
 /// ```
-/// {"camera":"left","file":"frame_000000.jpg","t":0,"sequence":812}
-/// {"camera":"right","file":"frame_000000.jpg","t":0.004113,"sequence":77}
+/// {"camera":"left","file":"frame_000000.jpg","t":5321.046411,"sequence":812}
+/// {"camera":"right","file":"frame_000000.jpg","t":5321.050524,"sequence":77}
 /// ```
 ///
 /// Written by ``text`` with the keys in that order (`camera` only for a rig), `t` in microseconds
@@ -27,7 +28,7 @@ public struct ManifestLine: Sendable, Equatable, Codable {
     public var camera: String?
     /// The file name, relative to the folder.
     public var file: String
-    /// Seconds since the recording began.
+    /// Seconds since the recording began; for a rig's recording, the frame's kernel timestamp in seconds.
     public var t: Double
     /// The camera's sequence number, when known.
     public var sequence: UInt64?

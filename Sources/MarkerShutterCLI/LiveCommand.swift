@@ -83,6 +83,7 @@ struct LiveCommand: AsyncParsableCommand {
 
     func run() async throws {
         if rig.isRig { return try await runRig() }
+        if let replay, RigRecording.isRig(replay) { return try await runRig(replaying: replay) }
         // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
         let interruption = InterruptFlag()
         // The camera, the recording, the pictures and the browser view's connections all take file

@@ -116,11 +116,16 @@ struct LiveRigOptions: ParsableArguments {
 
     /// The rig's configuration for `cameras`.
     func rigConfiguration(_ cameras: [CameraArgument], hold: Duration) throws -> RigShutterMachine.Configuration {
-        if let syncTolerance, !(syncTolerance.isFinite && syncTolerance >= 0 && syncTolerance <= 10_000) {
-            throw ValidationError("--sync-tolerance takes milliseconds from 0 to 10000, got \(syncTolerance)")
-        }
         let rigCameras = try cameras.map { camera in
             try RigCamera(name: camera.name, frameInterval: .seconds(1) / (camera.settings.framesPerSecond ?? 30))
+        }
+        return try rigConfiguration(cameras: rigCameras, hold: hold)
+    }
+
+    /// The rig's configuration for cameras already made (a recording's).
+    func rigConfiguration(cameras rigCameras: [RigCamera], hold: Duration) throws -> RigShutterMachine.Configuration {
+        if let syncTolerance, !(syncTolerance.isFinite && syncTolerance >= 0 && syncTolerance <= 10_000) {
+            throw ValidationError("--sync-tolerance takes milliseconds from 0 to 10000, got \(syncTolerance)")
         }
         do {
             return try RigShutterMachine.Configuration(

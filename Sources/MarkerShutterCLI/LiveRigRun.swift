@@ -11,7 +11,7 @@ extension LiveCommand {
         guard rig.isRig else { return }
         if device != nil || replay != nil { throw ValidationError("give --camera for each camera of a rig, or --device (or --replay) for one camera, not both") }
         let unavailable: [(Bool, String)] = [
-            (record != nil, "--record"), (view.serve != nil, "--serve"), (preview, "--preview"), (calibration.calibrate, "--calibrate"),
+            (view.serve != nil, "--serve"), (preview, "--preview"), (calibration.calibrate, "--calibrate"),
             (!(try cameraControls.settings.isEmpty), "--exposure, --focus, --control and --lock"),
         ]
         if let (_, names) = unavailable.first(where: { $0.0 }) { throw ValidationError("\(names): not available with --camera (a rig)") }
@@ -20,41 +20,73 @@ extension LiveCommand {
         _ = try rig.rigConfiguration(rig.cameraArguments(defaults: defaults), hold: detection.holdDuration)
     }
 
-    /// `live --camera NAME=DEVICE ...`: one shutter for the set of several cameras.
-    func runRig() async throws {
+    /// What a rig's replay cannot do, as a usage error.
+    func validateRigReplay() throws {
+        let unavailable: [(Bool, String)] = [
+            (record != nil, "--record"), (view.serve != nil, "--serve"), (preview, "--preview"), (calibration.calibrate, "--calibrate"),
+            (!rig.cameraOptions.isEmpty, "--camera-option"),
+            (!(try cameraControls.settings.isEmpty), "--exposure, --focus, --control and --lock"),
+        ]
+        if let (_, names) = unavailable.first(where: { $0.0 }) { throw ValidationError("\(names): not available with --replay of a rig's recording") }
+    }
+
+    /// `live --camera NAME=DEVICE ...`: one shutter for the set of several cameras; or `live
+    /// --replay DIR` of a rig's recording, its cameras those the recording names.
+    func runRig(replaying folder: String? = nil) async throws {
         let interruption = InterruptFlag()
         SystemCall.raiseOpenFileLimit()
         SystemCall.giveLargeBlocksBack()
         let console = Console()
         let detector = try detection.makeDetector()
-        let (width, height) = frameSize!
-        let arguments = try rig.cameraArguments(defaults: CaptureSettings(width: width, height: height, framesPerSecond: fps,
-                                                                          pixelFormat: gray ? .gray8 : .bgr24))
-        let rigConfiguration = try rig.rigConfiguration(arguments, hold: detection.holdDuration)
-        var configuration = RigSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern), pictures: out,
-                                                     rig: rigConfiguration)
-        configuration.automatic = auto
-        configuration.stopAfter = stopAfter
-        let sources = zip(arguments, rigConfiguration.cameras).map { argument, camera in
-            RigSession.CameraSource(camera: camera, request: .camera(path: argument.device, settings: argument.settings))
-        }
         let session: RigSession
-        do {
-            session = try RigSession(cameras: sources, configuration: configuration)
-        } catch {
-            if case .camera = error { throw RuntimeError("\(error)\n(list cameras with `marker-shutter devices`)") }
-            throw RuntimeError("\(error)")
+        let names: [String]
+        let rigConfiguration: RigShutterMachine.Configuration
+        if let folder {
+            try validateRigReplay()
+            let recording: RigRecording
+            do { recording = try RigRecording(folder: folder) } catch { throw RuntimeError("cannot replay \(folder): \(error)") }
+            do { try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [folder]) } catch { throw RuntimeError("\(error)") }
+            rigConfiguration = try rig.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
+            var configuration = RigSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern), pictures: out,
+                                                         rig: rigConfiguration)
+            configuration.automatic = auto
+            configuration.stopAfter = stopAfter
+            do { session = try RigSession(replaying: recording, configuration: configuration) } catch { throw RuntimeError("\(error)") }
+            names = recording.cameras.map(\.name)
+            console.message("replaying the rig recorded in \(folder): \(recording.frames.count) frames of "
+                + names.joined(separator: ", "))
+        } else {
+            let (width, height) = frameSize!
+            let arguments = try rig.cameraArguments(defaults: CaptureSettings(width: width, height: height, framesPerSecond: fps,
+                                                                              pixelFormat: gray ? .gray8 : .bgr24))
+            rigConfiguration = try rig.rigConfiguration(arguments, hold: detection.holdDuration)
+            var configuration = RigSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern), pictures: out,
+                                                         rig: rigConfiguration)
+            configuration.automatic = auto
+            configuration.stopAfter = stopAfter
+            configuration.record = record
+            let sources = zip(arguments, rigConfiguration.cameras).map { argument, camera in
+                RigSession.CameraSource(camera: camera, request: .camera(path: argument.device, settings: argument.settings))
+            }
+            do {
+                session = try RigSession(cameras: sources, configuration: configuration)
+            } catch {
+                if case .camera = error { throw RuntimeError("\(error)\n(list cameras with `marker-shutter devices`)") }
+                throw RuntimeError("\(error)")
+            }
+            names = arguments.map(\.name)
+            for (source, argument) in zip(session.sources, arguments) { console.message("\(argument.name): \(source.banner)") }
         }
-        for (source, argument) in zip(session.sources, arguments) { console.message("\(argument.name): \(source.banner)") }
+
         let tolerance = String(format: "%.1f", rigConfiguration.syncTolerance.inSeconds * 1000)
         let motion = rigConfiguration.maxMotion.map { String(format: "%.2f px/frame", $0) } ?? "off"
-        console.message("rig of \(arguments.count) cameras: require \(rigConfiguration.require), sync tolerance \(tolerance) ms, "
-            + "max motion \(motion); pattern \(detector.pattern), hold \(detection.hold) s, sets to \(out)")
+        console.message("rig of \(names.count) cameras: require \(rigConfiguration.require), sync tolerance \(tolerance) ms, "
+            + "max motion \(motion); pattern \(detector.pattern), hold \(detection.hold) s, sets to \(out)"
+            + (record.map { ", recording to \($0)" } ?? ""))
         let keyboard = KeyboardInput()
         console.message(keyboard.isTerminal
             ? "Space or Enter: take a set   q or Ctrl-C: quit"
             : "commands on standard input: capture, quit (or Ctrl-C)")
-        let names = arguments.map(\.name)
         let printer = Task { await Self.show(session.events, names: names, console: console) }
         keyboard.start(send: { command in
             switch command {
@@ -72,7 +104,7 @@ extension LiveCommand {
         console.message(summary.description)
         if !summary.lostCameras.isEmpty, let reason = summary.stopReason, reason.contains(" is gone: ") { throw RuntimeError(reason) }
         if interruption.isSet { throw ExitCode(130) }
-        if summary.writesFailed { throw ExitCode(2) }
+        if summary.writesFailed || summary.recording?.summary.failure != nil { throw ExitCode(2) }
     }
 
     /// Prints the rig's changes and sets: changes and refusals on standard error, the sets saved on

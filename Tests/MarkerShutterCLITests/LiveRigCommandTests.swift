@@ -20,9 +20,54 @@ import Testing
         (rig + ["--camera-option", "left:format=MJPG"], "--camera-option left: format takes BGR3 (color) or GREY (grayscale), got MJPG"),
         (rig + ["--camera-option", "left:zoom=2"], "--camera-option left: \"zoom\" is not size, fps or format"),
         (rig + ["--device", "/dev/video0"], "give --camera for each camera of a rig, or --device (or --replay) for one camera, not both"),
-        (rig + ["--record", "rec"], "--record: not available with --camera (a rig)"),
+        (rig + ["--serve", "8080"], "--serve: not available with --camera (a rig)"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         try MarkerShutterBinary.expectUsageError(arguments, message: message)
+    }
+
+    /// A rig's recording with its cameras named and the manifest given.
+    static func recording(_ manifest: String) throws -> String {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        try "{\"cameras\":[{\"name\":\"left\",\"fps\":30},{\"name\":\"right\",\"fps\":25}]}\n"
+            .write(toFile: folder + "/cameras.json", atomically: true, encoding: .utf8)
+        try manifest.write(toFile: folder + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        for camera in ["left", "right"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + camera, withIntermediateDirectories: true)
+            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/\(camera)/frame_000000.jpg"))
+        }
+        return folder
+    }
+
+    /// `--replay` of a rig's recording takes the rig's rules, not what only a live rig has.
+    @Test(arguments: [
+        (["--record", "rec"], "--record: not available with --replay of a rig's recording"),
+        (["--camera-option", "left:fps=25"], "--camera-option: not available with --replay of a rig's recording"),
+        (["--preview"], "--preview: not available with --replay of a rig's recording"),
+    ])
+    func rigReplayUsageErrors(arguments: [String], message: String) throws {
+        let folder = try Self.recording("")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try MarkerShutterBinary.expectUsageError(["live", "--replay", folder, "--out", "picks"] + arguments, message: message)
+    }
+
+    /// A hostile rig recording is refused with status 1 before anything is written, and is left as it was.
+    @Test func aHostileRigRecordingIsRefused() throws {
+        let manifest = "{\"camera\":\"left\",\"file\":\"frame_000000.jpg\",\"t\":10}\n{\"camera\":\"middle\",\"file\":\"frame_000000.jpg\",\"t\":10}\n"
+        let folder = try Self.recording(manifest)
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
+        let result = try MarkerShutterBinary.run(["live", "--pattern", "charuco:5x7:DICT_6X6_250", "--replay", folder, "--out", "picks"],
+                                                 in: scratch)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains(
+            "cannot replay \(folder): \(folder)/manifest.jsonl line 2: camera \"middle\" is not one of the rig's (left, right)\n"),
+            "\(result.standardError)")
+        #expect(CalibrateCommandTests.contents(scratch).isEmpty)
+        #expect(try String(contentsOfFile: folder + "/manifest.jsonl", encoding: .utf8) == manifest)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["cameras.json", "left", "manifest.jsonl", "right"])
     }
 }

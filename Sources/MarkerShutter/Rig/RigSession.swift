@@ -2,6 +2,7 @@ import Dispatch
 import FileFormats
 import Foundation
 import FrameCapture
+import Pixels
 public import MarkerDetection
 import Synchronization
 
@@ -44,6 +45,11 @@ public final class RigSession: Sendable {
         public var stopAfter: Int?
         /// Tells the time between frames, to find stalls.
         public var clock = SessionClock.continuous
+        /// A new or empty folder the frames the rig sees are recorded to (``RigRecorder``).
+        public var record: String?
+        /// Whether a replayed recording keeps its frames' pace; when `false`, each frame follows
+        /// the one before as soon as it is detected (the rig sees the same times either way).
+        public var replayInRealTime = true
         /// How many sets may wait to be written before a request is refused.
         var setBacklog = 4
 
@@ -89,6 +95,12 @@ public final class RigSession: Sendable {
         var machine: RigShutterMachine
         /// Each camera's recent valid frames, with their pixels, by index.
         var held: [[Int: FrameObservation]]
+        /// Where what the machine is told is recorded.
+        var journal: RigRecorder?
+        /// In a replay, each camera's frames' indexes by their times, as they arrived.
+        var arrivalIndexes: [[FrameTime: Int]] = []
+        /// A replay waiting for one camera's frame to be detected.
+        var waiting: (camera: Int, index: Int, resume: CheckedContinuation<Void, Never>)?
         var nextIndex: [Int]
         /// The index of the last frame each camera's detection finished with.
         var lastHandled: [Int]
@@ -112,6 +124,7 @@ public final class RigSession: Sendable {
         /// caught up with every camera's frames, only stalls while frames still wait (they decide).
         mutating func advance(to time: FrameTime) -> RigShutterMachine.Step {
             let waiting = zip(nextIndex, lastHandled).contains { $0 - 1 > $1 }
+            journal?.noteAdvance(to: time, arrivalsOnly: waiting)
             return waiting ? machine.advanceArrivals(to: time) : machine.advance(to: time)
         }
     }
@@ -127,6 +140,9 @@ public final class RigSession: Sendable {
     private let continuation: AsyncStream<Event>.Continuation
     private let shutters: [LiveShutter]
     private let shared: Mutex<Shared>
+    private let recorder: RigRecorder?
+    /// The recording replayed, when this session replays one.
+    public let recording: RigRecording?
     private let pictures: Mutex<RigPictureFolder>
     private let writer = DispatchQueue(label: "marker-shutter sets")
 
@@ -134,15 +150,44 @@ public final class RigSession: Sendable {
     ///
     /// - Throws: ``LiveSessionError`` naming what could not be prepared (the cameras opened so far
     ///   are closed again).
-    public init(cameras: [CameraSource], configuration: Configuration) throws(LiveSessionError) {
+    public convenience init(cameras: [CameraSource], configuration: Configuration) throws(LiveSessionError) {
+        try self.init(cameras: cameras, recording: nil, configuration: configuration)
+    }
+
+    /// Prepares a replay of a rig's recording: its frames go to the rig machine in the recorded
+    /// order with their recorded times, each detected before the next is given (none skipped), so
+    /// that the rig's timeline is the one the recording saw. `configuration.rig.cameras` must be
+    /// the recording's cameras.
+    ///
+    /// - Throws: ``LiveSessionError`` naming what could not be prepared.
+    public convenience init(replaying recording: RigRecording, configuration: Configuration) throws(LiveSessionError) {
+        let sources = recording.cameras.map { camera in
+            CameraSource(camera: camera, request: .source(.items(
+                named: (recording.folder as NSString).appendingPathComponent(camera.name),
+                AsyncThrowingStream { $0.finish() }, stop: {})))
+        }
+        try self.init(cameras: sources, recording: recording, configuration: configuration)
+    }
+
+    private init(cameras: [CameraSource], recording: RigRecording?, configuration: Configuration) throws(LiveSessionError) {
         precondition(cameras.map(\.camera) == configuration.rig.cameras, "the sources must be the rig's cameras, in its order")
         self.cameras = cameras
         self.configuration = configuration
+        self.recording = recording
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
         do {
             pictures = Mutex(try RigPictureFolder(path: configuration.pictures, pattern: configuration.detector.pattern))
         } catch {
             throw .pictures(error)
+        }
+        do {
+            recorder = try configuration.record.map { path throws(OutputError) in
+                try RigRecorder(folder: path, cameras: configuration.rig.cameras)
+            }
+        } catch where error.errno == ENOTEMPTY {
+            throw .recordingFolderNotEmpty(configuration.record ?? "")
+        } catch {
+            throw .recording(error)
         }
         var opened: [LiveSource] = []
         for source in cameras {
@@ -161,6 +206,7 @@ public final class RigSession: Sendable {
         let count = cameras.count
         let counts = zip(cameras, opened).map { RigSummary.Camera(name: $0.camera.name, device: $1.name) }
         shared = Mutex(Shared(machine: RigShutterMachine(configuration: configuration.rig), held: Array(repeating: [:], count: count),
+                              journal: recorder, arrivalIndexes: Array(repeating: [:], count: count),
                               nextIndex: Array(repeating: 0, count: count), lastHandled: Array(repeating: -1, count: count),
                               cameras: counts,
                               policies: Array(repeating: AutoCapturePolicy(), count: count)))
@@ -272,9 +318,13 @@ public final class RigSession: Sendable {
             shutter.start { [self] outcome in handle(outcome, camera: camera) }
         }
         let watch = sources.contains(where: \.mayStall) ? Task { await watchStalls() } : nil
-        await withTaskGroup(of: Void.self) { group in
-            for camera in sources.indices {
-                group.addTask { [self] in await pump(camera: camera) }
+        if let recording {
+            await replay(recording)
+        } else {
+            await withTaskGroup(of: Void.self) { group in
+                for camera in sources.indices {
+                    group.addTask { [self] in await pump(camera: camera) }
+                }
             }
         }
         for shutter in shutters { shutter.finish() }
@@ -289,12 +339,14 @@ public final class RigSession: Sendable {
         shared.withLock { $0.closed = true }
         writer.sync {}
         continuation.finish()
-        return shared.withLock { state in
+        var summary = shared.withLock { state in
             var cameras = state.cameras
             for index in cameras.indices { cameras[index].skipped = shutters[index].framesSkipped }
             return RigSummary(stopReason: state.stopReason, cameras: cameras, sets: state.sets,
                               lostCameras: state.machine.lostCameras, failures: state.failures, setLatencies: state.setLatencies)
         }
+        if let recorder { summary.recording = (recorder.folder, recorder.finish()) }
+        return summary
     }
 
     /// Reads camera `camera`'s frames until its source ends; a camera that fails is lost.
@@ -303,18 +355,7 @@ public final class RigSession: Sendable {
         do {
             for try await item in source.items {
                 guard case .frame(let frame) = item else { continue }
-                let now = configuration.clock.now()
-                let (index, limitReached) = shared.withLock { state -> (Int, Bool) in
-                    let index = state.nextIndex[camera]
-                    state.nextIndex[camera] += 1
-                    state.cameras[camera].received += 1
-                    state.cameras[camera].lostByCamera += frame.droppedBefore
-                    if state.anchor.map({ frame.time >= $0.time }) ?? true { state.anchor = (frame.time, now) }
-                    let step = state.machine.arrived(camera: camera, at: frame.time)
-                    if step.changed { continuation.yield(.rigChanged(step.state)) }
-                    return (index, configuration.stopAfter.map { state.nextIndex[camera] >= $0 } ?? false)
-                }
-                shutters[camera].submit(frame, index: index, arrivedAt: now)
+                let (_, limitReached) = arrive(frame, camera: camera)
                 if limitReached {
                     stop(reason: "\(configuration.stopAfter ?? 0) frames")
                     break
@@ -325,6 +366,7 @@ public final class RigSession: Sendable {
             let reason = "\(error)"
             let stopping = shared.withLock { state -> String? in
                 state.failures.append("\(name): \(reason)")
+                state.journal?.noteLost(camera: camera)
                 let step = state.machine.lose(camera: camera)
                 continuation.yield(.cameraLost(camera: name, reason: reason))
                 if step.changed { continuation.yield(.rigChanged(step.state)) }
@@ -336,12 +378,107 @@ public final class RigSession: Sendable {
         }
     }
 
+    /// Counts camera `camera`'s frame in, tells the machine it arrived and hands it to detection.
+    ///
+    /// - Returns: The frame's index, and whether ``Configuration/stopAfter`` is reached with it.
+    private func arrive(_ frame: SourceFrame, camera: Int) -> (index: Int, limitReached: Bool) {
+        let now = configuration.clock.now()
+        let (index, limitReached) = shared.withLock { state -> (Int, Bool) in
+            let index = state.nextIndex[camera]
+            state.nextIndex[camera] += 1
+            state.cameras[camera].received += 1
+            state.cameras[camera].lostByCamera += frame.droppedBefore
+            if state.anchor.map({ frame.time >= $0.time }) ?? true { state.anchor = (frame.time, now) }
+            state.journal?.noteArrival(camera: camera, at: frame.time)
+            let step = state.machine.arrived(camera: camera, at: frame.time)
+            if step.changed { continuation.yield(.rigChanged(step.state)) }
+            return (index, configuration.stopAfter.map { state.nextIndex[camera] >= $0 } ?? false)
+        }
+        shutters[camera].submit(frame, index: index, arrivedAt: now)
+        return (index, limitReached)
+    }
+
+    /// Tells the rig what the recording says it was told, in order: arrivals, time moving on and
+    /// cameras lost as they were, each frame detected before the next step, at the recording's pace
+    /// when ``Configuration/replayInRealTime``.
+    private func replay(_ recording: RigRecording) async {
+        let clock = configuration.clock
+        let start = clock.now()
+        guard let first = recording.frames.first?.time else { return }
+        for step in recording.steps {
+            if shared.withLock({ $0.stopReason != nil }) { break }
+            let time: FrameTime
+            switch step {
+            case .arrived(_, let t), .advance(let t), .advanceArrivals(let t): time = t
+            case .observed(let frame): time = recording.frames[frame].time
+            case .lost: time = first
+            }
+            if configuration.replayInRealTime, time > first {
+                do { try await clock.sleep(start + first.duration(to: time)) } catch { break }
+            }
+            switch step {
+            case .arrived(let camera, let time):
+                let limitReached = shared.withLock { state -> Bool in
+                    let index = state.nextIndex[camera]
+                    state.nextIndex[camera] += 1
+                    state.cameras[camera].received += 1
+                    state.arrivalIndexes[camera][time] = index
+                    let step = state.machine.arrived(camera: camera, at: time)
+                    if step.changed { continuation.yield(.rigChanged(step.state)) }
+                    return configuration.stopAfter.map { state.nextIndex[camera] >= $0 } ?? false
+                }
+                if limitReached { stop(reason: "\(configuration.stopAfter ?? 0) frames") }
+            case .advance(let time), .advanceArrivals(let time):
+                shared.withLock { state in
+                    let step = if case .advance = step { state.machine.advance(to: time) } else { state.machine.advanceArrivals(to: time) }
+                    if step.changed { continuation.yield(.rigChanged(step.state)) }
+                }
+            case .lost(let camera):
+                let name = cameras[camera].camera.name
+                let stopping = shared.withLock { state -> Bool in
+                    let step = state.machine.lose(camera: camera)
+                    continuation.yield(.cameraLost(camera: name, reason: "lost in the recording"))
+                    if step.changed { continuation.yield(.rigChanged(step.state)) }
+                    return !state.machine.canMeetRequirement
+                }
+                if stopping { stop(reason: "\(name) is gone in the recording") }
+            case .observed(let number):
+                let frame = recording.frames[number]
+                let pixels: PixelBuffer
+                do {
+                    pixels = try ImageFile.read(frame.path)
+                } catch {
+                    let name = cameras[frame.camera].camera.name
+                    shared.withLock { $0.failures.append("\(name): \(frame.path): \(error)") }
+                    stop(reason: "\(frame.path) cannot be read: \(error)")
+                    break
+                }
+                let source = SourceFrame(pixels: pixels, time: frame.time, sequence: frame.sequence, file: frame.path)
+                let index = shared.withLock { state in
+                    state.arrivalIndexes[frame.camera].removeValue(forKey: frame.time) ?? state.nextIndex[frame.camera] - 1
+                }
+                await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
+                    shared.withLock { $0.waiting = (frame.camera, index, resume) }
+                    shutters[frame.camera].submit(source, index: index, arrivedAt: clock.now())
+                }
+            }
+        }
+    }
+
+    /// Lets a replay waiting for camera `camera`'s frame `index` go on.
+    private func release(camera: Int, index: Int, in state: inout Shared) {
+        guard let waiting = state.waiting, waiting.camera == camera, waiting.index <= index else { return }
+        state.waiting = nil
+        waiting.resume.resume()
+    }
+
     private func handle(_ outcome: LiveShutter.Outcome, camera: Int) {
-        guard case .detected(let observation, _, _, let latency) = outcome else {
+        guard case .detected(let observation, let pixels, _, let latency) = outcome else {
             if case .failed(let index) = outcome {
                 shared.withLock {
                     $0.cameras[camera].detectionFailures += 1
                     $0.lastHandled[camera] = index
+                    release(camera: camera, index: index, in: &$0)
                 }
             }
             return
@@ -362,6 +499,10 @@ public final class RigSession: Sendable {
             }
             continuation.yield(.frame(camera: camera, observation: observation, rig: step.state, changed: step.changed))
             if configuration.automatic, !state.closed, let set = step.state.set { considerAutomatic(set, in: &state) }
+            if let recorder {
+                recorder.record(camera: camera, pixels: pixels, time: observation.time, sequence: observation.sequence)
+            }
+            release(camera: camera, index: observation.index, in: &state)
         }
     }
 

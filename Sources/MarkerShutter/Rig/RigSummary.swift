@@ -47,6 +47,8 @@ public struct RigSummary: Sendable, CustomStringConvertible {
     public let failures: [String]
     /// From the arrival of each set's later frame to the rig's state after its detection.
     public let setLatencies: [Duration]
+    /// The recording's folder and counts, when the frames were recorded.
+    public internal(set) var recording: (folder: String, summary: FrameRecorder.Summary)?
 
     init(stopReason: String?, cameras: [Camera], sets: Sets, lostCameras: [String], failures: [String], setLatencies: [Duration] = []) {
         self.stopReason = stopReason
@@ -81,6 +83,12 @@ public struct RigSummary: Sendable, CustomStringConvertible {
         }
         if !lostCameras.isEmpty { lines.append("  cameras lost: \(lostCameras.joined(separator: ", "))") }
         for failure in failures { lines.append("  \(failure)") }
+        if let (folder, summary) = recording {
+            var line = "recording: \(summary.written) frames in \(folder)"
+            if summary.skipped > 0 { line += " (\(summary.skipped) not recorded: the disk was behind)" }
+            if let failure = summary.failure { line += "; recording stopped: \(failure)" }
+            lines.append(line)
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -1,0 +1,94 @@
+import EmulatedCameraHarness
+import Foundation
+import Testing
+
+extension LiveTests {
+    /// `live --camera ... --record DIR` keeps every frame the rig saw, each camera in its folder, with
+    /// one manifest; `live --replay DIR` gives those frames to the same rig shutter and reproduces the
+    /// live rig's timeline and its automatic sets.
+    @Suite struct LiveRigRecordingTests {
+        /// The rig's changes as `live` prints them on standard error, each with every camera's phase.
+        static func rigChanges(_ standardError: String) -> [String] {
+            standardError.split(separator: "\n").map(String.init).filter { $0.hasPrefix("rig enabled: ") || $0.hasPrefix("rig disabled: ") }
+        }
+
+        /// Each saved set's frames, by camera, as their sidecar gives their kernel timestamps.
+        static func setTimes(_ folder: String) throws -> [[String]] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("set_") }.sorted()
+            return try names.map { name in
+                let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+                let cameras = try #require(object["cameras"] as? [[String: Any]])
+                return cameras.map { "\($0["name"] ?? "?") \($0["t"] ?? "?")" }
+            }
+        }
+
+        /// Two cameras, 640x480 at 30 fps and 1280x720 at 25 fps, the board coming and going in each
+        /// at its own moments and changing pose: recorded live with `--auto`, replayed with `--auto`.
+        @Test func aRecordedRigReplaysToTheSameTimelineAndSets() async throws {
+            let harness = try await makeLiveHarness()
+            let board: (Int, Int) -> [ScriptedSession.Shot] = { pose, count in Array(repeating: .board(pose: pose), count: count) }
+            let empty: (Int) -> [ScriptedSession.Shot] = { Array(repeating: .empty, count: $0) }
+            let left = try LiveRigTests.addCamera(harness, named: "left", shots: board(2, 30) + empty(20) + board(3, 30) + empty(10) + board(1, 30))
+            let right = try LiveRigTests.addCamera(harness, named: "right", shots: board(2, 20) + empty(25) + board(3, 30) + board(1, 25),
+                                                   size: (1280, 720), fps: 25)
+            let out = harness.directory + "/pictures"
+            let recording = harness.directory + "/recording"
+            let live = try LiveRigTests.live(harness, [("left", left), ("right", right)], [
+                "--camera-option", "right:size=1280x720,fps=25", "--out", out, "--auto", "--record", recording, "--stop-after", "150",
+            ])
+            live.closeInput()
+            let recorded = try await live.wait(timeout: .seconds(300))
+            #expect(recorded.status == 0, "\(recorded.standardError)")
+            #expect(recorded.standardError.contains(", recording to \(recording)\n"), "\(recorded.standardError)")
+
+            // The layout: a folder per camera, frames named as one camera's recording names them, one
+            // manifest naming each line's camera, in the order the rig saw them.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: recording).sorted() == ["cameras.json", "events.jsonl", "left", "manifest.jsonl", "right"])
+            #expect(try String(contentsOfFile: recording + "/cameras.json", encoding: .utf8)
+                == "{\"cameras\":[{\"name\":\"left\",\"fps\":30},{\"name\":\"right\",\"fps\":25}]}\n")
+            let manifest = try String(contentsOfFile: recording + "/manifest.jsonl", encoding: .utf8)
+                .split(separator: "\n").map { try JSONLine(String($0)) }
+            for camera in ["left", "right"] {
+                let lines = manifest.filter { $0.string("camera") == camera }
+                #expect(lines.map { $0.string("file") } == (0..<lines.count).map { String(format: "frame_%06d.jpg", $0) })
+                let times = lines.compactMap { $0.double("t") }
+                #expect(times.count == lines.count && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(camera): \(times)")
+                let files = try FileManager.default.contentsOfDirectory(atPath: recording + "/" + camera).sorted()
+                #expect(files == lines.compactMap { $0.string("file") })
+            }
+            let detected = recorded.standardError.split(separator: "\n").filter { $0.contains(" frames received, ") }
+            let summary = try #require(recorded.standardError.split(separator: "\n").last { $0.hasPrefix("recording: ") })
+            #expect(summary == "recording: \(manifest.count) frames in \(recording)", "\(recorded.standardError)")
+            #expect(manifest.count > 200, "\(detected)")
+
+            let replayOut = harness.directory + "/replayed"
+            let replay = try harness.start(harness.markerShutter, [
+                "live", "--pattern", ScriptedSession.patternText, "--replay", recording, "--out", replayOut, "--auto",
+            ])
+            replay.closeInput()
+            let replayed = try await replay.wait(timeout: .seconds(300))
+            #expect(replayed.status == 0, "\(replayed.standardError)")
+            #expect(replayed.standardError.contains("replaying the rig recorded in \(recording): \(manifest.count) frames of left, right\n"),
+                    "\(replayed.standardError)")
+            #expect(replayed.standardError.contains("stopped: end of frames"), "\(replayed.standardError)")
+
+            // The same rig changes, line for line, from the first (each camera's first frame) to the
+            // last: the board leaving and coming back in each camera, and whatever a busy machine
+            // made of the cameras' timing (frames arriving late, a camera stalled for a moment).
+            let liveChanges = Self.rigChanges(recorded.standardError)
+            let replayChanges = Self.rigChanges(replayed.standardError)
+            #expect(liveChanges.contains { $0.hasPrefix("rig disabled: right does not see the board (") }, "\(liveChanges)")
+            #expect(liveChanges.contains { $0.hasPrefix("rig disabled: left") && $0.contains(" not see the board (") }, "\(liveChanges)")
+            #expect(liveChanges.filter { $0.hasPrefix("rig enabled: ") }.count >= 2, "\(liveChanges)")
+            #expect(replayChanges == liveChanges, "replayed: \(replayChanges)\nlive: \(liveChanges)")
+            // The same automatic sets, of the same frames (their kernel timestamps), and the same lines.
+            let liveSets = try Self.setTimes(out)
+            #expect(liveSets.count >= 1, "\(recorded.standardOutput)")
+            #expect(try Self.setTimes(replayOut) == liveSets)
+            #expect(replayed.standardOutput.replacingOccurrences(of: replayOut, with: out) == recorded.standardOutput)
+            // The recording is as it was.
+            #expect(try String(contentsOfFile: recording + "/manifest.jsonl", encoding: .utf8).split(separator: "\n").count == manifest.count)
+        }
+    }
+}
