@@ -103,6 +103,10 @@ struct ProcessCommand: ParsableCommand {
     func run() throws {
         if shard != nil || folders != nil { return try runShards() }
         guard let folder else { throw ValidationError("give the folder of frames (or --folders LIST)") }
+        if RigRecording.isRig(folder) {
+            throw RuntimeError("\(folder) is a rig's recording (cameras.json, a manifest naming each frame's camera): "
+                + "`process` takes one camera's frames; replay the rig with `marker-shutter live --replay \(folder)`")
+        }
         let frameFolder: FrameFolder
         do {
             frameFolder = try FrameFolder(path: folder, framesPerSecond: fps)

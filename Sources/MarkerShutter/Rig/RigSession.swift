@@ -14,6 +14,10 @@ import Synchronization
 /// time when no frame comes (a camera that stalls), keeps the recent valid frames a set may be made
 /// of, and writes the sets. What happens is told as ``Event`` values on ``events``; ``run()``
 /// returns the ``RigSummary`` once every camera stopped and every set asked for is written.
+///
+/// With ``Configuration/record`` the frames the rig takes and everything its machine is told go to a
+/// ``RigRecorder``; ``init(replaying:configuration:)`` tells a new machine the same from a
+/// ``RigRecording``, one step after another, and so reaches the same decisions.
 public final class RigSession: Sendable {
     /// One camera of the rig and where its frames come from.
     public struct CameraSource: Sendable {
