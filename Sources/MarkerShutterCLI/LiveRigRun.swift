@@ -15,6 +15,9 @@ extension LiveCommand {
             (!(try cameraControls.settings.isEmpty), "--exposure, --focus, --control and --lock"),
         ]
         if let (_, names) = unavailable.first(where: { $0.0 }) { throw ValidationError("\(names): not available with --camera (a rig)") }
+        if let record, URL(fileURLWithPath: record).standardizedFileURL.path == URL(fileURLWithPath: out).standardizedFileURL.path {
+            throw ValidationError("--record and --out are both \(record): the recording and the sets each need their own folder")
+        }
         let defaults = CaptureSettings(width: frameSize?.width ?? 1280, height: frameSize?.height ?? 720, framesPerSecond: fps,
                                        pixelFormat: gray ? .gray8 : .bgr24)
         _ = try rig.rigConfiguration(rig.cameraArguments(defaults: defaults), hold: detection.holdDuration)

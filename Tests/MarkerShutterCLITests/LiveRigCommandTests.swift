@@ -21,6 +21,7 @@ import Testing
         (rig + ["--camera-option", "left:zoom=2"], "--camera-option left: \"zoom\" is not size, fps or format"),
         (rig + ["--device", "/dev/video0"], "give --camera for each camera of a rig, or --device (or --replay) for one camera, not both"),
         (rig + ["--serve", "8080"], "--serve: not available with --camera (a rig)"),
+        (rig + ["--record", "picks/"], "--record and --out are both picks/: the recording and the sets each need their own folder"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         try MarkerShutterBinary.expectUsageError(arguments, message: message)
