@@ -87,6 +87,7 @@ extension LiveTests {
             #expect(liveSets.count >= 1, "\(recorded.standardOutput)")
             #expect(try Self.setTimes(replayOut) == liveSets)
             #expect(replayed.standardOutput.replacingOccurrences(of: replayOut, with: out) == recorded.standardOutput)
+            print("rig recording: \(manifest.count) frames, \(liveChanges.count) rig changes and \(liveSets.count) sets live, the same replayed")
             // The recording is as it was.
             #expect(try String(contentsOfFile: recording + "/manifest.jsonl", encoding: .utf8).split(separator: "\n").count == manifest.count)
         }
