@@ -2,6 +2,7 @@ import ArgumentParser
 import FileFormats
 import Foundation
 import FrameCapture
+import MarkerDetection
 import MarkerShutter
 import SystemCalls
 
@@ -11,10 +12,13 @@ extension LiveCommand {
         guard rig.isRig else { return }
         if device != nil || replay != nil { throw ValidationError("give --camera for each camera of a rig, or --device (or --replay) for one camera, not both") }
         let unavailable: [(Bool, String)] = [
-            (view.serve != nil, "--serve"), (preview, "--preview"), (calibration.calibrate, "--calibrate"),
+            (view.serve != nil, "--serve"), (preview, "--preview"),
             (!(try cameraControls.settings.isEmpty), "--exposure, --focus, --control and --lock"),
         ]
         if let (_, names) = unavailable.first(where: { $0.0 }) { throw ValidationError("\(names): not available with --camera (a rig)") }
+        if calibration.calibrate, calibration.calibrationOut == nil {
+            throw ValidationError("--calibrate with --camera needs --calibration-out DIR: a rig's sets fill --out, so its files go elsewhere")
+        }
         if let record, URL(fileURLWithPath: record).standardizedFileURL.path == URL(fileURLWithPath: out).standardizedFileURL.path {
             throw ValidationError("--record and --out are both \(record): the recording and the sets each need their own folder")
         }
@@ -80,17 +84,19 @@ extension LiveCommand {
             names = arguments.map(\.name)
             for (source, argument) in zip(session.sources, arguments) { console.message("\(argument.name): \(source.banner)") }
         }
+        let rigCalibration = try Self.rigCalibration(calibration, cameras: names, pictures: out, pattern: detector.pattern, console: console)
 
         let tolerance = String(format: "%.1f", rigConfiguration.syncTolerance.inSeconds * 1000)
         let motion = rigConfiguration.maxMotion.map { String(format: "%.2f px/frame", $0) } ?? "off"
         console.message("rig of \(names.count) cameras: require \(rigConfiguration.require), sync tolerance \(tolerance) ms, "
             + "max motion \(motion); pattern \(detector.pattern), hold \(detection.hold) s, sets to \(out)"
-            + (record.map { ", recording to \($0)" } ?? ""))
+            + (record.map { ", recording to \($0)" } ?? "")
+            + (rigCalibration.map { ", calibration to \($0.configuration.folder)" } ?? ""))
         let keyboard = KeyboardInput()
         console.message(keyboard.isTerminal
             ? "Space or Enter: take a set   q or Ctrl-C: quit"
             : "commands on standard input: capture, quit (or Ctrl-C)")
-        let printer = Task { await Self.show(session.events, names: names, console: console) }
+        let printer = Task { await Self.show(session.events, names: names, console: console, onSetSaved: { rigCalibration?.setSaved() }) }
         keyboard.start(send: { command in
             switch command {
             case .capture: session.requestSet()
@@ -105,14 +111,52 @@ extension LiveCommand {
         TerminalMode.restore()
         interruption.cancel()
         console.message(summary.description)
+        let calibrated = rigCalibration.map { Self.finish($0, console: console) } ?? true
         if !summary.lostCameras.isEmpty, let reason = summary.stopReason, reason.contains(" is gone: ") { throw RuntimeError(reason) }
         if interruption.isSet { throw ExitCode(130) }
-        if summary.writesFailed || summary.recording?.summary.failure != nil { throw ExitCode(2) }
+        if summary.writesFailed || summary.recording?.summary.failure != nil || !calibrated { throw ExitCode(2) }
+    }
+
+    /// The background rig calibration of `--calibrate`, or nil without it; each solve's line is
+    /// said as it ends.
+    private static func rigCalibration(
+        _ options: LiveCalibrationOptions, cameras: [String], pictures: String, pattern: Pattern, console: Console
+    ) throws -> RigLiveCalibration? {
+        guard options.calibrate, let folder = options.calibrationOut else { return nil }
+        var configuration = RigLiveCalibration.Configuration(cameras: cameras, pictures: pictures, folder: folder)
+        configuration.replacing = options.force
+        do {
+            return try RigLiveCalibration(configuration: configuration, pattern: pattern) { outcome in
+                if case .success(let update) = outcome { console.message("\(update)") }
+            }
+        } catch {
+            throw RuntimeError("\(error)")
+        }
+    }
+
+    /// Solves every set saved once more if the last solve missed some, says the rig's summary and
+    /// writes its files (their paths on standard output); false when there is no calibration to write.
+    private static func finish(_ calibration: RigLiveCalibration, console: Console) -> Bool {
+        switch calibration.finish() {
+        case .success(let update):
+            for line in update.report.summary { console.message(line) }
+            do {
+                for path in try calibration.write(update) { console.result(path) }
+                return true
+            } catch {
+                console.message("calibration not written: \(error)")
+                return false
+            }
+        case .failure(let error):
+            console.message("calibration not written: \(error)")
+            return false
+        }
     }
 
     /// Prints the rig's changes and sets: changes and refusals on standard error, the sets saved on
     /// standard output.
-    private static func show(_ events: AsyncStream<RigSession.Event>, names: [String], console: Console) async {
+    private static func show(_ events: AsyncStream<RigSession.Event>, names: [String], console: Console,
+                             onSetSaved: @Sendable () -> Void) async {
         func line(_ state: RigState) -> String {
             let cameras = zip(names, state.cameras).map { "\($0) \($1)" }.joined(separator: ", ")
             guard let set = state.set else { return "rig disabled: \(state.refusal.map { "\($0)" } ?? "") (\(cameras))" }
@@ -127,6 +171,7 @@ extension LiveCommand {
             case .rigChanged(let state):
                 console.message(line(state))
             case .setSaved(let saved, let trigger):
+                onSetSaved()
                 console.result("\(saved.sidecar) (\(saved.images.joined(separator: ", ")); "
                     + String(format: "%.1f ms apart", saved.largestDifference * 1000) + ", \(trigger.rawValue))")
             case .setRefused(let refusal):

@@ -22,6 +22,7 @@ import Testing
         (rig + ["--device", "/dev/video0"], "give --camera for each camera of a rig, or --device (or --replay) for one camera, not both"),
         (rig + ["--serve", "8080"], "--serve: not available with --camera (a rig)"),
         (rig + ["--record", "picks/"], "--record and --out are both picks/: the recording and the sets each need their own folder"),
+        (rig + ["--calibrate"], "--calibrate with --camera needs --calibration-out DIR: a rig's sets fill --out, so its files go elsewhere"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         try MarkerShutterBinary.expectUsageError(arguments, message: message)
