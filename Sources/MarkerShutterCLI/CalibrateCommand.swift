@@ -183,15 +183,8 @@ struct CalibrateCommand: ParsableCommand {
         if let name = named.keys.sorted().first {
             throw UsageError("--model \(name)=...: \(FileNameText.escaped(folder)) is one camera's pictures, not a rig")
         }
-        let interrupt = InterruptFlag()
         let job = CalibrationJob(into: out, input: folder)
-        interrupt.onInterrupt { name in
-            let written = job.stop()
-            FileHandle.standardError.write(
-                written ? "stopped by \(name) after the calibration files were moved into \(FileNameText.escaped(out))\n"
-                    : "stopped by \(name): nothing was written\n")
-            _exit(130)
-        }
+        let interrupt = stopOnSignal(job)
         defer { interrupt.cancel() }
         do {
             let written = try job.run(
@@ -212,10 +205,11 @@ struct CalibrateCommand: ParsableCommand {
         }
     }
 
-    /// Calibrates a rig of `cameras`, or the rig picture folder `rigFolder`.
-    private func runRig(cameras: [(name: String, folder: String)], rigFolder: String?, model: CameraModel, named: [String: CameraModel]) throws {
+    /// Stops `job` on Ctrl-C or a termination signal, saying whether its files were already moved
+    /// into --out, and ends the program with 130; cancel the returned flag once the job is done.
+    private func stopOnSignal(_ job: CalibrationJob) -> InterruptFlag {
         let interrupt = InterruptFlag()
-        let job = CalibrationJob(into: out, input: rigFolder ?? cameras.first?.folder)
+        let out = out
         interrupt.onInterrupt { name in
             let written = job.stop()
             FileHandle.standardError.write(
@@ -223,6 +217,13 @@ struct CalibrateCommand: ParsableCommand {
                     : "stopped by \(name): nothing was written\n")
             _exit(130)
         }
+        return interrupt
+    }
+
+    /// Calibrates a rig of `cameras`, or the rig picture folder `rigFolder`.
+    private func runRig(cameras: [(name: String, folder: String)], rigFolder: String?, model: CameraModel, named: [String: CameraModel]) throws {
+        let job = CalibrationJob(into: out, input: rigFolder ?? cameras.first?.folder)
+        let interrupt = stopOnSignal(job)
         defer { interrupt.cancel() }
         do {
             let written = try job.runRig(
