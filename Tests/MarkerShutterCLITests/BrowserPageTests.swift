@@ -91,7 +91,11 @@ import Testing
             try await browser.open(try #require(url))
             try await browser.waitUntil("the badge shows ENABLED", #"return document.getElementById("badge").className === "enabled";"#)
             try await browser.waitUntil("the image shows", #"return document.getElementById("view").naturalWidth > 0;"#)
-            #expect(try await browser.evaluate(#"return document.getElementById("badge").textContent;"#) as? String == "ENABLED")
+            // Read together: on a busy machine the replay may have moved on (to a held or disabled
+            // stretch) between two separate reads.
+            try await browser.waitUntil(
+                "the badge reads ENABLED while enabled",
+                #"const badge = document.getElementById("badge"); return badge.className === "enabled" && badge.textContent === "ENABLED";"#)
 
             // "Take picture" while enabled; a click that lands in the disabled stretch is refused
             // with the reason, and is tried again once the shutter is enabled.
