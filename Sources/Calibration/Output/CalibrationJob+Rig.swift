@@ -61,24 +61,11 @@ extension CalibrationJob {
     /// - Returns: The paths written.
     /// - Throws: What ``write(_:undistorting:)`` throws.
     public func writeRig(_ report: RigReport, rectifying pictures: RigPictureSet? = nil) throws(CalibrationError) -> [String] {
-        do throws(CalibrationError) {
-            let output = try open()
+        try staged { output throws(CalibrationError) in
             try report.write(into: output)
-            var names = report.fileNames
-            if let pictures {
-                try report.writeRectified(pictures.pictures, into: output)
-                if !report.rectifiedNames.isEmpty { names.append("rectified/") }
-            }
-            willCommit()
-            do {
-                try output.commit()
-            } catch {
-                throw .output(error)
-            }
-            return names.map { (destination as NSString).appendingPathComponent($0) }
-        } catch {
-            state.withLock { $0.output }?.abandon()
-            throw error
+            guard let pictures else { return report.fileNames }
+            try report.writeRectified(pictures.pictures, into: output)
+            return report.fileNames + (report.rectifiedNames.isEmpty ? [] : ["rectified/"])
         }
     }
 }

@@ -109,14 +109,23 @@ public final class CalibrationJob: Sendable {
     ///   `stopped by a signal` when it was stopped before the folder was made); what
     ///   ``CalibrationReport/write(into:)`` and ``CalibrationReport/writeUndistorted(_:into:)`` throw.
     public func write(_ report: CalibrationReport, undistorting pictures: PictureSet? = nil) throws(CalibrationError) -> [String] {
+        try staged { output throws(CalibrationError) in
+            try report.write(into: output)
+            guard let pictures else { return CalibrationReport.fileNames }
+            try report.writeUndistorted(pictures, into: output)
+            return CalibrationReport.fileNames + ["undistorted/"]
+        }
+    }
+
+    /// Makes the staged folder, lets `fill` write into it (it answers the names it wrote), then
+    /// moves them into `destination` together; when anything fails, nothing is moved and the
+    /// staged folder is removed. Every write of the job goes through here.
+    ///
+    /// - Returns: `destination` joined with each name `fill` answered.
+    func staged(_ fill: (SafeOutput.Folder) throws(CalibrationError) -> [String]) throws(CalibrationError) -> [String] {
         do throws(CalibrationError) {
             let output = try open()
-            try report.write(into: output)
-            var names = CalibrationReport.fileNames
-            if let pictures {
-                try report.writeUndistorted(pictures, into: output)
-                names.append("undistorted/")
-            }
+            let names = try fill(output)
             willCommit()
             do {
                 try output.commit()
