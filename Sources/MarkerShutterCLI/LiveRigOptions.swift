@@ -10,8 +10,8 @@ struct LiveRigOptions: ParsableArguments {
     var cameras: [String] = []
 
     @Option(name: .customLong("camera-option"),
-            help: ArgumentHelp("One rig camera's own size, rate or frame format (BGR3 or GREY); the others take --size, --fps and --gray.",
-                               valueName: "NAME:size=WxH,fps=N,format=FOURCC"))
+            help: ArgumentHelp("One rig camera's own size, rate, frame format (BGR3 or GREY) and controls: exposure=auto|microseconds, focus=auto|value, lock, and any other control by its v4l2-ctl name (gain=10); what it does not give comes from --size, --fps, --gray, --exposure, --focus, --control and --lock.",
+                               valueName: "NAME:size=WxH,fps=N,format=FOURCC,exposure=...,CONTROL=VALUE"))
     var cameraOptions: [String] = []
 
     @Option(help: ArgumentHelp("Which rig cameras must see the board for a set: all, or a number from 2 up.", valueName: "all|N"))
@@ -27,20 +27,23 @@ struct LiveRigOptions: ParsableArguments {
                                valueName: "PX|off"))
     var maxMotion: String?
 
-    /// One rig camera as given: its name, its device and its own settings.
+    /// One rig camera as given: its name, its device and its own settings and controls.
     struct CameraArgument {
         let name: String
         let device: String
         var settings: CaptureSettings
+        var controls: ControlSettings
     }
 
     /// Whether a rig was asked for.
     var isRig: Bool { !cameras.isEmpty }
 
-    /// The rig's cameras with their settings (each starts from `defaults`).
+    /// The rig's cameras with their settings and controls (each starts from `defaults` and
+    /// `controls`: a camera's own exposure or focus replaces the common one, its named controls
+    /// come after the common ones, and `lock` adds the lock).
     ///
     /// - Throws: `ValidationError` naming the argument that is wrong.
-    func cameraArguments(defaults: CaptureSettings) throws -> [CameraArgument] {
+    func cameraArguments(defaults: CaptureSettings, controls: ControlSettings = ControlSettings()) throws -> [CameraArgument] {
         var result: [CameraArgument] = []
         for text in cameras {
             guard let equals = text.firstIndex(of: "="), !text[text.index(after: equals)...].isEmpty else {
@@ -55,7 +58,7 @@ struct LiveRigOptions: ParsableArguments {
             if let other = result.first(where: { $0.device == device }) {
                 throw ValidationError("--camera: \(other.name) and \(name) are both \(device): each camera of a rig is its own device")
             }
-            result.append(CameraArgument(name: name, device: device, settings: defaults))
+            result.append(CameraArgument(name: name, device: device, settings: defaults, controls: controls))
         }
         guard RigShutterMachine.Configuration.cameraCounts.contains(result.count) else {
             throw ValidationError("a rig has 2 to 8 cameras (--camera NAME=DEVICE, repeated), not \(result.count)")
@@ -68,9 +71,13 @@ struct LiveRigOptions: ParsableArguments {
             guard let index = result.firstIndex(where: { $0.name == name }) else {
                 throw ValidationError("--camera-option names \"\(name)\", which no --camera gives")
             }
-            for part in text[text.index(after: colon)...].split(separator: ",") {
+            for part in text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false) {
+                if part == "lock" {
+                    result[index].controls.lock = true
+                    continue
+                }
                 let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
-                guard pair.count == 2 else { throw ValidationError("--camera-option \(name): \"\(part)\" is not KEY=VALUE") }
+                guard pair.count == 2, !pair[0].isEmpty else { throw ValidationError("--camera-option \(name): \"\(part)\" is not KEY=VALUE or lock") }
                 switch pair[0] {
                 case "size":
                     let sides = pair[1].lowercased().split(separator: "x").compactMap { Int($0) }
@@ -89,8 +96,20 @@ struct LiveRigOptions: ParsableArguments {
                     case "GREY": result[index].settings.pixelFormat = .gray8
                     default: throw ValidationError("--camera-option \(name): format takes BGR3 (color) or GREY (grayscale), got \(pair[1])")
                     }
+                case "exposure", "focus":
+                    do {
+                        let mode = try ControlSettings.Mode(parsing: pair[1], of: "--camera-option \(name) \(pair[0])")
+                        if pair[0] == "exposure" { result[index].controls.exposure = mode } else { result[index].controls.focus = mode }
+                    } catch {
+                        throw ValidationError(error.description)
+                    }
                 default:
-                    throw ValidationError("--camera-option \(name): \"\(pair[0])\" is not size, fps or format")
+                    do {
+                        result[index].controls.controls.append(try ControlAssignment(parsing: String(part)))
+                    } catch {
+                        throw ValidationError("--camera-option \(name): \"\(part)\" is not size, fps, format, exposure, focus, lock "
+                            + "or a control set to a whole number (gain=10)")
+                    }
                 }
             }
         }

@@ -11,10 +11,7 @@ extension LiveCommand {
     func validateRig() throws {
         guard rig.isRig else { return }
         if device != nil || replay != nil { throw ValidationError("give --camera for each camera of a rig, or --device (or --replay) for one camera, not both") }
-        let unavailable: [(Bool, String)] = [
-            (view.serve != nil, "--serve"), (preview, "--preview"),
-            (!(try cameraControls.settings.isEmpty), "--exposure, --focus, --control and --lock"),
-        ]
+        let unavailable: [(Bool, String)] = [(view.serve != nil, "--serve"), (preview, "--preview")]
         if let (_, names) = unavailable.first(where: { $0.0 }) { throw ValidationError("\(names): not available with --camera (a rig)") }
         if calibration.calibrate, calibration.calibrationOut == nil {
             throw ValidationError("--calibrate with --camera needs --calibration-out DIR: a rig's sets fill --out, so its files go elsewhere")
@@ -24,7 +21,7 @@ extension LiveCommand {
         }
         let defaults = CaptureSettings(width: frameSize?.width ?? 1280, height: frameSize?.height ?? 720, framesPerSecond: fps,
                                        pixelFormat: gray ? .gray8 : .bgr24)
-        _ = try rig.rigConfiguration(rig.cameraArguments(defaults: defaults), hold: detection.holdDuration)
+        _ = try rig.rigConfiguration(rig.cameraArguments(defaults: defaults, controls: cameraControls.settings), hold: detection.holdDuration)
     }
 
     /// What a rig's replay cannot do, as a usage error.
@@ -65,15 +62,18 @@ extension LiveCommand {
         } else {
             let (width, height) = frameSize!
             let arguments = try rig.cameraArguments(defaults: CaptureSettings(width: width, height: height, framesPerSecond: fps,
-                                                                              pixelFormat: gray ? .gray8 : .bgr24))
+                                                                              pixelFormat: gray ? .gray8 : .bgr24),
+                                                    controls: cameraControls.settings)
             rigConfiguration = try rig.rigConfiguration(arguments, hold: detection.holdDuration)
             var configuration = RigSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern), pictures: out,
                                                          rig: rigConfiguration)
             configuration.automatic = auto
             configuration.stopAfter = stopAfter
             configuration.record = record
+            if let settle { configuration.controlSettling = .milliseconds((settle * 1000).rounded()) }
             let sources = zip(arguments, rigConfiguration.cameras).map { argument, camera in
-                RigSession.CameraSource(camera: camera, request: .camera(path: argument.device, settings: argument.settings))
+                RigSession.CameraSource(camera: camera, request: .camera(path: argument.device, settings: argument.settings),
+                                        controls: argument.controls)
             }
             do {
                 session = try RigSession(cameras: sources, configuration: configuration)
@@ -180,6 +180,9 @@ extension LiveCommand {
                 console.message("set not saved: \(error)")
             case .cameraLost(let camera, let reason):
                 console.message("camera \(camera) lost: \(reason)")
+            case .cameraControls(let camera, let values, let locked):
+                let list = values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+                console.message("\(camera): camera controls \(locked ? "locked" : "set"): \(list)")
             }
         }
     }

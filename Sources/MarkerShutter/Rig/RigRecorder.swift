@@ -31,6 +31,8 @@ public final class RigRecorder: Sendable {
         var summary = FrameRecorder.Summary()
         var backlog = 0
         var nextNumber: [Int]
+        /// Each camera's controls on its last line queued: a line names its own only when they differ.
+        var controls: [[String: Int64]]
     }
 
     /// The folder.
@@ -67,7 +69,8 @@ public final class RigRecorder: Sendable {
         self.folder = folder
         self.cameras = cameras.map(\.name)
         self.backlogLimit = backlogLimit
-        state = Mutex(State(nextNumber: Array(repeating: 0, count: cameras.count)))
+        state = Mutex(State(nextNumber: Array(repeating: 0, count: cameras.count),
+                            controls: Array(repeating: [:], count: cameras.count)))
     }
 
     deinit {
@@ -76,7 +79,7 @@ public final class RigRecorder: Sendable {
     }
 
     /// Notes that camera `camera`'s frame arrived at the machine (before detection). Never blocks;
-    /// call it, ``noteAdvance(to:arrivalsOnly:)``, ``noteLost(camera:)`` and ``record(camera:pixels:time:sequence:)``
+    /// call it, ``noteAdvance(to:arrivalsOnly:)``, ``noteLost(camera:)`` and ``record(camera:pixels:time:sequence:controls:)``
     /// in the order the machine is told.
     public func noteArrival(camera: Int, at time: FrameTime) {
         note("{\"arrived\":\(JSONObjectText.string(cameras[camera])),\"t\":\(ManifestLine.secondsText(time.seconds))}\n")
@@ -104,21 +107,25 @@ public final class RigRecorder: Sendable {
         }
     }
 
-    /// Queues camera `camera`'s frame, as the machine took it after detection. Never blocks.
-    public func record(camera: Int, pixels: PixelBuffer, time: FrameTime, sequence: UInt64?) {
-        let number = state.withLock { s -> Int? in
+    /// Queues camera `camera`'s frame, as the machine took it after detection, with the camera
+    /// controls set for it (on its camera's first line, and again where they change). Never blocks.
+    public func record(camera: Int, pixels: PixelBuffer, time: FrameTime, sequence: UInt64?, controls: [String: Int64] = [:]) {
+        let queued = state.withLock { s -> (number: Int, controls: [String: Int64]?)? in
             guard s.summary.failure == nil else { return nil }
             guard s.backlog < backlogLimit else {
                 s.summary.skipped += 1
                 return nil
             }
             s.backlog += 1
-            defer { s.nextNumber[camera] += 1 }
-            return s.nextNumber[camera]
+            defer {
+                s.nextNumber[camera] += 1
+                s.controls[camera] = controls
+            }
+            return (s.nextNumber[camera], controls == s.controls[camera] ? nil : controls)
         }
-        guard let number else { return }
+        guard let queued else { return }
         queue.async { [self] in
-            write(camera: camera, pixels: pixels, time: time, sequence: sequence, number: number)
+            write(camera: camera, pixels: pixels, time: time, sequence: sequence, controls: queued.controls, number: queued.number)
             state.withLock { $0.backlog -= 1 }
         }
     }
@@ -132,7 +139,20 @@ public final class RigRecorder: Sendable {
         return state.withLock { $0.summary }
     }
 
-    private func write(camera: Int, pixels: PixelBuffer, time: FrameTime, sequence: UInt64?, number: Int) {
+    /// Removes what the recorder made before any frame: its description, its empty manifest and
+    /// event list, and the cameras' empty folders (for a session that could not start). The folder
+    /// itself stays; whoever made it removes it.
+    func discard() {
+        queue.sync {}
+        for name in [FrameManifest.fileName, RigRecording.eventsName] {
+            let path = (folder as NSString).appendingPathComponent(name)
+            if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 { unlink(path) }
+        }
+        unlink((folder as NSString).appendingPathComponent(RigRecording.descriptionName))
+        for camera in cameras { _ = rmdir((folder as NSString).appendingPathComponent(camera)) }
+    }
+
+    private func write(camera: Int, pixels: PixelBuffer, time: FrameTime, sequence: UInt64?, controls: [String: Int64]?, number: Int) {
         guard state.withLock({ $0.summary.failure == nil }) else { return }
         let name = String(format: "frame_%06d.jpg", number)
         let path = ((folder as NSString).appendingPathComponent(cameras[camera]) as NSString).appendingPathComponent(name)
@@ -140,7 +160,7 @@ public final class RigRecorder: Sendable {
         do {
             let bytes = try ImageFile.encode(pixels, as: .jpeg(quality: 95))
             try SafeOutput.write(bytes, to: path)
-            let line = Array(ManifestLine(camera: cameras[camera], file: name, t: time.seconds, sequence: sequence).text.utf8)
+            let line = Array(ManifestLine(camera: cameras[camera], file: name, t: time.seconds, sequence: sequence, controls: controls).text.utf8)
             let end = lseek(manifest, 0, SEEK_END)
             do {
                 try SafeOutput.writeAll(line, to: manifest, path: manifestPath)

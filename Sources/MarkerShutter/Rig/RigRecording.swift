@@ -124,6 +124,9 @@ public struct RigRecording: Sendable {
         public let time: FrameTime
         /// The camera's sequence number, when known.
         public let sequence: UInt64?
+        /// The camera controls set for the frame, as the manifest last gave them for its camera
+        /// (given on the line where they change); empty without.
+        public var controls: [String: Int64] = [:]
     }
 
     /// The folder.
@@ -174,6 +177,7 @@ public struct RigRecording: Sendable {
         var frames: [Frame] = []
         var last: [FrameTime?] = Array(repeating: nil, count: cameras.count)
         var files: [Set<String>] = Array(repeating: [], count: cameras.count)
+        var controls: [[String: Int64]] = Array(repeating: [:], count: cameras.count)
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
         for (offset, scalars) in lines.enumerated() {
             let number = offset + 1
@@ -206,7 +210,8 @@ public struct RigRecording: Sendable {
                 throw bad("\(name)'s time goes back: t \(ManifestLine.secondsText(line.t)) after \(ManifestLine.secondsText(previous.seconds))")
             }
             last[camera] = time
-            frames.append(Frame(camera: camera, path: path, time: time, sequence: line.sequence))
+            if let given = line.controls { controls[camera] = given }
+            frames.append(Frame(camera: camera, path: path, time: time, sequence: line.sequence, controls: controls[camera]))
         }
         if let silent = last.firstIndex(where: { $0 == nil }) {
             throw RigRecordingError("\(manifestPath): camera \(cameras[silent].name) has no frame")

@@ -1,7 +1,7 @@
 import Dispatch
 import FileFormats
 import Foundation
-import FrameCapture
+public import FrameCapture
 import Pixels
 public import MarkerDetection
 import Synchronization
@@ -25,11 +25,15 @@ public final class RigSession: Sendable {
         public let camera: RigCamera
         /// The source to open: a camera with its settings, a replayed folder, or frames made by the caller.
         public let request: LiveSession.SourceRequest
+        /// The controls to set on a camera once it is open, before its frames flow (its exposure,
+        /// focus, named controls, lock); nothing for other sources.
+        public let controls: ControlSettings
 
         /// Describes one camera of the rig.
-        public init(camera: RigCamera, request: LiveSession.SourceRequest) {
+        public init(camera: RigCamera, request: LiveSession.SourceRequest, controls: ControlSettings = ControlSettings()) {
             self.camera = camera
             self.request = request
+            self.controls = controls
         }
     }
 
@@ -51,6 +55,9 @@ public final class RigSession: Sendable {
         public var clock = SessionClock.continuous
         /// A new or empty folder the frames the rig sees are recorded to (``RigRecorder``).
         public var record: String?
+        /// How long the cameras' automatic modes settle before a lock fixes them
+        /// (``CameraSource/controls``); each camera's frames until then are dropped.
+        public var controlSettling: Duration = .seconds(1)
         /// Whether a replayed recording keeps its frames' pace; when `false`, each frame follows
         /// the one before as soon as it is detected (the rig sees the same times either way).
         public var replayInRealTime = true
@@ -80,6 +87,9 @@ public final class RigSession: Sendable {
         case setFailed(PictureError)
         /// A camera is gone (unplugged, its capture failed): the rig goes on without it, or stops.
         case cameraLost(camera: String, reason: String)
+        /// A camera's controls were set, by their `v4l2-ctl` names, as read back: once it is open,
+        /// and again once `locked` (``CameraSource/controls``).
+        case cameraControls(camera: String, values: [String: Int64], locked: Bool)
     }
 
     /// What became of ``requestSet()``.
@@ -179,59 +189,84 @@ public final class RigSession: Sendable {
         self.configuration = configuration
         self.recording = recording
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        // What is made here is removed again when the session cannot start: the recording's own
+        // files, and the folders this session made while they are empty.
+        let made = [configuration.pictures, configuration.record].compactMap { $0 }.filter { !FileManager.default.fileExists(atPath: $0) }
+        var prepared: RigRecorder?
+        var started = false
+        defer {
+            if !started {
+                prepared?.discard()
+                for folder in made.reversed() { _ = rmdir(folder) }
+            }
+        }
         do {
             pictures = Mutex(try RigPictureFolder(path: configuration.pictures, pattern: configuration.detector.pattern))
         } catch {
             throw .pictures(error)
         }
         do {
-            recorder = try configuration.record.map { path throws(OutputError) in
+            prepared = try configuration.record.map { path throws(OutputError) in
                 try RigRecorder(folder: path, cameras: configuration.rig.cameras)
             }
+            recorder = prepared
         } catch where error.errno == ENOTEMPTY {
             throw .recordingFolderNotEmpty(configuration.record ?? "")
         } catch {
             throw .recording(error)
         }
-        var opened: [LiveSource] = []
+        // Every camera is opened, with its controls set, before any streams.
+        var opened: [Opened] = []
         for source in cameras {
             do throws(LiveSessionError) {
-                opened.append(try Self.open(source.request))
+                opened.append(try Self.open(source, settling: configuration.controlSettling, continuation: continuation))
             } catch {
-                for earlier in opened { earlier.stop() }
+                for earlier in opened { if case .camera(let camera) = earlier { camera.close() } }
                 throw error
             }
         }
-        sources = opened
+        sources = opened.map { opened in
+            switch opened {
+            case .camera(let camera): camera.source()
+            case .source(let source): source
+            }
+        }
         shutters = cameras.map { _ in
             LiveShutter(detector: configuration.detector, rule: configuration.rule,
                         tracker: configuration.detector.mode == .fast ? RegionTracker() : nil)
         }
         let count = cameras.count
-        let counts = zip(cameras, opened).map { RigSummary.Camera(name: $0.camera.name, device: $1.name) }
+        let counts = zip(cameras, sources).map { RigSummary.Camera(name: $0.camera.name, device: $1.name) }
         shared = Mutex(Shared(machine: RigShutterMachine(configuration: configuration.rig), held: Array(repeating: [:], count: count),
                               journal: recorder, arrivalIndexes: Array(repeating: [:], count: count),
                               nextIndex: Array(repeating: 0, count: count), lastHandled: Array(repeating: -1, count: count),
                               cameras: counts,
                               policies: Array(repeating: AutoCapturePolicy(), count: count)))
+        started = true
     }
 
-    private static func open(_ request: LiveSession.SourceRequest) throws(LiveSessionError) -> LiveSource {
-        switch request {
+    /// A camera opened but not streaming yet, or another source.
+    private enum Opened {
+        case camera(OpenedCamera)
+        case source(LiveSource)
+    }
+
+    private static func open(_ source: CameraSource, settling: Duration,
+                             continuation: AsyncStream<Event>.Continuation) throws(LiveSessionError) -> Opened {
+        switch source.request {
         case .camera(let path, let settings):
-            do {
-                return .camera(try Camera(path: path, settings: settings))
-            } catch {
-                throw .camera(error)
-            }
+            let name = source.camera.name
+            return .camera(try OpenedCamera(path: path, settings: settings, controls: source.controls, settling: settling) { values, locked in
+                continuation.yield(.cameraControls(camera: name, values: values, locked: locked))
+            })
         case .replay(let path, let framesPerSecond):
             do {
-                return .replay(try FrameFolder(path: path, framesPerSecond: framesPerSecond))
+                return .source(.replay(try FrameFolder(path: path, framesPerSecond: framesPerSecond)))
             } catch {
                 throw .replay("\(error)")
             }
         case .source(let given):
-            return given
+            return .source(given)
         }
     }
 
@@ -458,6 +493,7 @@ public final class RigSession: Sendable {
                     break
                 }
                 let source = SourceFrame(pixels: pixels, time: frame.time, sequence: frame.sequence, file: frame.path)
+                    .with(controls: frame.controls)
                 let index = shared.withLock { state in
                     state.arrivalIndexes[frame.camera].removeValue(forKey: frame.time) ?? state.nextIndex[frame.camera] - 1
                 }
@@ -504,7 +540,8 @@ public final class RigSession: Sendable {
             continuation.yield(.frame(camera: camera, observation: observation, rig: step.state, changed: step.changed))
             if configuration.automatic, !state.closed, let set = step.state.set { considerAutomatic(set, in: &state) }
             if let recorder {
-                recorder.record(camera: camera, pixels: pixels, time: observation.time, sequence: observation.sequence)
+                recorder.record(camera: camera, pixels: pixels, time: observation.time, sequence: observation.sequence,
+                                controls: observation.controls)
             }
             release(camera: camera, index: observation.index, in: &state)
         }
