@@ -165,7 +165,7 @@ let captureProducts: [Product] = [
 ]
 
 let captureTargets: [Target] = [
-    .target(name: "CV4L2Shim", linkerSettings: [.linkedLibrary("v4l2")]),
+    .target(name: "CV4L2Shim", linkerSettings: [.linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
     .target(name: "FrameCapture", dependencies: ["CV4L2Shim", "Pixels", "SystemCalls"], swiftSettings: strictSwift),
     // Test machinery lives under Tests/Support, one target per folder. The emulated camera there
     // (Tests/Support/EmulatedCamera, a libv4l2 plugin) is no target: SwiftPM links a shared object

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include <libv4l2.h>
+#include <libv4l-plugin.h>
+#include <libv4lconvert.h>
 #include <linux/videodev2.h>
 
 _Static_assert(sizeof(msv_fract) == sizeof(struct v4l2_fract), "msv_fract mirrors struct v4l2_fract");
@@ -472,4 +474,84 @@ int msv_device_wait(msv_device *device, int timeout_ms, int wake_fd, short *devi
         atomic_fetch_add(&device->eintr_retries, 1);
         if (remaining == 0) return 0;
     }
+}
+
+// MARK: - Converting frames a camera sends in its own format
+
+struct msv_converter {
+    struct v4lconvert_data *data;
+    msv_device *device;
+    struct libv4l_dev_ops ops;
+};
+
+static int converter_ioctl(void *context, int fd, unsigned long request, void *argument) {
+    msv_device *device = context;
+    return device->ops.ioctl(device->ops.context, fd, request, argument);
+}
+
+static void converter_close(void *context) {
+    (void)context;  // the device is closed by msv_device_close, not here
+}
+
+static ssize_t converter_read(void *context, int fd, void *buffer, size_t count) {
+    (void)context, (void)fd, (void)buffer, (void)count;
+    errno = ENOSYS;
+    return -1;
+}
+
+static ssize_t converter_write(void *context, int fd, const void *buffer, size_t count) {
+    (void)context, (void)fd, (void)buffer, (void)count;
+    errno = ENOSYS;
+    return -1;
+}
+
+int msv_converter_create(msv_device *device, msv_converter **converter) {
+    *converter = NULL;
+    msv_converter *handle = calloc(1, sizeof *handle);
+    if (!handle) return ENOMEM;
+    handle->device = device;
+    handle->ops.close = converter_close;
+    handle->ops.ioctl = converter_ioctl;
+    handle->ops.read = converter_read;
+    handle->ops.write = converter_write;
+    handle->data = v4lconvert_create_with_dev_ops(device->fd, device, &handle->ops);
+    if (!handle->data) {
+        free(handle);
+        return EIO;
+    }
+    *converter = handle;
+    return 0;
+}
+
+void msv_converter_destroy(msv_converter *converter) {
+    if (!converter) return;
+    v4lconvert_destroy(converter->data);
+    free(converter);
+}
+
+int msv_converter_convert(msv_converter *converter, const msv_pix_format *source, const void *data, size_t size,
+                          uint32_t destination_format, void *destination, size_t capacity, size_t *written,
+                          char *message, size_t message_capacity) {
+    *written = 0;
+    if (message_capacity) message[0] = '\0';
+    if (size > INT_MAX || capacity > INT_MAX) return EINVAL;
+    struct v4l2_format from = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
+    from.fmt.pix.width = source->width;
+    from.fmt.pix.height = source->height;
+    from.fmt.pix.pixelformat = source->pixel_format;
+    from.fmt.pix.bytesperline = source->bytes_per_line;
+    from.fmt.pix.sizeimage = source->size_image;
+    from.fmt.pix.field = V4L2_FIELD_NONE;
+    struct v4l2_format to = from;
+    to.fmt.pix.pixelformat = destination_format;
+    to.fmt.pix.bytesperline = destination_format == V4L2_PIX_FMT_BGR24 ? source->width * 3 : source->width;
+    to.fmt.pix.sizeimage = destination_format == V4L2_PIX_FMT_BGR24 ? source->width * source->height * 3
+                                                                    : source->width * source->height * 3 / 2;
+    int result = v4lconvert_convert(converter->data, &from, &to, (unsigned char *)data, (int)size, destination, (int)capacity);
+    if (result < 0) {
+        if (message_capacity) snprintf(message, message_capacity, "%s", v4lconvert_get_error_message(converter->data));
+        return EIO;
+    }
+    *written = (size_t)result;
+    return 0;
 }

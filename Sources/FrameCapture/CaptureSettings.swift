@@ -11,6 +11,11 @@ public struct CaptureSettings: Sendable, Hashable {
     /// The pixels each frame carries: ``PixelFormat/bgr24`` or ``PixelFormat/gray8``. libv4lconvert
     /// makes them from whatever the camera sends (YUYV, MJPEG, ...).
     public var pixelFormat: PixelFormat
+    /// The camera's own format to stream in (``FourCC/mjpeg``, ``FourCC/yuyv``, ...), converted
+    /// here to ``pixelFormat`` by libv4lconvert; `nil` lets libv4lconvert choose what to convert
+    /// from. A USB camera often sends large sizes at full rate only as MJPEG, and a rig of several
+    /// on one bus may need it to share the bus's bandwidth.
+    public var cameraFormat: FourCC?
     /// Driver buffers to ask for; the driver may grant another number, which is used.
     public var bufferCount: Int
     /// How long to wait for one frame before the stream fails with ``CaptureError/Kind/timedOut``.
@@ -25,7 +30,7 @@ public struct CaptureSettings: Sendable, Hashable {
     public init(
         width: Int = 640, height: Int = 480, framesPerSecond: Int? = 30, pixelFormat: PixelFormat = .bgr24,
         bufferCount: Int = 4, frameTimeout: Duration = .seconds(2), maximumConsecutiveRestarts: Int = 3,
-        queueLimit: Int = 2
+        queueLimit: Int = 2, cameraFormat: FourCC? = nil
     ) {
         self.width = width
         self.height = height
@@ -35,5 +40,6 @@ public struct CaptureSettings: Sendable, Hashable {
         self.frameTimeout = frameTimeout
         self.maximumConsecutiveRestarts = maximumConsecutiveRestarts
         self.queueLimit = queueLimit
+        self.cameraFormat = cameraFormat
     }
 }

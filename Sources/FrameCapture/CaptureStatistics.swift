@@ -10,6 +10,9 @@ public struct CaptureStatistics: Sendable, Hashable {
     public var nonMonotonicTimestamps = 0
     /// Frames shorter than the format's size, dropped.
     public var shortFrames = 0
+    /// Frames in the camera's own format (``CaptureSettings/cameraFormat``) that could not be
+    /// converted (a corrupt JPEG), dropped.
+    public var unconvertible = 0
     /// Frames discarded because the consumer was behind (see ``CaptureSettings/queueLimit``).
     public var discardedForSlowConsumer = 0
     /// Times streaming was restarted after `VIDIOC_DQBUF` failed with `EIO`.
@@ -24,6 +27,6 @@ public struct CaptureStatistics: Sendable, Hashable {
 
     /// All frames lost, for any reason.
     public var dropped: Int {
-        sequenceGaps + errorFlagged + nonMonotonicTimestamps + shortFrames + discardedForSlowConsumer
+        sequenceGaps + errorFlagged + nonMonotonicTimestamps + shortFrames + unconvertible + discardedForSlowConsumer
     }
 }

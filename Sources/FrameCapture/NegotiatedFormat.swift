@@ -20,6 +20,9 @@ public struct NegotiatedFormat: Sendable, Hashable {
     public let deviceFormats: [FourCC]
     /// What was asked for.
     public let requested: CaptureSettings
+    /// The camera's own format the frames come in and are converted from here, when
+    /// ``CaptureSettings/cameraFormat`` chose one; `nil` when libv4lconvert chose.
+    public var cameraFormat: FourCC? = nil
 
     /// Granted frames per second, when known.
     public var framesPerSecond: Double? { frameInterval?.framesPerSecond }

@@ -24,8 +24,20 @@ extension LiveCommand {
 
     var sourceRequest: LiveSession.SourceRequest {
         if let replay { return .replay(path: replay, framesPerSecond: Double(fps)) }
-        let (width, height) = frameSize!
-        return .camera(path: device ?? "/dev/video0",
-                       settings: CaptureSettings(width: width, height: height, framesPerSecond: fps, pixelFormat: gray ? .gray8 : .bgr24))
+        return .camera(path: device ?? "/dev/video0", settings: captureSettings)
+    }
+
+    /// What `--size`, `--fps`, `--gray` and `--camera-format` ask a camera for (checked by `validate()`).
+    var captureSettings: CaptureSettings {
+        let (width, height) = frameSize ?? (1280, 720)
+        return CaptureSettings(width: width, height: height, framesPerSecond: fps, pixelFormat: gray ? .gray8 : .bgr24,
+                               cameraFormat: cameraFormat.flatMap { Self.cameraFourCC($0) })
+    }
+
+    /// A camera's own format as given (`mjpg` is `MJPG`): four printable ASCII characters, else nil.
+    static func cameraFourCC(_ text: String) -> FourCC? {
+        let upper = text.uppercased()
+        guard upper.utf8.allSatisfy({ (0x20...0x7e).contains($0) }) else { return nil }
+        return FourCC(upper)
     }
 }

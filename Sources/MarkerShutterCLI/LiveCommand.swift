@@ -52,6 +52,11 @@ struct LiveCommand: AsyncParsableCommand {
     @Flag(help: "Capture grayscale frames instead of color.")
     var gray = false
 
+    @Option(name: .customLong("camera-format"),
+            help: ArgumentHelp("The camera's own format to stream in (MJPG, YUYV, ...: `devices --device` lists them), converted here to color or gray; libv4l chooses unless given.",
+                               valueName: "FOURCC"))
+    var cameraFormat: String?
+
     @OptionGroup(title: "Camera controls (with a camera, not --replay)")
     var cameraControls: CameraControlOptions
 
@@ -77,6 +82,12 @@ struct LiveCommand: AsyncParsableCommand {
         try InputLimits.cameraFramesPerSecond.validate(fps, option: "--fps")
         try InputLimits.frameCount.validate(stopAfter, option: "--stop-after")
         try validateCameraControls()
+        if let cameraFormat {
+            if replay != nil { throw ValidationError("--camera-format chooses what a camera sends: not with --replay") }
+            guard Self.cameraFourCC(cameraFormat) != nil else {
+                throw ValidationError("--camera-format takes four characters (MJPG, YUYV, ...: `devices --device` lists them), got \(cameraFormat)")
+            }
+        }
         if calibration.calibrate { try calibration.validate(pattern: detection.parsedPattern()) }
         try validateRig()
     }

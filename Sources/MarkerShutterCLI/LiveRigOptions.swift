@@ -10,7 +10,7 @@ struct LiveRigOptions: ParsableArguments {
     var cameras: [String] = []
 
     @Option(name: .customLong("camera-option"),
-            help: ArgumentHelp("One rig camera's own size, rate, frame format (BGR3 or GREY) and controls: exposure=auto|microseconds, focus=auto|value, lock, and any other control by its v4l2-ctl name (gain=10); what it does not give comes from --size, --fps, --gray, --exposure, --focus, --control and --lock.",
+            help: ArgumentHelp("One rig camera's own size, rate, format (the camera's own, MJPG, YUYV, ..., or the frames', BGR3 color or GREY gray) and controls: exposure=auto|microseconds, focus=auto|value, lock, and any other control by its v4l2-ctl name (gain=10); what it does not give comes from --size, --fps, --gray, --camera-format, --exposure, --focus, --control and --lock.",
                                valueName: "NAME:size=WxH,fps=N,format=FOURCC,exposure=...,CONTROL=VALUE"))
     var cameraOptions: [String] = []
 
@@ -94,7 +94,12 @@ struct LiveRigOptions: ParsableArguments {
                     switch pair[1].uppercased() {
                     case "BGR3": result[index].settings.pixelFormat = .bgr24
                     case "GREY": result[index].settings.pixelFormat = .gray8
-                    default: throw ValidationError("--camera-option \(name): format takes BGR3 (color) or GREY (grayscale), got \(pair[1])")
+                    default:
+                        guard let fourCC = LiveCommand.cameraFourCC(pair[1]) else {
+                            throw ValidationError("--camera-option \(name): format takes the camera's own format (four characters: MJPG, "
+                                + "YUYV, ...) or the frames' (BGR3 color, GREY grayscale), got \(pair[1])")
+                        }
+                        result[index].settings.cameraFormat = fourCC
                     }
                 case "exposure", "focus":
                     do {

@@ -19,9 +19,8 @@ extension LiveCommand {
         if let record, URL(fileURLWithPath: record).standardizedFileURL.path == URL(fileURLWithPath: out).standardizedFileURL.path {
             throw ValidationError("--record and --out are both \(record): the recording and the sets each need their own folder")
         }
-        let defaults = CaptureSettings(width: frameSize?.width ?? 1280, height: frameSize?.height ?? 720, framesPerSecond: fps,
-                                       pixelFormat: gray ? .gray8 : .bgr24)
-        _ = try rig.rigConfiguration(rig.cameraArguments(defaults: defaults, controls: cameraControls.settings), hold: detection.holdDuration)
+        _ = try rig.rigConfiguration(rig.cameraArguments(defaults: captureSettings, controls: cameraControls.settings),
+                                     hold: detection.holdDuration)
     }
 
     /// What a rig's replay cannot do, as a usage error.
@@ -60,10 +59,7 @@ extension LiveCommand {
             console.message("replaying the rig recorded in \(folder): \(recording.frames.count) frames of "
                 + names.joined(separator: ", "))
         } else {
-            let (width, height) = frameSize!
-            let arguments = try rig.cameraArguments(defaults: CaptureSettings(width: width, height: height, framesPerSecond: fps,
-                                                                              pixelFormat: gray ? .gray8 : .bgr24),
-                                                    controls: cameraControls.settings)
+            let arguments = try rig.cameraArguments(defaults: captureSettings, controls: cameraControls.settings)
             rigConfiguration = try rig.rigConfiguration(arguments, hold: detection.holdDuration)
             var configuration = RigSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern), pictures: out,
                                                          rig: rigConfiguration)

@@ -36,6 +36,18 @@ import Testing
         #expect(machine.dequeued(buffer(6, at: 233)) == .deliver(droppedBefore: 5, sequenceGap: 0))
     }
 
+    /// A frame the machine said to deliver whose data could not be converted (a corrupt JPEG) is
+    /// dropped after all, with the losses before it, and counted before the next frame delivered.
+    @Test func aFrameThatCannotBeConvertedIsDroppedAndCountedBeforeTheNext() {
+        var machine = CaptureStateMachine(maximumConsecutiveRestarts: 3, expectedBytes: 1)
+        _ = machine.dequeued(buffer(0, at: 0))
+        let action = machine.dequeued(buffer(3, at: 100))
+        #expect(action == .deliver(droppedBefore: 2, sequenceGap: 2))
+        #expect(machine.conversionFailed(action) == .drop(.unconvertible, sequenceGap: 2))
+        #expect(machine.dequeued(buffer(4, at: 133)) == .deliver(droppedBefore: 3, sequenceGap: 0))
+        #expect(machine.conversionFailed(.drop(.shortFrame, sequenceGap: 0)) == .drop(.shortFrame, sequenceGap: 0))
+    }
+
     @Test func aSequenceThatStartsOverIsNotAGap() {
         var machine = CaptureStateMachine(maximumConsecutiveRestarts: 3, expectedBytes: 100)
         _ = machine.dequeued(buffer(40, at: 0))

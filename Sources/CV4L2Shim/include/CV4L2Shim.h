@@ -179,6 +179,28 @@ int msv_device_stream_off(msv_device *device);
 /// revents (0 on timeout); `woken` is set when `wake_fd` was readable.
 int msv_device_wait(msv_device *device, int timeout_ms, int wake_fd, short *device_events, int *woken);
 
+// MARK: - Converting frames a camera sends in its own format
+
+/// A libv4lconvert converter for one device's frames: used when the camera streams in a format
+/// chosen here (`MJPG`, `YUYV`, ...) instead of the one libv4l2 would pick for the conversion.
+typedef struct msv_converter msv_converter;
+
+/// Makes a converter whose calls to the device (format and control queries) go through the
+/// device's table. Returns 0, ENOMEM, or EIO when libv4lconvert refuses the device.
+int msv_converter_create(msv_device *device, msv_converter **converter);
+
+/// Frees the converter (not the device).
+void msv_converter_destroy(msv_converter *converter);
+
+/// Converts one frame of `source` (its pixel format, size and bytes per line, as the device
+/// granted them) from `data` (`size` bytes used) into `destination` as `destination_format`
+/// (MSV_PIX_FMT_BGR24 or MSV_PIX_FMT_YUV420, rows packed), at most `capacity` bytes. Returns 0 and
+/// the bytes written in `written`, or EIO with libv4lconvert's reason in `message` (`message_capacity`
+/// bytes, NUL-terminated) when the frame cannot be converted (a corrupt JPEG, a short frame).
+int msv_converter_convert(msv_converter *converter, const msv_pix_format *source, const void *data, size_t size,
+                          uint32_t destination_format, void *destination, size_t capacity, size_t *written,
+                          char *message, size_t message_capacity);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,6 +26,8 @@ final class CaptureSession: Sendable {
     let queue: FrameQueue
     private let device: V4L2Device
     private let grant: PixelFormatGrant
+    /// Converts the frames when the camera streams in a format chosen for it.
+    private let converter: FrameConverter?
     private let state = Mutex(State())
     private let stopRequested = Atomic<Bool>(false)
     private let wakeDescriptors: (read: Int32, write: Int32)
@@ -43,7 +45,7 @@ final class CaptureSession: Sendable {
         let pipe = try io.openWakePipe(device: path)
         do {
             let device = try V4L2Device(path: path, io: io)
-            (format, grant) = try Self.negotiate(device, path: path, settings: settings)
+            (format, grant, converter) = try Self.negotiate(device, path: path, settings: settings)
             self.device = device
         } catch {
             close(pipe[0])
@@ -68,20 +70,32 @@ final class CaptureSession: Sendable {
 
     private static func negotiate(
         _ device: V4L2Device, path: String, settings: CaptureSettings
-    ) throws(CaptureError) -> (NegotiatedFormat, PixelFormatGrant) {
+    ) throws(CaptureError) -> (NegotiatedFormat, PixelFormatGrant, FrameConverter?) {
         let capability = try device.capability()
         guard capability.canCapture, capability.canStream else {
             throw CaptureError(kind: .notACaptureDevice, device: path, call: "VIDIOC_QUERYCAP",
                                detail: "is not a video capture device with streaming I/O")
         }
         // libv4lconvert makes BGR24 from YUYV, MJPEG and others; gray is the Y plane of YUV 4:2:0.
-        let wanted: FourCC = settings.pixelFormat == .bgr24 ? .bgr24 : .yuv420
+        // With a camera format chosen, the camera streams in it and the frames are converted here.
+        let wanted: FourCC = settings.cameraFormat ?? (settings.pixelFormat == .bgr24 ? .bgr24 : .yuv420)
+        if let native = settings.cameraFormat {
+            let offered = ((try? device.formats()) ?? []).filter { !$0.isEmulated }.map(\.fourCC)
+            guard offered.contains(native) else {
+                throw CaptureError(kind: .formatRefused, device: path, call: "VIDIOC_S_FMT",
+                                   detail: "asked for \(native), which the camera does not send (it sends "
+                                       + (offered.isEmpty ? "no format it names" : offered.map { "\($0)" }.joined(separator: ", ")) + ")")
+            }
+        }
         let grant = try device.setFormat(width: settings.width, height: settings.height, fourCC: wanted)
-        let minimumStride = grant.width * settings.pixelFormat.bytesPerPixel
+        let minimumStride = settings.cameraFormat == nil ? grant.width * settings.pixelFormat.bytesPerPixel : 0
         guard grant.fourCC == wanted, grant.width > 0, grant.height > 0, grant.bytesPerLine >= minimumStride else {
             throw CaptureError(kind: .formatRefused, device: path, call: "VIDIOC_S_FMT",
                                detail: "asked for \(wanted) \(settings.width)x\(settings.height), the driver granted "
                                    + "\(grant.fourCC) \(grant.width)x\(grant.height) with \(grant.bytesPerLine) bytes per line")
+        }
+        let converter = try settings.cameraFormat.map { _ throws(CaptureError) in
+            try device.makeConverter(source: grant, output: settings.pixelFormat)
         }
         var (interval, settable) = (try? device.frameInterval()) ?? (nil, false)
         if let fps = settings.framesPerSecond, settable {
@@ -96,9 +110,11 @@ final class CaptureSession: Sendable {
             }
         }.map(\.fourCC)
         let format = NegotiatedFormat(
-            width: grant.width, height: grant.height, pixelFormat: settings.pixelFormat, rowStride: grant.bytesPerLine,
-            frameInterval: interval, frameRateSettable: settable, deviceFormats: deviceFormats, requested: settings)
-        return (format, grant)
+            width: grant.width, height: grant.height, pixelFormat: settings.pixelFormat,
+            rowStride: converter == nil ? grant.bytesPerLine : grant.width * settings.pixelFormat.bytesPerPixel,
+            frameInterval: interval, frameRateSettable: settable, deviceFormats: deviceFormats, requested: settings,
+            cameraFormat: settings.cameraFormat)
+        return (format, grant, converter)
     }
 
     // MARK: Calls made while open
@@ -117,6 +133,9 @@ final class CaptureSession: Sendable {
 
     var statistics: CaptureStatistics { state.withLock { $0.statistics } }
     var teardownReport: TeardownReport? { state.withLock { $0.report } }
+
+    /// Whether frames in `fourCC` are compressed, each as long as its data.
+    private static func isCompressed(_ fourCC: FourCC) -> Bool { fourCC == .mjpeg || fourCC == FourCC("JPEG") }
 
     // MARK: Starting and stopping
 
@@ -199,9 +218,11 @@ final class CaptureSession: Sendable {
     }
 
     private func capture(from buffers: [MappedBuffer]) throws(CaptureError) {
-        let frameBytes = grant.bytesPerLine * grant.height
+        let frameBytes = converter?.outputBytes ?? grant.bytesPerLine * grant.height
         let pool = FramePool(byteCount: frameBytes, capacity: buffers.count + settings.queueLimit + 2)
-        var machine = CaptureStateMachine(maximumConsecutiveRestarts: settings.maximumConsecutiveRestarts, expectedBytes: frameBytes)
+        // A compressed frame is as long as it is: only an empty one is short.
+        let expectedBytes = converter == nil ? frameBytes : Self.isCompressed(grant.fourCC) ? 1 : grant.bytesPerLine * grant.height
+        var machine = CaptureStateMachine(maximumConsecutiveRestarts: settings.maximumConsecutiveRestarts, expectedBytes: expectedBytes)
         while true {
             switch try waitForBuffer() {
             case .stop:
@@ -216,13 +237,25 @@ final class CaptureSession: Sendable {
                     throw CaptureError(kind: .callFailed, device: path, call: "VIDIOC_DQBUF",
                                        detail: "the driver returned buffer \(buffer.index) of \(buffers.count)")
                 }
-                let action = machine.dequeued(buffer)
+                var action = machine.dequeued(buffer)
                 var pixels: PixelBuffer?
                 if case .deliver = action {
                     let source = buffers[buffer.index].address
-                    pixels = try? pool.makeBuffer(
-                        width: grant.width, height: grant.height, format: settings.pixelFormat, rowStride: grant.bytesPerLine
-                    ) { target in target.copyMemory(from: source, byteCount: frameBytes) }
+                    if let converter {
+                        var failure: String?
+                        let bytesUsed = min(buffer.bytesUsed, buffers[buffer.index].length)
+                        pixels = try? pool.makeBuffer(
+                            width: grant.width, height: grant.height, format: settings.pixelFormat, rowStride: format.rowStride
+                        ) { target in failure = converter.convert(source, bytesUsed: bytesUsed, into: target) }
+                        if failure != nil {
+                            pixels = nil
+                            action = machine.conversionFailed(action)
+                        }
+                    } else {
+                        pixels = try? pool.makeBuffer(
+                            width: grant.width, height: grant.height, format: settings.pixelFormat, rowStride: grant.bytesPerLine
+                        ) { target in target.copyMemory(from: source, byteCount: frameBytes) }
+                    }
                 }
                 // The pixels are copied out: the driver may fill this buffer again.
                 try device.queueBuffer(buffer.index)
@@ -250,6 +283,7 @@ final class CaptureSession: Sendable {
                 case .errorFlagged: state.statistics.errorFlagged += 1
                 case .nonMonotonicTimestamp: state.statistics.nonMonotonicTimestamps += 1
                 case .shortFrame: state.statistics.shortFrames += 1
+                case .unconvertible: state.statistics.unconvertible += 1
                 }
             }
             state.statistics.discardedForSlowConsumer += discarded
@@ -301,6 +335,7 @@ final class CaptureSession: Sendable {
     /// Runs every step even when one fails; marks the device closed before closing it.
     private func tearDown(reason: TeardownReport.Reason, streaming: Bool, buffersRequested: Bool) -> TeardownReport {
         let streamOffErrno = streaming ? device.streamOff() : 0
+        converter?.close()
         _ = device.unmapBuffers()
         let releaseErrno = buffersRequested ? device.releaseBuffers() : 0
         let counters = device.counters

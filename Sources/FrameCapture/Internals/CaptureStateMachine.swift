@@ -7,6 +7,8 @@ struct CaptureStateMachine: Sendable {
         case errorFlagged
         case nonMonotonicTimestamp
         case shortFrame
+        /// Delivered by the driver, but its data could not be converted (a corrupt JPEG).
+        case unconvertible
     }
 
     enum BufferAction: Sendable, Equatable {
@@ -52,6 +54,14 @@ struct CaptureStateMachine: Sendable {
         consecutiveRestarts = 0
         defer { pendingDrops = 0 }
         return .deliver(droppedBefore: pendingDrops, sequenceGap: gap)
+    }
+
+    /// The frame `dequeued(_:)` said to deliver could not be converted: it is dropped after all,
+    /// and counted among the frames lost before the next one delivered.
+    mutating func conversionFailed(_ action: BufferAction) -> BufferAction {
+        guard case .deliver(let droppedBefore, let gap) = action else { return action }
+        pendingDrops = droppedBefore + 1
+        return .drop(.unconvertible, sequenceGap: gap)
     }
 
     /// `VIDIOC_DQBUF` failed with `errno` (never EAGAIN or EINTR: those are retried before).

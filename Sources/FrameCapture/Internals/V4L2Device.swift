@@ -3,6 +3,7 @@
 
 import CV4L2Shim
 import Glibc
+import Pixels
 
 /// How a device is reached: through libv4l2, or through a table a test supplies.
 struct DeviceIO: @unchecked Sendable {
@@ -114,6 +115,15 @@ final class V4L2Device: @unchecked Sendable {
         guard let handle else { return 0 }
         self.handle = nil
         return msv_device_close(handle)
+    }
+
+    /// A converter for this device's frames in `source` (a format the camera sends, chosen at
+    /// VIDIOC_S_FMT) to `output`; close it before the device.
+    func makeConverter(source: PixelFormatGrant, output: PixelFormat) throws(CaptureError) -> FrameConverter {
+        var converter: OpaquePointer?
+        try check(msv_converter_create(device, &converter), "v4lconvert_create")
+        guard let converter else { throw CaptureError.failed(device: path, call: "v4lconvert_create", errno: EIO) }
+        return FrameConverter(handle: converter, source: source, output: output)
     }
 
     // MARK: Description
@@ -356,4 +366,63 @@ extension ControlID {
     static let autoGainID = MSV_CID_AUTOGAIN
     static let exposureManualValue = MSV_EXPOSURE_MANUAL
     static let exposureAperturePriorityValue = MSV_EXPOSURE_APERTURE_PRIORITY
+}
+
+/// libv4lconvert turning the frames a camera sends in a format chosen for it (`MJPG`, `YUYV`, ...)
+/// into ``PixelFormat/bgr24`` or ``PixelFormat/gray8`` rows (msv_converter). Used by the capture
+/// thread only; ``close()`` before the device is closed.
+final class FrameConverter: @unchecked Sendable {
+    // @unchecked: one thread converts; close() runs at teardown, after that thread ended.
+    private var handle: OpaquePointer?
+    /// What the camera sends.
+    let source: PixelFormatGrant
+    /// What the frames carry once converted.
+    let output: PixelFormat
+    /// The YUV 4:2:0 frame gray rows are taken from (its Y plane).
+    private var planes: [UInt8]
+
+    fileprivate init(handle: OpaquePointer, source: PixelFormatGrant, output: PixelFormat) {
+        self.handle = handle
+        self.source = source
+        self.output = output
+        planes = output == .gray8 ? [UInt8](repeating: 0, count: source.width * source.height * 3 / 2) : []
+    }
+
+    deinit { close() }
+
+    /// Bytes one converted frame fills: rows of `width` pixels, packed.
+    var outputBytes: Int { source.width * source.height * output.bytesPerPixel }
+
+    /// Converts one frame of `bytesUsed` bytes at `data` into `target` (``outputBytes`` long).
+    ///
+    /// - Returns: nil, or why the frame could not be converted (libv4lconvert's words).
+    func convert(_ data: UnsafeRawPointer, bytesUsed: Int, into target: UnsafeMutableRawPointer) -> String? {
+        guard let handle else { return "the converter is closed" }
+        var format = msv_pix_format(
+            width: UInt32(source.width), height: UInt32(source.height), pixel_format: source.fourCC.rawValue,
+            bytes_per_line: UInt32(clamping: source.bytesPerLine), size_image: UInt32(clamping: source.sizeImage))
+        var message = [CChar](repeating: 0, count: 256)
+        var written = 0
+        let status: Int32
+        if output == .gray8 {
+            status = planes.withUnsafeMutableBytes { planes in
+                msv_converter_convert(handle, &format, data, bytesUsed, MSV_PIX_FMT_YUV420, planes.baseAddress, planes.count,
+                                      &written, &message, message.count)
+            }
+            if status == 0 { planes.withUnsafeBytes { target.copyMemory(from: $0.baseAddress!, byteCount: outputBytes) } }
+        } else {
+            status = msv_converter_convert(handle, &format, data, bytesUsed, MSV_PIX_FMT_BGR24, target, outputBytes,
+                                           &written, &message, message.count)
+        }
+        guard status != 0 else { return nil }
+        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return reason.isEmpty ? "errno \(status)" : reason
+    }
+
+    /// Frees libv4lconvert's state; later frames are not converted.
+    func close() {
+        guard let handle else { return }
+        self.handle = nil
+        msv_converter_destroy(handle)
+    }
 }

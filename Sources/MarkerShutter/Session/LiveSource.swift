@@ -81,7 +81,7 @@ public struct LiveSource: Sendable {
         return LiveSource(
             name: camera.path,
             banner: "camera \(camera.path): \(format.width)x\(format.height) \(format.pixelFormat) at \(rate)"
-                + (format.matchesRequest ? "" : " (nearest to what was asked)"),
+                + (format.cameraFormat.map { " from \($0)" } ?? "") + (format.matchesRequest ? "" : " (nearest to what was asked)"),
             items: stream,
             mayStall: true,
             stopAction: { camera.stop() }

@@ -2,7 +2,7 @@
 // tests (run against the emulated camera by Scripts/with-emulated-camera) and for looking at a
 // real camera. A test tool, not a product: `swift build` puts it at .build/debug/FrameCaptureProbe.
 //
-//   FrameCaptureProbe stream   --device PATH [--size WxH] [--fps N] [--format bgr24|gray8]
+//   FrameCaptureProbe stream   --device PATH [--size WxH] [--fps N] [--format bgr24|gray8] [--camera-format FOURCC]
 //                              [--frames N] [--timeout-ms N] [--buffers N] [--queue N]
 //                              [--dump DIR] [--dump-count N]
 //   FrameCaptureProbe list     [--dir DIR] [--by-id DIR]
@@ -65,6 +65,10 @@ struct FrameCaptureProbe {
             guard let pixelFormat = PixelFormat(rawValue: format) else { throw UsageError("--format wants bgr24 or gray8") }
             settings.pixelFormat = pixelFormat
         }
+        if let cameraFormat = try arguments.value("--camera-format") {
+            guard let fourCC = FourCC(cameraFormat) else { throw UsageError("--camera-format wants four characters, not \(cameraFormat)") }
+            settings.cameraFormat = fourCC
+        }
         if let timeout = try arguments.integer("--timeout-ms") { settings.frameTimeout = .milliseconds(timeout) }
         if let buffers = try arguments.integer("--buffers") { settings.bufferCount = buffers }
         if let queue = try arguments.integer("--queue") { settings.queueLimit = queue }
@@ -80,6 +84,7 @@ struct FrameCaptureProbe {
             "pixel_format": format.pixelFormat.rawValue, "row_stride": format.rowStride,
             "fps": format.framesPerSecond ?? 0, "interval": format.frameInterval?.description ?? "",
             "device_formats": format.deviceFormats.map(\.description), "matches_request": format.matchesRequest,
+            "camera_format": format.cameraFormat?.description ?? "",
         ])
 
         let signalled = SignalCatcher(signals: [SIGINT, SIGTERM]) { signal in

@@ -3,18 +3,20 @@ import Foundation
 import Testing
 
 extension LiveTests {
-    /// Camera controls with a rig: `--exposure`, `--focus`, `--control` and `--lock` apply to every
-    /// camera, and `--camera-option NAME:...` gives one camera its own (`exposure=auto`, `lock`, any
-    /// control by its `v4l2-ctl` name). Each camera keeps its values in a file, as a driver keeps
-    /// them, so `v4l2-ctl` in a process of its own reads what `live` set on each.
-    @Suite struct LiveRigControlTests {
-        /// An MJPEG camera at `fps` showing a still board, its control values kept in a file.
+    /// Each rig camera's own settings: camera controls and the camera's format. `--exposure`,
+    /// `--focus`, `--control` and `--lock` apply to every camera, and `--camera-option NAME:...`
+    /// gives one camera its own (`exposure=auto`, `lock`, any control by its `v4l2-ctl` name,
+    /// `format=MJPG`). Each camera keeps its values in a file, as a driver keeps them, so
+    /// `v4l2-ctl` in a process of its own reads what `live` set on each.
+    @Suite struct LiveRigCameraOptionTests {
+        /// A camera sending `formats` at `fps` showing a still board, its control values kept in a file.
         static func addCamera(_ harness: EmulatedCameraHarness, named name: String, fps: Int = 30,
+                              formats: [EmulatedCameraConfiguration.Format] = [.mjpeg],
                               settling: [(control: String, value: Int, at: Int)] = []) throws -> EmulatedCamera {
             let frames = harness.directory + "/" + name + "-frames"
             try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
             try Data(ScriptedSession.jpeg(of: .board(pose: 2))).write(to: URL(fileURLWithPath: frames + "/" + ScriptedSession.fileName(0)))
-            var configuration = EmulatedCameraConfiguration(formats: [.mjpeg], sizes: [(640, 480)], rates: [fps], framesFolder: frames,
+            var configuration = EmulatedCameraConfiguration(formats: formats, sizes: [(640, 480)], rates: [fps], framesFolder: frames,
                                                             controlsFile: harness.directory + "/" + name + ".controls")
             configuration.settling = settling
             return try harness.addCamera(configuration, named: name)
@@ -120,6 +122,30 @@ extension LiveTests {
                 #expect(log.contains { $0.hasPrefix("open") } && log.contains { $0.hasPrefix("close") }, "\(log)")
                 #expect(!log.contains { $0.hasPrefix("streamon") }, "streamed: \(log)")
             }
+        }
+
+        /// Two cameras that send YUYV and MJPEG: the right one asked for MJPEG streams in it
+        /// (its banner and its device's log say so), the left one in what libv4l2 chooses, and
+        /// the rig takes a set from both.
+        @Test func eachCameraStreamsInItsOwnFormat() async throws {
+            let harness = try await makeLiveHarness()
+            let left = try Self.addCamera(harness, named: "left", formats: [.yuyv, .mjpeg])
+            let right = try Self.addCamera(harness, named: "right", formats: [.yuyv, .mjpeg])
+            let out = harness.directory + "/pictures"
+            let process = try LiveRigTests.live(harness, [("left", left), ("right", right)],
+                                                ["--out", out, "--camera-option", "right:format=mjpg"])
+            try await process.waitForOutput(containing: "rig enabled", on: .standardError, timeout: .seconds(60))
+            try await LiveRigTests.captureUntilSaved(process)
+            process.sendLine("quit")
+            let result = try await process.wait(timeout: .seconds(30))
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardError.contains("right: camera \(right.path): 640x480 bgr24 at 30.0 fps from MJPG\n"),
+                    "\(result.standardError)")
+            #expect(result.standardError.contains("left: camera \(left.path): 640x480 bgr24 at 30.0 fps\n"), "\(result.standardError)")
+            let formatSet = { (camera: EmulatedCamera) in camera.log().last { $0.hasPrefix("s_fmt ") } ?? "" }
+            #expect(formatSet(right).hasPrefix("s_fmt format=MJPG "), "\(right.log())")
+            #expect(formatSet(left).hasPrefix("s_fmt format=YUYV "), "\(left.log())")
+            #expect(FileManager.default.fileExists(atPath: out + "/right/set_0001.png"))
         }
     }
 }
