@@ -62,6 +62,29 @@ import Testing
         #expect(yaml.contains("      model: rational\n"))
     }
 
+    /// The sets' sidecars name the cameras in the rig's order (`live --camera right=... --camera
+    /// left=...`): the first they name is the reference, whatever the names' order; a sidecar that
+    /// cannot be read is passed over, and without any the cameras come in name order.
+    @Test func theSetSidecarsGiveTheCamerasOrder() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Self.rigFolder(scratch + "/pictures")
+        try "not json\n".write(toFile: "\(scratch)/pictures/00.json", atomically: true, encoding: .utf8)
+        for number in Self.numbers {
+            let cameras = ["right", "left"].map { name in
+                "{\"name\":\"\(name)\",\"image\":\"\(name)/\(number).png\",\"sidecar\":\"\(name)/\(number).json\",\"t\":1,"
+                    + "\"valid\":true,\"markers\":0,\"corners\":54}"
+            }
+            try "{\"set\":\"\(number)\",\"cameras\":[\(cameras.joined(separator: ","))]}\n"
+                .write(toFile: "\(scratch)/pictures/\(number).json", atomically: true, encoding: .utf8)
+        }
+        let result = try MarkerShutterBinary.run(["calibrate", "pictures", "--pattern", "chessboard:9x6", "--out", "rig"], in: scratch)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("right (pictures/right): ") == true, "\(lines.first ?? "")")
+        #expect(lines.contains("  left placed from right (13 shared sets)"), "\(result.standardError)")
+    }
+
     /// An --out with files is refused before anything is read; --force replaces the rig's files.
     @Test func anOutWithFilesIsRefusedUnlessForced() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()

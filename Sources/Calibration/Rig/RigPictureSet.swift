@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 public import MarkerDetection
 
@@ -7,7 +8,8 @@ public import MarkerDetection
 /// Pictures of different cameras with the same stem were taken together (one set). A rig picture
 /// folder, as live rig capture writes it, holds one subfolder per camera
 /// (`PICTURES/NAME/STEM.png`, each with that camera's sidecar `STEM.json`) and each set's sidecar
-/// `PICTURES/STEM.json` (not read); its cameras come in name order.
+/// `PICTURES/STEM.json`; its cameras come in the rig's order as the first readable set sidecar gives
+/// it (so the reference is the camera `live` named first), else in name order.
 public struct RigPictureSet: Sendable {
     /// The cameras' names, in order.
     public let names: [String]
@@ -44,12 +46,30 @@ public struct RigPictureSet: Sendable {
         self.pattern = common
     }
 
-    /// Reads a rig picture folder (see ``isRigFolder(_:)``): one camera per subfolder, in name order.
+    /// Reads a rig picture folder (see ``isRigFolder(_:)``): one camera per subfolder, in the
+    /// rig's order (``rigOrder(_:in:)``).
     ///
     /// - Throws: What ``init(cameras:pattern:)`` throws.
     public init(rigFolder folder: String, pattern: Pattern?) throws(CalibrationError) {
-        let cameras = Self.cameraFolders(folder) ?? []
+        let cameras = Self.rigOrder(Self.cameraFolders(folder) ?? [], in: folder)
         try self.init(cameras: cameras.map { ($0, (folder as NSString).appendingPathComponent($0)) }, pattern: pattern)
+    }
+
+    /// `cameras` (subfolders, in name order) in the order the first set sidecar of `folder` (in
+    /// name order) that can be read names them, when it names exactly these cameras; else as they are.
+    static func rigOrder(_ cameras: [String], in folder: String) -> [String] {
+        guard let entries = try? FolderEntry.list(folder) else { return cameras }
+        for entry in entries where entry.bytes == nil && entry.text.hasSuffix(".json") {
+            let path = (folder as NSString).appendingPathComponent(entry.text)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  attributes[.type] as? FileAttributeType == .typeRegular,
+                  (attributes[.size] as? Int ?? .max) <= RigSetSidecar.maximumBytes,
+                  let data = FileManager.default.contents(atPath: path),
+                  let sidecar = try? RigSetSidecar(parsing: data) else { continue }
+            let names = sidecar.cameras.map(\.name)
+            return Set(names) == Set(cameras) && names.count == cameras.count ? names : cameras
+        }
+        return cameras
     }
 
     /// Whether `folder` is a rig picture folder: besides hidden entries and `.json` files (the
