@@ -113,8 +113,8 @@ extension LiveCommand {
         if summary.writesFailed || summary.recording?.summary.failure != nil || !calibrated { throw ExitCode(2) }
     }
 
-    /// The background rig calibration of `--calibrate`, or nil without it; each solve's line is
-    /// said as it ends.
+    /// The background rig calibration of `--calibrate`, or nil without it; each solve's line (or
+    /// why it failed) is said as it ends.
     private static func rigCalibration(
         _ options: LiveCalibrationOptions, cameras: [String], pictures: String, pattern: Pattern, console: Console
     ) throws -> RigLiveCalibration? {
@@ -123,7 +123,10 @@ extension LiveCommand {
         configuration.replacing = options.force
         do {
             return try RigLiveCalibration(configuration: configuration, pattern: pattern) { outcome in
-                if case .success(let update) = outcome { console.message("\(update)") }
+                switch outcome {
+                case .success(let update): console.message("\(update)")
+                case .failure(let error): console.message("rig calibration: \(error)")
+                }
             }
         } catch {
             throw RuntimeError("\(error)")
