@@ -14,6 +14,9 @@ public enum RigRefusal: Sendable, Hashable, CustomStringConvertible {
     case lost(camera: String)
     /// No frame came from this camera yet.
     case waiting(camera: String)
+    /// This many frames of this camera were lost before its newest (dropped by the camera or the
+    /// driver, or by a capture that fell behind).
+    case dropped(Int, camera: String)
 
     public var description: String {
         switch self {
@@ -24,6 +27,7 @@ public enum RigRefusal: Sendable, Hashable, CustomStringConvertible {
         case .stalled(let camera, let duration): "\(camera) stalled: no frame for \(Self.milliseconds(duration)) ms"
         case .lost(let camera): "\(camera) is gone"
         case .waiting(let camera): "no frame from \(camera) yet"
+        case .dropped(let count, let camera): "\(camera) dropped \(count == 1 ? "a frame" : "\(count) frames")"
         }
     }
 

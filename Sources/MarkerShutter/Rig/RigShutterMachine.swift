@@ -22,7 +22,9 @@ import MarkerDetection
 /// ``Configuration/stallIntervals`` of its frame intervals is stalled: it stops counting at once
 /// (its held detection with it, though its hold has not run out), and the rig is disabled at that
 /// instant when the requirement cannot be met without it. Its own frames, when they come again,
-/// bring it back.
+/// bring it back. A camera whose frame arrives saying frames were lost before it (dropped by the
+/// camera or the driver, or by a capture that fell behind) stops counting likewise at that arrival,
+/// until a frame of it arrives with none lost before it.
 ///
 /// ```swift
 /// var rig = RigShutterMachine(configuration: try .init(cameras: [left, right]))
@@ -153,6 +155,8 @@ public struct RigShutterMachine: Sendable {
         var recent: [RigSet.Member] = []
         var lost = false
         var framesOutOfOrder = 0
+        /// The frames lost before the newest arrival, when any were.
+        var dropped: Int?
     }
 
     /// The rig's configuration.
@@ -224,11 +228,14 @@ public struct RigShutterMachine: Sendable {
     // MARK: - Events
 
     /// A frame of `camera` arrived (before detection): it counts against the camera's stall at once.
+    /// With `dropped` frames lost before it, the camera stops counting until a frame of it arrives
+    /// with none lost before it.
     ///
     /// - Returns: The rig after it.
-    public mutating func arrived(camera: Int, at time: FrameTime) -> Step {
+    public mutating func arrived(camera: Int, at time: FrameTime, dropped: Int = 0) -> Step {
         guard !tracks[camera].lost else { return Step(state: state, changed: false) }
         note(arrivalOf: camera, at: time)
+        tracks[camera].dropped = dropped > 0 ? dropped : nil
         return evaluate()
     }
 
@@ -327,8 +334,15 @@ public struct RigShutterMachine: Sendable {
         return Step(state: state, changed: changed)
     }
 
-    /// Why camera `camera` does not count (lost, stalled, or no frame yet), or `nil` when it delivers frames.
+    /// Why camera `camera` does not count (lost, stalled, no frame yet, or frames lost before its
+    /// newest), or `nil` when it delivers frames.
     private func absence(of camera: Int) -> RigRefusal? {
+        if let silence = silence(of: camera) { return silence }
+        return tracks[camera].dropped.map { .dropped($0, camera: configuration.cameras[camera].name) }
+    }
+
+    /// Whether camera `camera` is lost, stalled or has delivered no frame yet.
+    private func silence(of camera: Int) -> RigRefusal? {
         let track = tracks[camera]
         guard let now = arrivalNow else { return .waiting(camera: configuration.cameras[camera].name) }
         let name = configuration.cameras[camera].name
@@ -340,7 +354,7 @@ public struct RigShutterMachine: Sendable {
 
     private func phase(of camera: Int, at now: FrameTime) -> RigState.CameraPhase {
         if tracks[camera].lost { return .lost }
-        if absence(of: camera) != nil { return .stalled }
+        if silence(of: camera) != nil { return .stalled }
         let timeline = tracks[camera].timeline
         guard let expiry = timeline.expiry, now < expiry else { return .disabled }
         return timeline.state.phase == .enabled ? .enabled : .held

@@ -35,6 +35,11 @@ import Testing
 
         mutating func advance(to time: FrameTime) { lines.append(describe(machine.advance(to: time).state)) }
 
+        /// A frame's arrival before detection, with `dropped` frames lost before it.
+        mutating func arrive(_ camera: Int, at time: FrameTime, dropped: Int = 0) {
+            lines.append(describe(machine.arrived(camera: camera, at: time, dropped: dropped).state))
+        }
+
         mutating func lose(_ camera: Int) { lines.append(describe(machine.lose(camera: camera).state)) }
 
         func describe(_ state: RigState) -> String {
@@ -290,6 +295,51 @@ extension RigShutterMachineTests {
             "disabled: right stalled: no frame for 160 ms",
             "enabled left#7@280 right#7@280 (0 ms)",
         ])
+    }
+
+    /// A frame of the right camera arrives saying two frames were lost before it: the rig is
+    /// disabled at that arrival, whatever the right camera's hold, and stays so while its frames
+    /// still come with frames lost before them; the next that comes with none lost brings it back.
+    /// With two of three cameras required, the other two go on.
+    @Test func aCameraDroppingFrames() throws {
+        let configuration = try RigShutterMachine.Configuration(cameras: [Self.camera("left", fps: 30), Self.camera("right", fps: 30)])
+        var script = Script(configuration)
+        for index in 0...1 {
+            script.arrive(0, at: Self.time(index, fps: 30))
+            script.arrive(1, at: Self.time(index, fps: 30))
+            script.frame(0, index, at: Self.time(index, fps: 30))
+            script.frame(1, index, at: Self.time(index, fps: 30))
+        }
+        script.arrive(0, at: Self.time(4, fps: 30))
+        script.arrive(1, at: Self.time(4, fps: 30), dropped: 2)
+        script.frame(0, 2, at: Self.time(4, fps: 30))
+        script.frame(1, 2, at: Self.time(4, fps: 30))
+        script.arrive(0, at: Self.time(5, fps: 30))
+        script.arrive(1, at: Self.time(5, fps: 30), dropped: 1)
+        script.frame(0, 3, at: Self.time(5, fps: 30))
+        script.frame(1, 3, at: Self.time(5, fps: 30))
+        #expect(script.machine.state.cameras == [.enabled, .enabled], "a camera dropping frames is neither stalled nor blind")
+        script.arrive(0, at: Self.time(6, fps: 30))
+        script.arrive(1, at: Self.time(6, fps: 30))
+        script.frame(0, 4, at: Self.time(6, fps: 30))
+        script.frame(1, 4, at: Self.time(6, fps: 30))
+        // From left's arrival at 133.3 ms: each arrival and frame of both cameras, in that order.
+        #expect(Array(script.lines.suffix(12)) == [
+            "enabled left#1@33.3 right#1@33.3 (0 ms)",
+            "disabled: right dropped 2 frames", "disabled: right dropped 2 frames", "disabled: right dropped 2 frames",
+            "disabled: right dropped 2 frames",
+            "disabled: right dropped a frame", "disabled: right dropped a frame", "disabled: right dropped a frame",
+            "disabled: right dropped a frame",
+            "enabled left#3@166.7 right#3@166.7 (0 ms)", "enabled left#3@166.7 right#3@166.7 (0 ms)",
+            "enabled left#4@200 right#4@200 (0 ms)",
+        ])
+
+        let cameras = [try Self.camera("a", fps: 30), try Self.camera("b", fps: 30), try Self.camera("c", fps: 30)]
+        var two = Script(try RigShutterMachine.Configuration(cameras: cameras, require: .atLeast(2)))
+        for camera in 0...2 { two.frame(camera, 0, at: FrameTime(.zero)) }
+        for camera in 0...2 { two.arrive(camera, at: Self.time(1, fps: 30), dropped: camera == 2 ? 3 : 0) }
+        for camera in 0...2 { two.frame(camera, 1, at: Self.time(1, fps: 30)) }
+        #expect(two.lines.last == "enabled a#1@33.3 b#1@33.3 (0 ms)")
     }
 
     /// Three cameras, two required: one that stalls or is lost leaves the other two, and the rig
