@@ -164,7 +164,7 @@ extension LiveCommand {
         }
         for await event in events {
             switch event {
-            case .frame(_, _, let state, let changed):
+            case .frame(_, _, let state, let changed, _):
                 if changed { console.message(line(state)) }
                 console.setStatus(line(state))
             case .rigChanged(let state):

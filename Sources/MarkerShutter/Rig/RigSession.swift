@@ -2,7 +2,7 @@ import Dispatch
 import FileFormats
 import Foundation
 public import FrameCapture
-import Pixels
+public import Pixels
 public import MarkerDetection
 import Synchronization
 
@@ -76,7 +76,8 @@ public final class RigSession: Sendable {
     /// Something that happened during the run, in the order it happened.
     public enum Event: Sendable {
         /// A camera's frame was detected; the rig after it, and whether it turned or its reason changed.
-        case frame(camera: Int, observation: FrameObservation, rig: RigState, changed: Bool)
+        /// `pixels` are the frame's, valid or not (the observation keeps a valid frame's only), for the views.
+        case frame(camera: Int, observation: FrameObservation, rig: RigState, changed: Bool, pixels: PixelBuffer)
         /// The rig changed with no frame (a hold ran out, a camera stalled).
         case rigChanged(RigState)
         /// A set was saved.
@@ -537,7 +538,7 @@ public final class RigSession: Sendable {
                later.camera == camera, later.index == observation.index, state.setLatencies.count < 1_000_000 {
                 state.setLatencies.append(latency)
             }
-            continuation.yield(.frame(camera: camera, observation: observation, rig: step.state, changed: step.changed))
+            continuation.yield(.frame(camera: camera, observation: observation, rig: step.state, changed: step.changed, pixels: pixels))
             if configuration.automatic, !state.closed, let set = step.state.set { considerAutomatic(set, in: &state) }
             if let recorder {
                 recorder.record(camera: camera, pixels: pixels, time: observation.time, sequence: observation.sequence,

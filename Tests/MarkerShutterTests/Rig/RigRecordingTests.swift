@@ -30,7 +30,7 @@ import Testing
         var sets: [String] = []
         for event in events {
             switch event {
-            case .frame(let camera, let observation, let rig, let changed):
+            case .frame(let camera, let observation, let rig, let changed, _):
                 frames.append("\(camera) \(observation.index) \(observation.time.offset) \(observation.isValid) \(rig)\(changed ? " *" : "")")
             case .setSaved(let saved, let trigger):
                 sets.append("\(saved.stem) \(trigger.rawValue) \(saved.largestDifference)")
@@ -70,7 +70,7 @@ import Testing
             feeds[item.camera].yield(SourceFrame(pixels: try ImageFile.read(samples[item.sample].path), time: item.time))
             while let event = await iterator.next() {
                 events.append(event)
-                if case .frame(item.camera, _, _, _) = event { break }
+                if case .frame(item.camera, _, _, _, _) = event { break }
             }
         }
         for continuation in feeds { continuation.finish() }

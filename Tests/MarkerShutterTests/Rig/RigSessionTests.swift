@@ -52,7 +52,7 @@ import Testing
                 let time = frames[index].time + (camera == 1 ? .milliseconds(5) : .zero)
                 feeds[camera].yield(SourceFrame(pixels: pixels, time: time))
                 state = try await waitFor("frame \(index) of camera \(camera)") { event in
-                    guard case .frame(camera, _, let rig, _) = event else { return nil }
+                    guard case .frame(camera, _, let rig, _, _) = event else { return nil }
                     return rig
                 }
             }
