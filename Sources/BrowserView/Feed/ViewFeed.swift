@@ -21,6 +21,8 @@ public final class ViewFeed: Sendable {
         var viewers = 0
         var listeners = 0
         var framesEncoded = 0
+        /// The rig, when the feed shows one.
+        var rig: RigView?
     }
 
     /// How many pictures the page lists.
@@ -116,13 +118,29 @@ public final class ViewFeed: Sendable {
         var recent: [ViewPicture]
         var picturesTaken: Int
         var finishReason: String?
+        var rig: RigView?
     }
 
     var snapshot: Snapshot {
         state.withLock {
             Snapshot(report: $0.report, phaseChanges: $0.phaseChanges, phaseChangeCount: $0.phaseChangeCount,
-                     recent: $0.recent, picturesTaken: $0.picturesTaken, finishReason: $0.finishReason)
+                     recent: $0.recent, picturesTaken: $0.picturesTaken, finishReason: $0.finishReason, rig: $0.rig)
         }
+    }
+
+    /// Changes the rig the feed shows, and with it the frame when `change` says the picture changed;
+    /// never draws or encodes.
+    func changeRig(_ change: (inout RigView) -> Bool, start: () -> RigView) {
+        let pictureChanged = state.withLock { s -> Bool in
+            guard s.finishReason == nil else { return false }
+            var rig = s.rig ?? start()
+            let changed = change(&rig)
+            s.rig = rig
+            if changed { s.frame = ((s.frame?.version ?? 0) + 1, .sideBySide(rig.panels)) }
+            return changed
+        }
+        if pictureChanged { frames.change() }
+        updates.change()
     }
 
     /// The newest frame's version, 0 before the first.
@@ -143,7 +161,7 @@ public final class ViewFeed: Sendable {
         let jpeg = try frame.frame.encoded(quality: quality)
         state.withLock { s in
             s.encoded = (frame.version, jpeg)
-            if case .pixels = frame.frame.content { s.framesEncoded += 1 }
+            if frame.frame.isDrawn { s.framesEncoded += 1 }
         }
         return (frame.version, jpeg)
     }

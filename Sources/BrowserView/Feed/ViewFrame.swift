@@ -7,6 +7,7 @@ public struct ViewFrame: Sendable {
     enum Content: Sendable {
         case jpeg([UInt8])
         case pixels(PixelBuffer, detection: Detection?, badge: Annotation.Badge?)
+        case sideBySide([SideBySide.Panel])
     }
 
     let content: Content
@@ -25,6 +26,20 @@ public struct ViewFrame: Sendable {
         ViewFrame(content: .pixels(pixels, detection: detection, badge: badge))
     }
 
+    /// A rig's cameras side by side (``SideBySide``). Handing it over costs nothing: the panels are
+    /// drawn, scaled, put together and encoded only while someone watches.
+    ///
+    /// - Parameter panels: Each camera's newest frame with its detection and badge, in the rig's order.
+    public static func sideBySide(_ panels: [SideBySide.Panel]) -> ViewFrame {
+        ViewFrame(content: .sideBySide(panels))
+    }
+
+    /// Whether the frame is drawn and encoded by the view (not handed over as a JPEG).
+    var isDrawn: Bool {
+        if case .jpeg = content { return false }
+        return true
+    }
+
     /// The JPEG file of the frame, annotated.
     ///
     /// - Throws: ``ViewFrameError`` when drawing or encoding fails.
@@ -38,6 +53,13 @@ public struct ViewFrame: Sendable {
                     try Annotation.draw(detection, on: pixels, badge: badge)
                 } ?? pixels
                 return try ImageFile.encode(drawn, as: .jpeg(quality: quality))
+            } catch {
+                throw ViewFrameError(reason: "\(error)")
+            }
+        case .sideBySide(let panels):
+            let picture = try SideBySide.compose(panels)
+            do {
+                return try ImageFile.encode(picture, as: .jpeg(quality: quality))
             } catch {
                 throw ViewFrameError(reason: "\(error)")
             }

@@ -1,7 +1,8 @@
 import Foundation
 import MarkerShutter
 
-/// The JSON the view serves: `GET /state`, and the `state`, `shutter` and `picture` events.
+/// The JSON the view serves: `GET /state`, and the `state`, `shutter` and `picture` events; for a
+/// rig, `rig` holds the rig's state, each camera's and the sets saved.
 ///
 /// Keys are snake_case as in the timeline rows; durations are in seconds, the detection time in
 /// milliseconds (`detect_ms`, as in `process`'s rows).
@@ -46,6 +47,57 @@ struct StateDocument: Encodable {
         let x, y, size, skew: Double
     }
 
+    /// A rig: its state, each camera's, and the sets saved.
+    struct Rig: Encodable {
+        struct Camera: Encodable {
+            let name: String
+            let state: String
+            let badge: String
+            let frame: Int?
+            let t: Double?
+            let markers: Int?
+            let corners: Int?
+        }
+
+        struct SavedSet: Encodable {
+            let number: Int
+            let sidecar: String
+            let images: [String]
+            let apartMs: Double
+            let trigger: String
+        }
+
+        struct Sets: Encodable {
+            let taken: Int
+            let recent: [SavedSet]
+        }
+
+        let enabled: Bool
+        let badge: String
+        let apartMs: Double?
+        let refusal: String?
+        let t: Double?
+        let cameras: [Camera]
+        let sets: Sets
+
+        init(_ rig: RigView) {
+            enabled = rig.isEnabled
+            badge = rig.text
+            apartMs = rig.state?.set.map { ($0.largestDifference.inSeconds * 10_000).rounded() / 10 }
+            refusal = rig.state?.refusal.map(String.init(describing:))
+            t = rig.time?.seconds
+            cameras = rig.cameras.map { camera in
+                Camera(name: camera.name, state: camera.phase.description, badge: camera.stateText, frame: camera.frameIndex,
+                       t: camera.time?.seconds, markers: camera.detection?.markers.count,
+                       corners: camera.detection?.boardCorners.count)
+            }
+            sets = Sets(taken: rig.setsTaken, recent: rig.recentSets.map { set in
+                SavedSet(number: set.number, sidecar: set.sidecar, images: set.images, apartMs: (set.apart * 10_000).rounded() / 10,
+                         trigger: set.trigger.rawValue)
+            })
+        }
+    }
+
     let running: Bool
     let stopReason: String?
     let frame: Int?
@@ -61,6 +113,7 @@ struct StateDocument: Encodable {
     let corners: Int?
     let coverage: Coverage?
     let pictures: Pictures
+    let rig: Rig?
 
     /// The document for a feed's snapshot; the recent pictures (with thumbnails) only when asked.
     init(_ snapshot: ViewFeed.Snapshot, withPictures: Bool) {
@@ -82,6 +135,7 @@ struct StateDocument: Encodable {
         pictures = Pictures(
             taken: snapshot.picturesTaken,
             recent: withPictures ? snapshot.recent.map { Picture($0, withThumbnail: true) } : nil)
+        rig = snapshot.rig.map(Rig.init)
     }
 
     /// One line of JSON, keys sorted; values not known are left out.

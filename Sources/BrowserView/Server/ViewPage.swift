@@ -1,6 +1,8 @@
 /// The page `GET /` serves: one file, with its style and script inline and nothing fetched from
 /// elsewhere. It shows the stream, the shutter's badge, the rates, the coverage and the pictures,
 /// and sends the commands from its buttons and from the keys space (take a picture) and q (stop).
+/// For a rig it shows the rig's state above the cameras (side by side in the stream), each
+/// camera's state, and the sets saved; its capture takes a set.
 /// A token in the page's address is passed on to every request it makes.
 enum ViewPage {
     static let html = #"""
@@ -35,9 +37,23 @@ enum ViewPage {
       .bar { background: #333; height: 8px; width: 120px; display: inline-block; vertical-align: middle; }
       .bar span { display: block; height: 100%; background: #8ab4f8; }
       kbd { border: 1px solid #666; border-radius: 3px; padding: 0 4px; }
+      #rig { padding: 16px 16px 0; }
+      #rigbadge { display: inline-block; padding: 6px 14px; border-radius: 6px; font-weight: bold; font-size: 20px;
+                  background: #555; color: #fff; }
+      #rigbadge.enabled { background: #1e8e3e; }
+      #rigbadge.disabled { background: #b3261e; }
+      #cameras { display: flex; flex-wrap: wrap; gap: 6px; margin: 8px 0 0; padding: 0; list-style: none; }
+      #cameras li { padding: 2px 10px; border-radius: 4px; background: #b3261e; color: #fff; }
+      #cameras li.enabled { background: #1e8e3e; }
+      #cameras li.held { background: #e8a317; color: #111; }
+      #sets { margin: 4px 0 8px; padding-left: 22px; font-size: 13px; color: #9aa0a6; }
     </style>
     </head>
     <body>
+    <section id="rig" hidden>
+      <div id="rigbadge">waiting</div>
+      <ul id="cameras"></ul>
+    </section>
     <main>
       <img id="view" alt="live view of the camera">
       <aside>
@@ -58,6 +74,10 @@ enum ViewPage {
         <div id="message"></div>
         <div>shutter changes</div>
         <ol id="changes" reversed></ol>
+        <div id="setlist" hidden>
+          <div>sets saved</div>
+          <ol id="sets" reversed></ol>
+        </div>
         <div id="thumbs"></div>
       </aside>
     </main>
@@ -87,7 +107,38 @@ enum ViewPage {
           $("bars").append(dt, dd);
         }
       }
+      if (s.rig) { showRig(s.rig); }
       if (!s.running) { ended(s.stop_reason); }
+    }
+
+    // A rig: its state above the cameras, each camera's state, and the sets saved.
+    window.isRig = false;
+    function showRig(r) {
+      if (!window.isRig) {
+        window.isRig = true;
+        $("rig").hidden = false; $("setlist").hidden = false;
+        $("badge").hidden = true; $("countdown").hidden = true;
+        $("capture").textContent = "Take set";
+        $("view").alt = "live view of the rig's cameras side by side";
+      }
+      $("rigbadge").textContent = r.badge;
+      $("rigbadge").className = r.enabled ? "enabled" : "disabled";
+      $("cameras").innerHTML = "";
+      for (const c of r.cameras) {
+        const item = document.createElement("li");
+        item.textContent = c.name + ": " + c.badge;
+        item.className = c.state;
+        item.dataset.camera = c.name;
+        $("cameras").append(item);
+      }
+      $("found").textContent = r.cameras.map((c) => c.name + " " + (c.markers != null ? c.markers + "/" + c.corners : "--")).join(", ");
+      $("pictures").textContent = r.sets.taken + (r.sets.taken === 1 ? " set" : " sets");
+      $("sets").innerHTML = "";
+      for (const set of r.sets.recent.slice().reverse()) {
+        const item = document.createElement("li");
+        item.textContent = set.sidecar + " (" + set.images.join(", ") + "; " + set.apart_ms.toFixed(1) + " ms apart, " + set.trigger + ")";
+        $("sets").append(item);
+      }
     }
 
     function addPicture(p) {
@@ -114,14 +165,16 @@ enum ViewPage {
       $("badge").textContent = "stopped"; $("badge").className = ""; $("countdown").style.width = "0";
       $("message").textContent = "session ended" + (reason ? ": " + reason : "");
       $("capture").disabled = true; $("stop").disabled = true;
+      if (window.isRig) { $("rigbadge").textContent = "stopped"; $("rigbadge").className = ""; }
     }
 
     async function send(command) {
       try {
         const response = await fetch(withToken(command), { method: "POST" });
         const answer = await response.json();
-        $("message").textContent = answer.accepted ? (command === "capture" ? "taking a picture" : "stopping")
-                                                   : answer.reason;
+        $("message").textContent = answer.accepted
+          ? (command === "capture" ? (window.isRig ? "taking a set" : "taking a picture") : "stopping")
+          : answer.reason;
       } catch (error) { $("message").textContent = "no answer: " + error; }
     }
 

@@ -90,7 +90,7 @@ extension ViewServer {
                 text += Self.event("picture", StateDocument.json(StateDocument.Picture(picture, withThumbnail: true)))
             }
             picturesSent = snapshot.picturesTaken
-            if snapshot.report != nil || snapshot.finishReason != nil {
+            if snapshot.report != nil || snapshot.rig != nil || snapshot.finishReason != nil {
                 text += Self.event("state", StateDocument.json(StateDocument(snapshot, withPictures: false)))
             }
             if let reason = snapshot.finishReason {
