@@ -52,8 +52,14 @@ public final class PreviewWindow: Sendable {
         case failed(String)
     }
 
+    /// What waits to be shown: a frame to annotate, or a picture to make on the window's thread.
+    private enum Pending: Sendable {
+        case frame(Frame)
+        case picture(@Sendable () throws -> PixelBuffer)
+    }
+
     private struct Mailbox {
-        var waiting: Frame?
+        var waiting: Pending?
         var shown = 0
         var dropped = 0
         /// Set by ``close()``: the thread closes the window and ends.
@@ -127,13 +133,27 @@ public final class PreviewWindow: Sendable {
     /// Hands a frame to the window, replacing one still waiting; never blocks. Dropped once the
     /// window is closed.
     public func show(_ frame: Frame) {
+        hand(.frame(frame))
+    }
+
+    /// Hands the window a picture that `make` draws, on the window's thread and only if the
+    /// picture is still the newest when the window gets to it (a rig's cameras put side by side,
+    /// drawn no more often than the window shows them). Replaces a frame still waiting; never blocks.
+    ///
+    /// - Parameter make: Returns the picture to show as it is (BGR24 or GRAY8); what it throws is
+    ///   reported as ``Event/failed(_:)``.
+    public func show(making make: @escaping @Sendable () throws -> PixelBuffer) {
+        hand(.picture(make))
+    }
+
+    private func hand(_ pending: Pending) {
         mailbox.withLock { m in
             if m.ended || m.closing {
                 m.dropped += 1
                 return
             }
             if m.waiting != nil { m.dropped += 1 }
-            m.waiting = frame
+            m.waiting = pending
         }
     }
 
@@ -159,7 +179,7 @@ public final class PreviewWindow: Sendable {
         var reportedFailure = false
         defer { mpw_window_close(window) }
         while true {
-            let (frame, closing) = mailbox.withLock { m -> (Frame?, Bool) in
+            let (frame, closing) = mailbox.withLock { m -> (Pending?, Bool) in
                 defer { m.waiting = nil }
                 return (m.waiting, m.closing)
             }
@@ -193,13 +213,16 @@ public final class PreviewWindow: Sendable {
         }
     }
 
-    /// Draws `frame`'s detection and badge on a copy and shows it.
-    private static func show(_ frame: Frame, in window: OpaquePointer, limit: (width: Int32, height: Int32))
+    /// Draws `frame`'s detection and badge on a copy, or makes the picture, and shows it.
+    private static func show(_ pending: Pending, in window: OpaquePointer, limit: (width: Int32, height: Int32))
         throws(PreviewWindowError)
     {
         let drawn: PixelBuffer
         do {
-            drawn = try Annotation.draw(frame.detection, on: frame.pixels, badge: frame.badge)
+            switch pending {
+            case .frame(let frame): drawn = try Annotation.draw(frame.detection, on: frame.pixels, badge: frame.badge)
+            case .picture(let make): drawn = try make()
+            }
         } catch {
             throw .drawing("\(error)")
         }
