@@ -4,7 +4,7 @@ import Synchronization
 
 /// `live --serve`: the browser view beside the terminal. Listens before the session starts (so a
 /// port that cannot be bound fails before anything opens), feeds the session's events to the page
-/// and sends its commands to the session as the keyboard does.
+/// and sends its commands to the session as the keyboard does. Shows one camera's session or a rig's.
 final class BrowserServing: LiveSessionView {
     private let feed = ViewFeed()
     private let server: ViewServer
@@ -68,6 +68,16 @@ final class BrowserServing: LiveSessionView {
     /// Hands one of the session's events to the page.
     func show(_ event: LiveSession.Event) {
         feed.show(event, hold: hold)
+    }
+
+    /// Hands one of a rig session's events to the page.
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - cameras: The rig's cameras' names, in its order.
+    ///   - folder: The folder the sets go to.
+    func show(_ event: RigSession.Event, cameras: [String], folder: String) {
+        feed.show(event, cameras: cameras, folder: folder)
     }
 
     /// Ends the page's streams with `reason` and stops serving.

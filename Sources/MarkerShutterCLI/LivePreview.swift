@@ -1,13 +1,27 @@
+import BrowserView
 import MarkerDetection
 import MarkerShutter
 import PreviewWindow
+import Synchronization
 
 /// `live --preview`: the session's frames in a window, annotated with their detection and the
 /// shutter's badge; Space or Enter in the window takes a picture, `q` or closing the window quits.
+/// For a rig, the cameras side by side, each with its badge, under the rig's; Space or Enter takes a set.
 struct LivePreview: LiveSessionView {
     let window: PreviewWindow
     /// Where a frame the window could not show is reported.
     let console: Console
+    /// A rig's newest frames and states, when the window shows a rig.
+    private final class RigBox: Sendable {
+        let view = Mutex<RigView?>(nil)
+    }
+
+    private let rig = RigBox()
+
+    init(window: PreviewWindow, console: Console) {
+        self.window = window
+        self.console = console
+    }
 
     /// Opens the window, or says there is no display. Called before the camera or any folder is
     /// opened, so that a run without a display changes nothing.
@@ -52,6 +66,25 @@ struct LivePreview: LiveSessionView {
         window.show(PreviewWindow.Frame(
             pixels: report.pixels, detection: report.observation.detection,
             badge: Annotation.Badge(shutter: report.step.state.phase, at: report.observation.time)))
+    }
+
+    /// Shows a rig's event: the cameras' newest frames side by side, drawn on the window's thread
+    /// only when the window gets to them.
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - cameras: The rig's cameras' names, in its order.
+    ///   - folder: The folder the sets go to.
+    func show(_ event: RigSession.Event, cameras: [String], folder: String) {
+        let picture = rig.view.withLock { stored -> ([SideBySide.Panel], Annotation.Badge, Bool) in
+            var view = stored ?? RigView(cameras: cameras, folder: folder)
+            let changed = view.apply(event)
+            stored = view
+            return (view.panels, view.badge, changed)
+        }
+        guard picture.2 else { return }
+        let (panels, badge) = (picture.0, picture.1)
+        window.show(making: { try SideBySide.compose(panels, rig: badge) })
     }
 
     /// Closes the window.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BrowserView
 import FileFormats
 import Foundation
 import FrameCapture
@@ -7,12 +8,10 @@ import MarkerShutter
 import SystemCalls
 
 extension LiveCommand {
-    /// What a rig cannot do yet, as a usage error (checked in `validate`).
+    /// A rig's arguments that cannot work, as usage errors (checked in `validate`).
     func validateRig() throws {
         guard rig.isRig else { return }
         if device != nil || replay != nil { throw ValidationError("give --camera for each camera of a rig, or --device (or --replay) for one camera, not both") }
-        let unavailable: [(Bool, String)] = [(view.serve != nil, "--serve"), (preview, "--preview")]
-        if let (_, names) = unavailable.first(where: { $0.0 }) { throw ValidationError("\(names): not available with --camera (a rig)") }
         if calibration.calibrate, calibration.calibrationOut == nil {
             throw ValidationError("--calibrate with --camera needs --calibration-out DIR: a rig's sets fill --out, so its files go elsewhere")
         }
@@ -26,7 +25,7 @@ extension LiveCommand {
     /// What a rig's replay cannot do, as a usage error.
     func validateRigReplay() throws {
         let unavailable: [(Bool, String)] = [
-            (record != nil, "--record"), (view.serve != nil, "--serve"), (preview, "--preview"), (calibration.calibrate, "--calibrate"),
+            (record != nil, "--record"), (calibration.calibrate, "--calibrate"),
             (!rig.cameraOptions.isEmpty, "--camera-option"),
             (!(try cameraControls.settings.isEmpty), "--exposure, --focus, --control and --lock"),
         ]
@@ -40,15 +39,19 @@ extension LiveCommand {
         SystemCall.raiseOpenFileLimit()
         SystemCall.giveLargeBlocksBack()
         let console = Console()
+        if folder != nil { try validateRigReplay() }
+        let window = preview ? try LivePreview.open(console: console) : nil  // without a display, before anything is opened
+        defer { window?.close() }
         let detector = try detection.makeDetector()
         let session: RigSession
         let names: [String]
         let rigConfiguration: RigShutterMachine.Configuration
+        var browser: BrowserServing?
         if let folder {
-            try validateRigReplay()
             let recording: RigRecording
             do { recording = try RigRecording(folder: folder) } catch { throw RuntimeError("cannot replay \(folder): \(error)") }
             do { try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [folder]) } catch { throw RuntimeError("\(error)") }
+            browser = try await startBrowserView(console: console, interruption: interruption)
             rigConfiguration = try rig.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
             var configuration = RigSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern), pictures: out,
                                                          rig: rigConfiguration)
@@ -71,6 +74,7 @@ extension LiveCommand {
                 RigSession.CameraSource(camera: camera, request: .camera(path: argument.device, settings: argument.settings),
                                         controls: argument.controls)
             }
+            browser = try await startBrowserView(console: console, interruption: interruption)
             do {
                 session = try RigSession(cameras: sources, configuration: configuration)
             } catch {
@@ -92,17 +96,22 @@ extension LiveCommand {
         console.message(keyboard.isTerminal
             ? "Space or Enter: take a set   q or Ctrl-C: quit"
             : "commands on standard input: capture, quit (or Ctrl-C)")
-        let printer = Task { await Self.show(session.events, names: names, console: console, onSetSaved: { rigCalibration?.setSaved() }) }
-        keyboard.start(send: { command in
-            switch command {
-            case .capture: session.requestSet()
-            case .stop(let reason): session.stop(reason: reason)
-            }
-        }, unknown: { text in console.message("unknown command \"\(text)\": capture or quit") })
+        let send: @Sendable (LiveSession.Command) -> LiveSession.Command.Answer = { session.send($0) }
+        browser?.attach(send)
+        window?.attach(send)
+        let views: @Sendable (RigSession.Event) -> Void = { [browser, window, names, out] event in
+            browser?.show(event, cameras: names, folder: out)
+            window?.show(event, cameras: names, folder: out)
+        }
+        let printer = Task {
+            await Self.show(session.events, names: names, console: console, views: views, onSetSaved: { rigCalibration?.setSaved() })
+        }
+        keyboard.start(send: { _ = send($0) }, unknown: { text in console.message("unknown command \"\(text)\": capture or quit") })
         interruption.onInterrupt { name in session.stop(reason: name) }
 
         let summary = await session.run()
         await printer.value
+        await browser?.finish(reason: summary.stopReason ?? "ended")
         console.clearStatus()
         TerminalMode.restore()
         interruption.cancel()
@@ -153,9 +162,9 @@ extension LiveCommand {
     }
 
     /// Prints the rig's changes and sets: changes and refusals on standard error, the sets saved on
-    /// standard output.
+    /// standard output; and hands every event to the browser view and the preview window (`views`).
     private static func show(_ events: AsyncStream<RigSession.Event>, names: [String], console: Console,
-                             onSetSaved: @Sendable () -> Void) async {
+                             views: (RigSession.Event) -> Void, onSetSaved: @Sendable () -> Void) async {
         func line(_ state: RigState) -> String {
             let cameras = zip(names, state.cameras).map { "\($0) \($1)" }.joined(separator: ", ")
             guard let set = state.set else { return "rig disabled: \(state.refusal.map { "\($0)" } ?? "") (\(cameras))" }
@@ -163,6 +172,7 @@ extension LiveCommand {
             return "rig enabled: frames \(difference) ms apart (\(cameras))"
         }
         for await event in events {
+            views(event)
             switch event {
             case .frame(_, _, let state, let changed, _):
                 if changed { console.message(line(state)) }
