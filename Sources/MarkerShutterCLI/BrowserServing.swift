@@ -70,6 +70,11 @@ final class BrowserServing: LiveSessionView {
         feed.show(event, hold: hold)
     }
 
+    /// Shows the rig on the page, every camera waiting for its first frame.
+    func showRig(cameras: [String], folder: String) {
+        feed.showRig(cameras: cameras, folder: folder)
+    }
+
     /// Hands one of a rig session's events to the page.
     ///
     /// - Parameters:

@@ -97,6 +97,7 @@ extension LiveCommand {
             ? "Space or Enter: take a set   q or Ctrl-C: quit"
             : "commands on standard input: capture, quit (or Ctrl-C)")
         let send: @Sendable (LiveSession.Command) -> LiveSession.Command.Answer = { session.send($0) }
+        browser?.showRig(cameras: names, folder: out)
         browser?.attach(send)
         window?.attach(send)
         let views: @Sendable (RigSession.Event) -> Void = { [browser, window, names, out] event in

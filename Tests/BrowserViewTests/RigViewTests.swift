@@ -154,6 +154,19 @@ import Testing
         #expect(feed.rig?.cameras[1].badge == Annotation.Badge(text: "right: NOT SEEING  1 markers, 0 corners", isOK: false))
     }
 
+    @Test func aRigShownBeforeItsFirstFrameWaitsForEveryCamera() throws {
+        let feed = ViewFeed()
+        feed.showRig(cameras: Self.names, folder: Self.folder)
+        let rig = try #require(try Self.document(feed)["rig"] as? [String: Any])
+        #expect(rig["enabled"] as? Bool == false && rig["badge"] as? String == "waiting" && rig["refusal"] == nil)
+        let cameras = try #require(rig["cameras"] as? [[String: Any]])
+        #expect(cameras.map { $0["badge"] as? String } == ["WAITING", "WAITING"])
+        #expect(cameras.map { $0["state"] as? String } == ["stalled", "stalled"])
+        #expect((rig["sets"] as? [String: Any])?["taken"] as? Int == 0)
+        let picture = try SideBySide.compose(try #require(feed.rig).panels)
+        #expect(picture.width == 1280 && picture.height == 480, "two black 640x480 panels")
+    }
+
     @Test func theRecentSetsAreTheLastFive() throws {
         let feed = ViewFeed()
         for number in 1...7 { feed.show(Self.saved(number, apart: 0.001 * Double(number)), cameras: Self.names, folder: Self.folder) }

@@ -28,7 +28,8 @@ import Testing
         (rig + ["--camera-option", "left:,"], "--camera-option left: \"\" is not KEY=VALUE or lock"),
         (rig + ["--settle", "2"], "--settle needs --lock, or lock in a --camera-option"),
         (rig + ["--device", "/dev/video0"], "give --camera for each camera of a rig, or --device (or --replay) for one camera, not both"),
-        (rig + ["--serve", "8080"], "--serve: not available with --camera (a rig)"),
+        (rig + ["--serve", "0.0.0.0:8080"], "--serve 0.0.0.0:8080 can be reached from other machines: give --token TOKEN so that only "
+            + "the page address with it works, or --no-token to let anyone who reaches it watch and take pictures"),
         (rig + ["--record", "picks/"], "--record and --out are both picks/: the recording and the sets each need their own folder"),
         (rig + ["--calibrate"], "--calibrate with --camera needs --calibration-out DIR: a rig's sets fill --out, so its files go elsewhere"),
     ])
@@ -53,12 +54,34 @@ import Testing
     @Test(arguments: [
         (["--record", "rec"], "--record: not available with --replay of a rig's recording"),
         (["--camera-option", "left:fps=25"], "--camera-option: not available with --replay of a rig's recording"),
-        (["--preview"], "--preview: not available with --replay of a rig's recording"),
     ])
     func rigReplayUsageErrors(arguments: [String], message: String) throws {
         let folder = try Self.recording("")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try MarkerShutterBinary.expectUsageError(["live", "--replay", folder, "--out", "picks"] + arguments, message: message)
+    }
+
+    /// `--preview` with a rig, live or replayed, without a display: status 1 before any camera,
+    /// recording or folder is opened (the cameras here do not exist, so opening one would say so).
+    @Test func aRigsPreviewWithoutADisplaySaysSoAndOpensNothing() throws {
+        let folder = try Self.recording("")
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        for arguments in [Self.rig, ["live", "--replay", folder, "--out", "picks"]] {
+            let result = try MarkerShutterBinary.run(arguments + ["--pattern", "charuco:5x7:DICT_6X6_250", "--preview"], in: scratch,
+                                                     environment: environment)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.standardError.contains("no display: --preview needs X11 (DISPLAY is not set); run without --preview for the status line alone"),
+                    "\(result.standardError)")
+            #expect(!result.standardError.contains("nonexistent") && !result.standardError.contains("replaying"),
+                    "a camera or the recording was opened: \(result.standardError)")
+            #expect(CalibrateCommandTests.contents(scratch).isEmpty)
+        }
     }
 
     /// A hostile rig recording is refused with status 1 before anything is written, and is left as it was.

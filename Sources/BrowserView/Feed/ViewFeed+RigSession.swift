@@ -13,6 +13,16 @@ extension ViewFeed {
         changeRig({ $0.apply(event) }, start: { RigView(cameras: cameras, folder: folder) })
     }
 
+    /// Shows a rig before its first event: every camera waiting for its first frame, so that the
+    /// page shows the rig from the start.
+    ///
+    /// - Parameters:
+    ///   - cameras: The rig's cameras' names, in its order.
+    ///   - folder: The picture folder the sets go to.
+    public func showRig(cameras: [String], folder: String) {
+        changeRig({ _ in true }, start: { RigView(cameras: cameras, folder: folder) })
+    }
+
     /// The rig as the view shows it now, or `nil` when the feed shows no rig.
     public var rig: RigView? { snapshot.rig }
 }
