@@ -117,7 +117,7 @@ enum ViewPage {
       if (!window.isRig) {
         window.isRig = true;
         $("rig").hidden = false; $("setlist").hidden = false;
-        $("badge").hidden = true; $("countdown").hidden = true;
+        $("badge").style.display = "none"; $("countdown").style.display = "none";
         $("capture").textContent = "Take set";
         $("view").alt = "live view of the rig's cameras side by side";
       }
