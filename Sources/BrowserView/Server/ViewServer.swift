@@ -12,8 +12,8 @@ import Synchronization
 /// | endpoint | answer |
 /// |---|---|
 /// | `GET /` | the page (self-contained: no file or script from elsewhere) |
-/// | `GET /stream.mjpg` | `multipart/x-mixed-replace` JPEGs of the newest frames, at most ``Configuration/viewFPS`` a second |
-/// | `GET /state` | the current report as JSON, with the recent pictures and their thumbnails |
+/// | `GET /stream.mjpg` | `multipart/x-mixed-replace` JPEGs of the newest frames (a rig's cameras side by side), at most ``Configuration/viewFPS`` a second |
+/// | `GET /state` | the current report as JSON, with the recent pictures and their thumbnails; for a rig, `rig` (its state, each camera's, the sets) |
 /// | `GET /events` | Server-Sent Events: `state` on each new report (a slow client gets the newest), `shutter` on every change of the shutter's phase (none skipped; a client that joins late gets those before it), `picture` on each picture, `end` at the end |
 /// | `POST /capture`, `POST /stop` | the command's answer as JSON: 200 when accepted, 409 with the reason when refused |
 ///
