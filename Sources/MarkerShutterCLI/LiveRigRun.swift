@@ -69,6 +69,7 @@ extension LiveCommand {
             configuration.automatic = auto
             configuration.stopAfter = stopAfter
             configuration.record = record
+            configuration.calibration = rigCalibration(cameras: arguments.map(\.name))
             if let settle { configuration.controlSettling = .milliseconds((settle * 1000).rounded()) }
             let sources = zip(arguments, rigConfiguration.cameras).map { argument, camera in
                 RigSession.CameraSource(camera: camera, request: .camera(path: argument.device, settings: argument.settings),
@@ -84,14 +85,13 @@ extension LiveCommand {
             names = arguments.map(\.name)
             for (source, argument) in zip(session.sources, arguments) { console.message("\(argument.name): \(source.banner)") }
         }
-        let rigCalibration = try Self.rigCalibration(calibration, cameras: names, pictures: out, pattern: detector.pattern, console: console)
 
         let tolerance = String(format: "%.1f", rigConfiguration.syncTolerance.inSeconds * 1000)
         let motion = rigConfiguration.maxMotion.map { String(format: "%.2f px/frame", $0) } ?? "off"
         console.message("rig of \(names.count) cameras: require \(rigConfiguration.require), sync tolerance \(tolerance) ms, "
             + "max motion \(motion); pattern \(detector.pattern), hold \(detection.hold) s, sets to \(out)"
             + (record.map { ", recording to \($0)" } ?? "")
-            + (rigCalibration.map { ", calibration to \($0.configuration.folder)" } ?? ""))
+            + (calibration.calibrate ? calibration.calibrationOut.map { ", calibration to \($0)" } ?? "" : ""))
         let keyboard = KeyboardInput()
         console.message(keyboard.isTerminal
             ? "Space or Enter: take a set   q or Ctrl-C: quit"
@@ -105,7 +105,7 @@ extension LiveCommand {
             window?.show(event, cameras: names, folder: out)
         }
         let printer = Task {
-            await Self.show(session.events, names: names, console: console, views: views, onSetSaved: { rigCalibration?.setSaved() })
+            await Self.show(session.events, names: names, console: console, views: views)
         }
         keyboard.start(send: { _ = send($0) }, unknown: { text in console.message("unknown command \"\(text)\": capture or quit") })
         interruption.onInterrupt { name in session.stop(reason: name) }
@@ -117,55 +117,36 @@ extension LiveCommand {
         TerminalMode.restore()
         interruption.cancel()
         console.message(summary.description)
-        let calibrated = rigCalibration.map { Self.finish($0, console: console) } ?? true
+        let calibrated = summary.calibration.map { Self.say($0, console: console) } ?? true
         if !summary.lostCameras.isEmpty, let reason = summary.stopReason, reason.contains(" is gone: ") { throw RuntimeError(reason) }
         if interruption.isSet { throw ExitCode(130) }
         if summary.writesFailed || summary.recording?.summary.failure != nil || !calibrated { throw ExitCode(2) }
     }
 
-    /// The background rig calibration of `--calibrate`, or nil without it; each solve's line (or
-    /// why it failed) is said as it ends.
-    private static func rigCalibration(
-        _ options: LiveCalibrationOptions, cameras: [String], pictures: String, pattern: Pattern, console: Console
-    ) throws -> RigLiveCalibration? {
-        guard options.calibrate, let folder = options.calibrationOut else { return nil }
-        var configuration = RigLiveCalibration.Configuration(cameras: cameras, pictures: pictures, folder: folder)
-        configuration.replacing = options.force
-        do {
-            return try RigLiveCalibration(configuration: configuration, pattern: pattern) { outcome in
-                switch outcome {
-                case .success(let update): console.message("\(update)")
-                case .failure(let error): console.message("rig calibration: \(error)")
-                }
-            }
-        } catch {
-            throw RuntimeError("\(error)")
-        }
+    /// What `--calibrate` asks of a live rig (whose cameras are `cameras`, the reference first), or nil without it.
+    private func rigCalibration(cameras: [String]) -> RigLiveCalibration.Configuration? {
+        guard calibration.calibrate, let folder = calibration.calibrationOut else { return nil }
+        var configuration = RigLiveCalibration.Configuration(cameras: cameras, pictures: out, folder: folder)
+        configuration.replacing = calibration.force
+        return configuration
     }
 
-    /// Solves every set saved once more if the last solve missed some, says the rig's summary and
-    /// writes its files (their paths on standard output); false when there is no calibration to write.
-    private static func finish(_ calibration: RigLiveCalibration, console: Console) -> Bool {
-        switch calibration.finish() {
-        case .success(let update):
-            for line in update.report.summary { console.message(line) }
-            do {
-                for path in try calibration.write(update) { console.result(path) }
-                return true
-            } catch {
-                console.message("calibration not written: \(error)")
-                return false
-            }
-        case .failure(let error):
-            console.message("calibration not written: \(error)")
+    /// Says the rig's summary and the paths of its files (on standard output), or why they were
+    /// not written; false when they were not.
+    private static func say(_ calibration: RigSummary.Calibration, console: Console) -> Bool {
+        if let update = calibration.update { for line in update.report.summary { console.message(line) } }
+        if let failure = calibration.failure {
+            console.message("calibration not written: \(failure)")
             return false
         }
+        for path in calibration.files { console.result(path) }
+        return true
     }
 
     /// Prints the rig's changes and sets: changes and refusals on standard error, the sets saved on
     /// standard output; and hands every event to the browser view and the preview window (`views`).
     private static func show(_ events: AsyncStream<RigSession.Event>, names: [String], console: Console,
-                             views: (RigSession.Event) -> Void, onSetSaved: @Sendable () -> Void) async {
+                             views: (RigSession.Event) -> Void) async {
         func line(_ state: RigState) -> String {
             let cameras = zip(names, state.cameras).map { "\($0) \($1)" }.joined(separator: ", ")
             guard let set = state.set else { return "rig disabled: \(state.refusal.map { "\($0)" } ?? "") (\(cameras))" }
@@ -181,7 +162,6 @@ extension LiveCommand {
             case .rigChanged(let state):
                 console.message(line(state))
             case .setSaved(let saved, let trigger):
-                onSetSaved()
                 console.result("\(saved.sidecar) (\(saved.images.joined(separator: ", ")); "
                     + String(format: "%.1f ms apart", saved.largestDifference * 1000) + ", \(trigger.rawValue))")
             case .setRefused(let refusal):
@@ -193,6 +173,10 @@ extension LiveCommand {
             case .cameraControls(let camera, let values, let locked):
                 let list = values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
                 console.message("\(camera): camera controls \(locked ? "locked" : "set"): \(list)")
+            case .calibrated(let update):
+                console.message("\(update)")
+            case .calibrationFailed(let error):
+                console.message("rig calibration: \(error)")
             }
         }
     }

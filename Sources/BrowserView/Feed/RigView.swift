@@ -132,7 +132,7 @@ public struct RigView: Sendable {
             recentSets.append(SavedSet(saved, trigger: trigger, folder: folder))
             if recentSets.count > Self.recentSetCount { recentSets.removeFirst(recentSets.count - Self.recentSetCount) }
             return false
-        case .setRefused, .setFailed, .cameraLost, .cameraControls:
+        case .setRefused, .setFailed, .cameraLost, .cameraControls, .calibrated, .calibrationFailed:
             return false
         }
     }

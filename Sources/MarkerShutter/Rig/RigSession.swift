@@ -1,3 +1,4 @@
+public import Calibration
 import Dispatch
 import FileFormats
 import Foundation
@@ -55,6 +56,9 @@ public final class RigSession: Sendable {
         public var clock = SessionClock.continuous
         /// A new or empty folder the frames the rig sees are recorded to (``RigRecorder``).
         public var record: String?
+        /// Solve the sets as they are saved, and write the rig's files at the end (`--calibrate`,
+        /// ``RigLiveCalibration``); its ``RigLiveCalibration/Configuration/pictures`` must be ``pictures``.
+        public var calibration: RigLiveCalibration.Configuration?
         /// How long the cameras' automatic modes settle before a lock fixes them
         /// (``CameraSource/controls``); each camera's frames until then are dropped.
         public var controlSettling: Duration = .seconds(1)
@@ -91,6 +95,10 @@ public final class RigSession: Sendable {
         /// A camera's controls were set, by their `v4l2-ctl` names, as read back: once it is open,
         /// and again once `locked` (``CameraSource/controls``).
         case cameraControls(camera: String, values: [String: Int64], locked: Bool)
+        /// A background solve of the sets so far ended (``Configuration/calibration``).
+        case calibrated(RigLiveCalibration.Update)
+        /// A background solve of the sets so far failed, and why.
+        case calibrationFailed(CalibrationError)
     }
 
     /// What became of ``requestSet()``.
@@ -160,6 +168,8 @@ public final class RigSession: Sendable {
     public let recording: RigRecording?
     private let pictures: Mutex<RigPictureFolder>
     private let writer = DispatchQueue(label: "marker-shutter sets")
+    /// Solves the sets in the background (``Configuration/calibration``).
+    private let calibration: RigLiveCalibration?
 
     /// Prepares the picture folder and opens every camera, in the rig's order.
     ///
@@ -190,6 +200,19 @@ public final class RigSession: Sendable {
         self.configuration = configuration
         self.recording = recording
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        let events = continuation
+        do {
+            calibration = try configuration.calibration.map { settings throws(CalibrationError) in
+                try RigLiveCalibration(configuration: settings, pattern: configuration.detector.pattern) { outcome in
+                    switch outcome {
+                    case .success(let update): events.yield(.calibrated(update))
+                    case .failure(let error): events.yield(.calibrationFailed(error))
+                    }
+                }
+            }
+        } catch {
+            throw .calibration(error)
+        }
         // What is made here is removed again when the session cannot start: the recording's own
         // files, and the folders this session made while they are empty.
         let made = [configuration.pictures, configuration.record].compactMap { $0 }.filter { !FileManager.default.fileExists(atPath: $0) }
@@ -341,6 +364,7 @@ public final class RigSession: Sendable {
                     $0.sets.saved += 1
                 }
                 continuation.yield(.setSaved(saved, trigger: trigger))
+                calibration?.setSaved()
             } catch {
                 shared.withLock {
                     $0.pending -= 1
@@ -378,6 +402,7 @@ public final class RigSession: Sendable {
         await watch?.value
         shared.withLock { $0.closed = true }
         writer.sync {}
+        let calibrated = await finishCalibration()
         continuation.finish()
         var summary = shared.withLock { state in
             var cameras = state.cameras
@@ -386,7 +411,30 @@ public final class RigSession: Sendable {
                               lostCameras: state.machine.lostCameras, failures: state.failures, setLatencies: state.setLatencies)
         }
         if let recorder { summary.recording = (recorder.folder, recorder.finish()) }
+        summary.calibration = calibrated
         return summary
+    }
+
+    /// Solves every set saved once more if the last background solve missed some, and writes the
+    /// rig's files (off the cooperative threads: a solve takes seconds); `nil` without ``Configuration/calibration``.
+    private func finishCalibration() async -> RigSummary.Calibration? {
+        guard let calibration else { return nil }
+        return await withCheckedContinuation { (done: CheckedContinuation<RigSummary.Calibration?, Never>) in
+            DispatchQueue.global().async {
+                let folder = calibration.configuration.folder
+                switch calibration.finish() {
+                case .success(let update):
+                    do throws(CalibrationError) {
+                        let files = try calibration.write(update)
+                        done.resume(returning: RigSummary.Calibration(update: update, folder: folder, files: files, failure: nil))
+                    } catch {
+                        done.resume(returning: RigSummary.Calibration(update: update, folder: folder, files: [], failure: error))
+                    }
+                case .failure(let error):
+                    done.resume(returning: RigSummary.Calibration(update: nil, folder: folder, files: [], failure: error))
+                }
+            }
+        }
     }
 
     /// Reads camera `camera`'s frames until its source ends; a camera that fails is lost.

@@ -1,5 +1,19 @@
-/// How a rig session went: why it stopped, each camera's frames, the sets.
+public import Calibration
+
+/// How a rig session went: why it stopped, each camera's frames, the sets, the calibration.
 public struct RigSummary: Sendable, CustomStringConvertible {
+    /// What became of `--calibrate`: the last solve, the files written, or why not.
+    public struct Calibration: Sendable {
+        /// The solve of every set saved, when there was one.
+        public let update: RigLiveCalibration.Update?
+        /// The folder the files go to.
+        public let folder: String
+        /// The paths written.
+        public let files: [String]
+        /// Why the files were not written (too few sets, a failed solve or write).
+        public let failure: CalibrationError?
+    }
+
     /// One camera's counts.
     public struct Camera: Sendable, Equatable {
         /// The camera's name.
@@ -49,6 +63,8 @@ public struct RigSummary: Sendable, CustomStringConvertible {
     public let setLatencies: [Duration]
     /// The recording's folder and counts, when the frames were recorded.
     public internal(set) var recording: (folder: String, summary: FrameRecorder.Summary)?
+    /// The calibration, with `--calibrate`.
+    public internal(set) var calibration: Calibration?
 
     init(stopReason: String?, cameras: [Camera], sets: Sets, lostCameras: [String], failures: [String], setLatencies: [Duration] = []) {
         self.stopReason = stopReason
