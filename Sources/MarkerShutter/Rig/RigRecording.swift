@@ -152,8 +152,12 @@ public struct RigRecording: Sendable {
 
     /// Reads and checks the recording in `folder`.
     ///
+    /// - Parameters:
+    ///   - folder: The recording.
+    ///   - allowingMissingFrames: Whether a frame whose file is missing is kept (for `process`, whose
+    ///     row for it says so), rather than refused.
     /// - Throws: ``RigRecordingError`` naming the first thing wrong.
-    public init(folder: String) throws(RigRecordingError) {
+    public init(folder: String, allowingMissingFrames: Bool = false) throws(RigRecordingError) {
         self.folder = folder
         let descriptionPath = (folder as NSString).appendingPathComponent(Self.descriptionName)
         guard let descriptionText = try? String(contentsOfFile: descriptionPath, encoding: .utf8) else {
@@ -197,10 +201,16 @@ public struct RigRecording: Sendable {
                 throw bad("file \"\(shown)\" must be a plain name inside \(name)'s folder")
             }
             let path = ((folder as NSString).appendingPathComponent(name) as NSString).appendingPathComponent(line.file)
-            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            guard resolved.hasPrefix(root + "/") else { throw bad("\(name)/\(shown) leads outside the recording (to \(resolved))") }
+            var resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder), !isFolder.boolValue else {
+            let exists = FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder)
+            if !exists, allowingMissingFrames, (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil {
+                // Nothing there, not even a link: where it would be, in its camera's folder.
+                resolved = (URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name)).resolvingSymlinksInPath().path
+                    as NSString).appendingPathComponent(line.file)
+            }
+            guard resolved.hasPrefix(root + "/") else { throw bad("\(name)/\(shown) leads outside the recording (to \(resolved))") }
+            guard exists ? !isFolder.boolValue : allowingMissingFrames else {
                 throw bad("\(name)/\(shown) is not a file in the recording")
             }
             guard files[camera].insert(line.file).inserted else { throw bad("\(name)/\(shown) is named twice") }
