@@ -66,6 +66,12 @@ extension ProcessCommand {
         var failures: [String] = []
         for unit in work {
             if interrupt.isSet { throw ExitCode(130) }
+            if RigRecording.isRig(unit.folder) {
+                FileHandle.standardError.write("marker-shutter: nothing to process: \(unit.folder) is a rig's recording; "
+                    + "--shard takes one camera's frames: process the rig's recording without --shard\n")
+                failures.append(unit.folder)
+                continue
+            }
             let frameFolder: FrameFolder
             do {
                 frameFolder = try FrameFolder(path: unit.folder, framesPerSecond: fps)

@@ -93,6 +93,20 @@ struct ProcessCommand: ParsableCommand {
             transform: InputLimits.openCVThreads.parse(option: "--opencv-threads"))
     var openCVThreads: Int?
 
+    @Option(help: ArgumentHelp("A rig's recording: which cameras must see the board for a set: all (the default), or a number from 2 up.",
+                               valueName: "all|N"))
+    var require: String?
+
+    @Option(name: .customLong("sync-tolerance"), parsing: .unconditional,
+            help: ArgumentHelp("A rig's recording: the largest time difference between the frames of a set, in milliseconds; half the longest frame interval unless given.",
+                               valueName: "MS"))
+    var syncTolerance: Double?
+
+    @Option(name: .customLong("max-motion"), parsing: .unconditional,
+            help: ArgumentHelp("A rig's recording: the most the board may move in a frame of a set, in pixels per frame, or off; chosen from the tolerance unless given.",
+                               valueName: "PX|off"))
+    var maxMotion: String?
+
     func validate() throws {
         try validateSharding()
         try InputLimits.framesPerSecond.validate(fps, option: "--fps")
@@ -103,9 +117,9 @@ struct ProcessCommand: ParsableCommand {
     func run() throws {
         if shard != nil || folders != nil { return try runShards() }
         guard let folder else { throw ValidationError("give the folder of frames (or --folders LIST)") }
-        if RigRecording.isRig(folder) {
-            throw RuntimeError("\(folder) is a rig's recording (cameras.json, a manifest naming each frame's camera): "
-                + "`process` takes one camera's frames; replay the rig with `marker-shutter live --replay \(folder)`")
+        if RigRecording.isRig(folder) { return try runRig(folder) }
+        if let (option, _) = rigOptions.first(where: { $0.1 != nil }) {
+            throw ValidationError("\(option) goes with a rig's recording (a folder with cameras.json); \(folder) is one camera's")
         }
         let frameFolder: FrameFolder
         do {

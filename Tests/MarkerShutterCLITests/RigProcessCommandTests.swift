@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// `marker-shutter process RIG_RECORDING`: each camera's rows and the rig's changes, one JSON Lines
+/// stream; the summary names each camera and the rig; what does not go with a rig is refused.
+@Suite struct RigProcessCommandTests {
+    static let pattern = ["--pattern", "charuco:5x7:DICT_6X6_250"]
+
+    /// A rig's recording made from the sample session (no `events.jsonl`): left, every sample frame
+    /// at its time plus 100 s; right, at 25 fps from 7 ms later, sample frame `n * 6 / 5` as its frame `n`.
+    static func recording(in folder: String) throws -> String {
+        let recording = folder + "/rig-recording"
+        let sample = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"
+        let manifest = try String(contentsOfFile: sample + "/manifest.jsonl", encoding: .utf8).split(separator: "\n")
+        let times = try manifest.map { line -> Int64 in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return Int64((try #require(object["t"] as? Double) * 1e6).rounded())
+        }
+        for camera in ["left", "right"] {
+            try FileManager.default.createDirectory(atPath: recording + "/" + camera, withIntermediateDirectories: true)
+        }
+        try "{\"cameras\":[{\"name\":\"left\",\"fps\":30},{\"name\":\"right\",\"fps\":25}]}\n"
+            .write(toFile: recording + "/cameras.json", atomically: true, encoding: .utf8)
+        var lines: [(t: Int64, text: String)] = []
+        func add(_ camera: String, _ n: Int, sample index: Int, micros: Int64) throws {
+            let name = String(format: "frame_%06d.jpg", n)
+            try FileManager.default.copyItem(atPath: sample + String(format: "/frame_%06d.jpg", index), toPath: "\(recording)/\(camera)/\(name)")
+            let seconds = String(format: "%.6f", Double(micros) / 1e6)
+            lines.append((micros, "{\"camera\":\"\(camera)\",\"file\":\"\(name)\",\"t\":\(seconds)}\n"))
+        }
+        for n in times.indices { try add("left", n, sample: n, micros: 100_000_000 + times[n]) }
+        for n in 0..<100 { try add("right", n, sample: n * 6 / 5, micros: 100_007_000 + 40_000 * Int64(n)) }
+        try lines.sorted { $0.t < $1.t }.map(\.text).joined().write(toFile: recording + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        return recording
+    }
+
+    /// The whole run: every frame's row under its camera, the rig's changes between them, the summary.
+    @Test func aRigsRecordingGivesEachCamerasRowsAndTheRigsChanges() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recording = try Self.recording(in: folder)
+        let result = try MarkerShutterBinary.run(["process", "rig-recording", "--output", "rows.jsonl"] + Self.pattern, in: folder)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        let summary = DocsExamplesTests.masked(result.standardError).split(separator: "\n").map(String.init)
+        #expect(Array(summary.prefix(2)) == [
+            "rig-recording: rig of 2 cameras (left, right), 220 frames, timestamps from manifest.jsonl",
+            "  processed in … s (… frames/s, … jobs, OpenCV threads …)",
+        ], "\(result.standardError)")
+        #expect(summary.dropFirst(2).first == "  left: 120 frames, 120 detected, 85 valid, 0 errors; "
+            + "shutter enabled 3.27 s in 2 stretches: 0-80, 102-119", "\(result.standardError)")
+        let lines = try String(contentsOfFile: folder + "/rows.jsonl", encoding: .utf8).split(separator: "\n").map(String.init)
+        let rows = lines.filter { $0.hasPrefix("{\"camera\":") }
+        let changes = lines.filter { $0.hasPrefix("{\"rig\":") }
+        #expect(rows.count == 220 && rows.count + changes.count == lines.count)
+        #expect(rows.first?.hasPrefix("{\"camera\":\"left\",\"index\":0,\"file\":\"frame_000000.jpg\",\"t\":100,\"sequence\":null,\"valid\":true,")
+            == true, "\(rows.first ?? "")")
+        #expect(rows.filter { $0.hasPrefix("{\"camera\":\"right\",") }.count == 100)
+        // Before right's first frame, the rig waits for it: the first line says so, at left's first frame.
+        #expect(lines.first == "{\"rig\":\"disabled\",\"t\":100,\"why\":\"no frame from right yet\","
+            + "\"cameras\":[{\"camera\":\"left\",\"shutter\":\"disabled\"},{\"camera\":\"right\",\"shutter\":\"stalled\"}]}")
+        #expect(summary.last?.hasPrefix("  rig: \(changes.count) changes, enabled ") == true, "\(result.standardError)")
+        #expect(changes.contains { $0.hasPrefix("{\"rig\":\"enabled\",") } || changes.contains { $0.contains("\"why\":\"board moving ") },
+                "\(changes)")
+        // The recording is as it was.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: recording).sorted() == ["cameras.json", "left", "manifest.jsonl", "right"])
+    }
+
+    /// What does not go with a rig's recording, or only with one, is a usage error before any work.
+    @Test func optionsThatDoNotGoWithARigAreRefused() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recording = try Self.recording(in: folder)
+        for (arguments, message) in [
+            (["--annotate", "drawn"], "--annotate does not go with a rig's recording: process each camera's folder of pictures for it"),
+            (["--select", "picks"], "--select does not go with a rig's recording: process each camera's folder of pictures for it"),
+            (["--require", "3"], "--require takes all or a number from 2 to 2 (the cameras given), not 3"),
+            (["--max-motion", "fast"], "--max-motion takes a number of pixels per frame more than 0, or off, got fast"),
+        ] {
+            try MarkerShutterBinary.expectUsageError(["process", recording] + Self.pattern + arguments, message: message)
+        }
+        let sample = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"
+        try MarkerShutterBinary.expectUsageError(["process", sample, "--sync-tolerance", "5"],
+                                                 message: "--sync-tolerance goes with a rig's recording (a folder with cameras.json); \(sample) is one camera's")
+    }
+
+    /// `--shard` takes one camera's frames: a rig's recording is named and no shard is written.
+    @Test func aRigsRecordingIsNotSharded() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recording = try Self.recording(in: folder)
+        let result = try MarkerShutterBinary.run(["process", recording, "--shard", "0/1", "--output", "shards"] + Self.pattern, in: folder)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("nothing to process: \(recording) is a rig's recording; --shard takes one camera's frames"),
+                "\(result.standardError)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder + "/shards")) ?? []).isEmpty)
+    }
+
+    /// An output that is a file of the recording is refused, even with --force, and the file is kept.
+    @Test func theRecordingIsNeverWritten() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recording = try Self.recording(in: folder)
+        let manifest = try String(contentsOfFile: recording + "/manifest.jsonl", encoding: .utf8)
+        for target in ["manifest.jsonl", "cameras.json", "left/frame_000003.jpg"] {
+            let result = try MarkerShutterBinary.run(["process", recording, "--output", recording + "/" + target, "--force"] + Self.pattern,
+                                                     in: folder)
+            #expect(result.status == 1, "\(target): \(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+        #expect(try String(contentsOfFile: recording + "/manifest.jsonl", encoding: .utf8) == manifest)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: recording + "/left/frame_000003.jpg"))
+            == Data(contentsOf: URL(fileURLWithPath: MarkerShutterBinary.packageRoot + "/Samples/charuco-session/frame_000003.jpg")))
+    }
+}
