@@ -38,6 +38,15 @@ struct ProcessCommand: ParsableCommand {
               marker-shutter process frames --fps 15 --select picks --jobs 1
               marker-shutter process recording --shard 2/4 --output shards
               marker-shutter process --folders archive.txt --shard slurm --output shards
+              marker-shutter process rig-recording --max-motion 5 --output rig-rows.jsonl
+
+            A rig's recording (`live --camera ... --record DIR`: cameras.json, a manifest naming each frame's \
+            camera) gives one stream in the order the rig took its frames: each frame's row with "camera" \
+            first (index, shutter and held_index are that camera's own), and a line at each change of the \
+            rig shutter: {"rig": "enabled", t, largest_difference_s, set [{camera, index}], cameras} or \
+            {"rig": "disabled", t, why, cameras}, the timeline `live --replay DIR` shows. --require, \
+            --sync-tolerance and --max-motion are the rig's rules, as for `live`; --annotate, --select \
+            and --shard take one camera's frames.
 
             With --shard (and --folders), the frames are cut into shards of whole stretches, each \
             detected as one machine would, and written as NAME.shard-K-of-N.jsonl into the --output \

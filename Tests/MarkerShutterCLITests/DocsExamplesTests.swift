@@ -30,6 +30,9 @@ import Testing
         "(sleep 5; echo capture; sleep 2; echo quit) | marker-shutter live --camera left=/tmp/cam-rig/video0 --camera right=/tmp/cam-rig/video2 --camera-option right:size=1280x720,fps=25 --size 640x480 --out rig-pictures":
             "needs two emulated cameras set up in /tmp/cam-rig under Scripts/with-emulated-camera "
             + "(LiveRigTests runs rigs of two and three emulated cameras)",
+        "marker-shutter process rig-recording --max-motion 5 --output rig-rows.jsonl":
+            "needs a rig's recording, which only cameras make; RigProcessCommandTests makes this one from the sample session "
+            + "and checks that process prints this summary for it",
     ]
 
     /// The documents whose examples are checked.

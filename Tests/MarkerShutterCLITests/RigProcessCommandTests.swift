@@ -34,34 +34,39 @@ import Testing
         return recording
     }
 
-    /// The whole run: every frame's row under its camera, the rig's changes between them, the summary.
-    @Test func aRigsRecordingGivesEachCamerasRowsAndTheRigsChanges() throws {
+    /// The guide's example, run as the guide shows it: every frame's row under its camera, the rig's
+    /// changes between them, and the summary the guide prints.
+    @Test func theGuidesRigRecordingGivesEachCamerasRowsAndTheRigsChanges() throws {
         let folder = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let recording = try Self.recording(in: folder)
-        let result = try MarkerShutterBinary.run(["process", "rig-recording", "--output", "rows.jsonl"] + Self.pattern, in: folder)
+        let guide = try String(contentsOfFile: MarkerShutterBinary.packageRoot + "/Docs/guide.md", encoding: .utf8)
+        let example = try #require(DocumentedExample.parse(guide).first { $0.command.hasPrefix("marker-shutter process rig-recording ") })
+        #expect(example.command == "marker-shutter process rig-recording --max-motion 5 --output rig-rows.jsonl")
+        let result = try DocsExamplesTests.shell(example.command, in: folder)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
-        let summary = DocsExamplesTests.masked(result.standardError).split(separator: "\n").map(String.init)
-        #expect(Array(summary.prefix(2)) == [
-            "rig-recording: rig of 2 cameras (left, right), 220 frames, timestamps from manifest.jsonl",
-            "  processed in … s (… frames/s, … jobs, OpenCV threads …)",
-        ], "\(result.standardError)")
-        #expect(summary.dropFirst(2).first == "  left: 120 frames, 120 detected, 85 valid, 0 errors; "
-            + "shutter enabled 3.27 s in 2 stretches: 0-80, 102-119", "\(result.standardError)")
-        let lines = try String(contentsOfFile: folder + "/rows.jsonl", encoding: .utf8).split(separator: "\n").map(String.init)
+        let documented = try #require(example.output)
+        let mismatch = DocsExamplesTests.mismatch(documented: documented, printed: result.standardError)
+        #expect(mismatch == nil, "\(mismatch ?? "")\n--- printed:\n\(result.standardError)")
+
+        let lines = try String(contentsOfFile: folder + "/rig-rows.jsonl", encoding: .utf8).split(separator: "\n").map(String.init)
         let rows = lines.filter { $0.hasPrefix("{\"camera\":") }
         let changes = lines.filter { $0.hasPrefix("{\"rig\":") }
-        #expect(rows.count == 220 && rows.count + changes.count == lines.count)
+        #expect(rows.count == 220 && changes.count == 14 && lines.count == 234)
         #expect(rows.first?.hasPrefix("{\"camera\":\"left\",\"index\":0,\"file\":\"frame_000000.jpg\",\"t\":100,\"sequence\":null,\"valid\":true,")
             == true, "\(rows.first ?? "")")
         #expect(rows.filter { $0.hasPrefix("{\"camera\":\"right\",") }.count == 100)
         // Before right's first frame, the rig waits for it: the first line says so, at left's first frame.
         #expect(lines.first == "{\"rig\":\"disabled\",\"t\":100,\"why\":\"no frame from right yet\","
             + "\"cameras\":[{\"camera\":\"left\",\"shutter\":\"disabled\"},{\"camera\":\"right\",\"shutter\":\"stalled\"}]}")
-        #expect(summary.last?.hasPrefix("  rig: \(changes.count) changes, enabled ") == true, "\(result.standardError)")
-        #expect(changes.contains { $0.hasPrefix("{\"rig\":\"enabled\",") } || changes.contains { $0.contains("\"why\":\"board moving ") },
-                "\(changes)")
+        // The first set, as the guide and Docs/formats.md show it, right after right's frame 6.
+        let enabled = "{\"rig\":\"enabled\",\"t\":100.247,\"largest_difference_s\":0.013343,"
+            + "\"set\":[{\"camera\":\"left\",\"index\":7},{\"camera\":\"right\",\"index\":6}],"
+            + "\"cameras\":[{\"camera\":\"left\",\"shutter\":\"enabled\"},{\"camera\":\"right\",\"shutter\":\"enabled\"}]}"
+        let first = try #require(lines.firstIndex(of: enabled), "\(changes)")
+        #expect(lines[first - 1].hasPrefix("{\"camera\":\"right\",\"index\":6,\"file\":\"frame_000006.jpg\",\"t\":100.247,"))
+        #expect(changes.filter { $0.hasPrefix("{\"rig\":\"enabled\",") }.count == 2)
         // The recording is as it was.
         #expect(try FileManager.default.contentsOfDirectory(atPath: recording).sorted() == ["cameras.json", "left", "manifest.jsonl", "right"])
     }
