@@ -12,6 +12,28 @@ extension LiveTests {
             standardError.split(separator: "\n").map(String.init).filter { $0.hasPrefix("rig enabled: ") || $0.hasPrefix("rig disabled: ") }
         }
 
+        /// A rig line of `process` as the live terminal prints the change: `rig disabled: WHY (left
+        /// enabled, right held)` or `rig enabled: frames 7.6 ms apart (...)`; `nil` for a camera's row.
+        static func terminalLine(_ line: JSONLine) -> String? {
+            guard let rig = line.string("rig") else { return nil }
+            let cameras = ((line.fields["cameras"] as? [[String: Any]]) ?? []).map { "\($0["camera"] ?? "?") \($0["shutter"] ?? "?")" }
+            let phases = "(" + cameras.joined(separator: ", ") + ")"
+            guard rig == "enabled" else { return "rig disabled: \(line.string("why") ?? "?") \(phases)" }
+            return String(format: "rig enabled: frames %.1f ms apart ", (line.double("largest_difference_s") ?? -1) * 1000) + phases
+        }
+
+        /// The time apart in an enabled line, in milliseconds.
+        static func milliseconds(_ line: String) -> Double? {
+            guard let range = line.range(of: #"frames [0-9.]+ ms apart"#, options: .regularExpression) else { return nil }
+            return Double(line[range].dropFirst("frames ".count).dropLast(" ms apart".count))
+        }
+
+        /// The line with its time apart masked (rounded from microseconds by the one, from the
+        /// machine's durations by the other, it may differ in its last digit).
+        static func maskedMilliseconds(_ line: String) -> String {
+            line.replacingOccurrences(of: #"frames [0-9.]+ ms apart"#, with: "frames … ms apart", options: .regularExpression)
+        }
+
         /// Each saved set's frames, by camera, as their sidecar gives their kernel timestamps.
         static func setTimes(_ folder: String) throws -> [[String]] {
             let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("set_") }.sorted()
@@ -88,6 +110,24 @@ extension LiveTests {
             #expect(try Self.setTimes(replayOut) == liveSets)
             #expect(replayed.standardOutput.replacingOccurrences(of: replayOut, with: out) == recorded.standardOutput)
             print("rig recording: \(manifest.count) frames, \(liveChanges.count) rig changes and \(liveSets.count) sets live, the same replayed")
+
+            // `process` of the recording: the same rig changes, written between the cameras' rows
+            // in the order the rig took its frames.
+            let rows = harness.directory + "/rig-rows.jsonl"
+            let process = try harness.start(harness.markerShutter, [
+                "process", recording, "--pattern", ScriptedSession.patternText, "--output", rows,
+            ])
+            process.closeInput()
+            let processed = try await process.wait(timeout: .seconds(300))
+            #expect(processed.status == 0, "\(processed.standardError)")
+            let lines = try String(contentsOfFile: rows, encoding: .utf8).split(separator: "\n").map { try JSONLine(String($0)) }
+            #expect(lines.compactMap { $0.string("camera") } == manifest.compactMap { $0.string("camera") })
+            let processChanges = lines.compactMap(Self.terminalLine)
+            #expect(processChanges.map(Self.maskedMilliseconds) == replayChanges.map(Self.maskedMilliseconds),
+                    "process: \(processChanges)\nreplay: \(replayChanges)")
+            for (written, printed) in zip(processChanges, replayChanges) {
+                #expect(abs((Self.milliseconds(written) ?? 0) - (Self.milliseconds(printed) ?? 0)) <= 0.1, "\(written) / \(printed)")
+            }
             // The recording is as it was.
             #expect(try String(contentsOfFile: recording + "/manifest.jsonl", encoding: .utf8).split(separator: "\n").count == manifest.count)
         }
