@@ -89,6 +89,32 @@ import Testing
                                                  message: "--sync-tolerance goes with a rig's recording (a folder with cameras.json); \(sample) is one camera's")
     }
 
+    /// A recording the reader refuses is an error naming the file and the line, status 1, before
+    /// anything is written; the recording is left as it was.
+    @Test func aRecordingTheReaderRefusesNamesTheLine() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recording = try Self.recording(in: folder)
+        let manifest = try String(contentsOfFile: recording + "/manifest.jsonl", encoding: .utf8)
+        var lines = manifest.split(separator: "\n").map(String.init)
+        lines[1] = lines[1].replacingOccurrences(of: "\"camera\":\"right\"", with: "\"camera\":\"middle\"")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: recording + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        let result = try MarkerShutterBinary.run(["process", recording, "--output", "rows.jsonl"] + Self.pattern, in: folder)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot process \(recording): \(recording)/manifest.jsonl line 2: "
+            + "camera \"middle\" is not one of the rig's (left, right)\n"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/rows.jsonl"))
+
+        try manifest.write(toFile: recording + "/manifest.jsonl", atomically: true, encoding: .utf8)
+        try "{\"arrived\":\"left\",\"t\":100}\n{\"observed\":\"right\",\"file\":\"frame_000000.jpg\"}\n"
+            .write(toFile: recording + "/events.jsonl", atomically: true, encoding: .utf8)
+        let events = try MarkerShutterBinary.run(["process", recording, "--output", "rows.jsonl"] + Self.pattern, in: folder)
+        #expect(events.status == 1)
+        #expect(events.standardError.contains("cannot process \(recording): \(recording)/events.jsonl line 2: "
+            + "right/frame_000000.jpg is not the manifest's next frame\n"), "\(events.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/rows.jsonl"))
+    }
+
     /// `--shard` takes one camera's frames: a rig's recording is named and no shard is written.
     @Test func aRigsRecordingIsNotSharded() throws {
         let folder = try MarkerShutterBinary.temporaryFolder()
