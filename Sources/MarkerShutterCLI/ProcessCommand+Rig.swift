@@ -10,8 +10,8 @@ extension ProcessCommand {
 
     /// Processes the rig's recording in `folder`.
     func runRig(_ folder: String) throws {
-        for (option, given) in [("--annotate", annotate != nil), ("--select", select != nil)] where given {
-            throw ValidationError("\(option) does not go with a rig's recording: process each camera's folder of pictures for it")
+        if select != nil {
+            throw ValidationError("--select does not go with a rig's recording: `live --replay` of it with --auto takes the sets")
         }
         let recording: RigRecording
         do {
@@ -26,6 +26,14 @@ extension ProcessCommand {
         let rig = try rules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
         let destination: SafeOutput.Destination
         do {
+            if let annotate {
+                let cameraFolders = recording.cameras.map { (folder as NSString).appendingPathComponent($0.name) }
+                try SafeOutput.checkFolder(annotate, option: "--annotate", notAnyOf: [folder] + cameraFolders)
+                for camera in recording.cameras {
+                    try SafeOutput.checkFolder((annotate as NSString).appendingPathComponent(camera.name), option: "--annotate",
+                                               notAnyOf: [folder] + cameraFolders)
+                }
+            }
             let inputs = recording.frames.map(\.path)
                 + [FrameManifest.fileName, RigRecording.descriptionName, RigRecording.eventsName].map { (folder as NSString).appendingPathComponent($0) }
             destination = try SafeOutput.destination(for: output ?? "-", replacing: force, inputs: inputs)
@@ -46,6 +54,7 @@ extension ProcessCommand {
         }
         configuration.openCVThreads = openCVThreads
         configuration.output = destination
+        configuration.annotate = annotate
         let progress = ProgressBar(total: recording.frames.count)
         let interrupt = InterruptFlag()
         let result: RigProcessRun.Result

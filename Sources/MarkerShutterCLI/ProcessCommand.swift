@@ -45,8 +45,8 @@ struct ProcessCommand: ParsableCommand {
             first (index, shutter and held_index are that camera's own), and a line at each change of the \
             rig shutter: {"rig": "enabled", t, largest_difference_s, set [{camera, index}], cameras} or \
             {"rig": "disabled", t, why, cameras}, the timeline `live --replay DIR` shows. --require, \
-            --sync-tolerance and --max-motion are the rig's rules, as for `live`; --annotate, --select \
-            and --shard take one camera's frames.
+            --sync-tolerance and --max-motion are the rig's rules, as for `live`; --annotate DIR draws \
+            each camera's frames into DIR/NAME; --select and --shard take one camera's frames.
 
             With --shard (and --folders), the frames are cut into shards of whole stretches, each \
             detected as one machine would, and written as NAME.shard-K-of-N.jsonl into the --output \

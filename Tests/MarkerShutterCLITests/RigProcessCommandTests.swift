@@ -77,8 +77,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let recording = try Self.recording(in: folder)
         for (arguments, message) in [
-            (["--annotate", "drawn"], "--annotate does not go with a rig's recording: process each camera's folder of pictures for it"),
-            (["--select", "picks"], "--select does not go with a rig's recording: process each camera's folder of pictures for it"),
+            (["--select", "picks"], "--select does not go with a rig's recording: `live --replay` of it with --auto takes the sets"),
             (["--require", "3"], "--require takes all or a number from 2 to 2 (the cameras given), not 3"),
             (["--max-motion", "fast"], "--max-motion takes a number of pixels per frame more than 0, or off, got fast"),
         ] {
@@ -138,6 +137,14 @@ import Testing
                                                      in: folder)
             #expect(result.status == 1, "\(target): \(result.standardError)")
             #expect(result.standardOutput.isEmpty)
+        }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: recording)
+        for target in [recording, recording + "/left", folder + "/link"] {
+            let result = try MarkerShutterBinary.run(["process", recording, "--annotate", target, "--output", "rows.jsonl"] + Self.pattern,
+                                                     in: folder)
+            #expect(result.status == 1, "\(target): \(result.standardError)")
+            #expect(result.standardError.contains("--annotate "), "\(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/rows.jsonl"))
         }
         #expect(try String(contentsOfFile: recording + "/manifest.jsonl", encoding: .utf8) == manifest)
         #expect(try Data(contentsOf: URL(fileURLWithPath: recording + "/left/frame_000003.jpg"))

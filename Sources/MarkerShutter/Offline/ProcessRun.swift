@@ -176,7 +176,7 @@ public struct ProcessRun: Sendable {
     }
 
     /// Draws `detection` on the frame and writes it to `path`; returns a failure message, if any.
-    private static func annotate(_ frame: FrameFolder.Frame, _ pixels: PixelBuffer, _ detection: Detection,
+    static func annotate(_ frame: FrameFolder.Frame, _ pixels: PixelBuffer, _ detection: Detection,
                                  rule: ValidityRule, to path: String) -> String? {
         do {
             let drawn = try Annotation.draw(detection, on: pixels, badge: Annotation.Badge(detection: detection, rule: rule))

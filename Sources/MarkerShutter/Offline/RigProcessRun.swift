@@ -2,6 +2,7 @@ public import FileFormats
 import Dispatch
 import Foundation
 public import MarkerDetection
+import Pixels
 import Synchronization
 import SystemCalls
 
@@ -33,6 +34,9 @@ public struct RigProcessRun: Sendable {
         public var openCVThreads: Int?
         /// Where the JSON Lines go (see ``SafeOutput/destination(for:replacing:inputs:)``).
         public var output = SafeOutput.Destination.standardOutput
+        /// Where each frame is written with its detection drawn, in a folder per camera
+        /// (`DIR/NAME/frame_000000.jpg`).
+        public var annotate: String?
         /// The most jobs that run at once (the cores; a test sets more).
         var coreLimit = InputLimits.cores
 
@@ -73,8 +77,12 @@ public struct RigProcessRun: Sendable {
         public let jobs: Int
         /// OpenCV's threads inside one detection (-1: OpenCV's own).
         let threads: Int
+        /// Annotations that could not be written.
+        public let warnings: [String]
         /// The recording's folder.
         public let folder: String
+        /// Where the frames were drawn, if anywhere.
+        let annotate: String?
         /// How the run ended.
         public let exit: ProcessRun.Exit
 
@@ -106,6 +114,8 @@ public struct RigProcessRun: Sendable {
                                 enabledTime.inSeconds, enabledStretches, enabledStretches == 1 ? "" : "es"))
             if let rigStopped { lines.append("  rig stopped: \(rigStopped)") }
             if frames > written { lines.append("  interrupted: stopped after \(written) of \(frames) frames") }
+            if let annotate { lines.append("  annotated: each camera's frames drawn into \(annotate)/NAME") }
+            lines += warnings.map { "  warning: \($0)" }
             return lines.joined(separator: "\n")
         }
     }
@@ -168,6 +178,10 @@ public struct RigProcessRun: Sendable {
         let configuration = configuration
         let recording = configuration.recording
         let names = recording.cameras.map(\.name)
+        if let annotate = configuration.annotate {
+            try SafeOutput.prepareFolder(annotate)
+            for name in names { try SafeOutput.prepareFolder((annotate as NSString).appendingPathComponent(name)) }
+        }
         var lines = try RowSink(configuration.output)
         let (folders, places) = Self.cameraFolders(recording)
 
@@ -181,9 +195,21 @@ public struct RigProcessRun: Sendable {
             options.jobs = jobs / folders.count + (camera < jobs % folders.count ? 1 : 0)
             let processor = FolderProcessor(folder: folder, detector: configuration.detector, rule: configuration.rule, options: options)
             let channel = channels[camera]
+            var onDecoded: (@Sendable (FrameFolder.Frame, PixelBuffer, Detection) -> Void)?
+            if let annotate = configuration.annotate {
+                let name = names[camera]
+                let target = (annotate as NSString).appendingPathComponent(name)
+                let files = OutputNames.assign(folder.frames.map(\.file), pathExtension: "jpg")
+                onDecoded = { [rule = configuration.rule] frame, pixels, detection in
+                    let path = (target as NSString).appendingPathComponent(files[frame.index])
+                    if let failure = ProcessRun.annotate(frame, pixels, detection, rule: rule, to: path) { summaries.warn("\(name): \(failure)") }
+                }
+            }
             done.enter()
-            let thread = Thread {
-                let summary = processor.run(shouldStop: { channel.isClosed }) { frame, outcome in channel.send((frame, outcome)) }
+            let thread = Thread { [onDecoded] in
+                let summary = processor.run(shouldStop: { channel.isClosed }, onDecoded: onDecoded) { frame, outcome in
+                    channel.send((frame, outcome))
+                }
                 summaries.set(camera, summary)
                 channel.finish()
                 done.leave()
@@ -297,6 +323,7 @@ public struct RigProcessRun: Sendable {
             cameras[camera].summary = summary
         }
         let outputFailure = lines.finish()
+        let warnings = summaries.warnings()
         let errors = cameras.reduce(0) { $0 + $1.summary.errors.count }
         let exit: ProcessRun.Exit
         if let outputFailure {
@@ -308,23 +335,28 @@ public struct RigProcessRun: Sendable {
             exit = .nothingReadable("no frame of \(recording.folder) could be read (first: "
                 + "\(FileNameText.escaped("\(first.name)/\(error.file)")): \(error.reason))")
         } else {
-            exit = errors == 0 ? .complete : .incomplete
+            exit = errors == 0 && warnings.isEmpty ? .complete : .incomplete
         }
         return Result(cameras: cameras, rigChanges: rigChanges, enabledStretches: enabledStretches, enabledTime: enabledTime,
                       rigStopped: rigStopped, elapsed: clock.now - start, jobs: jobs, threads: openCVThreadCount,
-                      folder: recording.folder, exit: exit)
+                      warnings: warnings, folder: recording.folder, annotate: configuration.annotate, exit: exit)
     }
 }
 
-/// The summaries the cameras' threads leave when they end.
+/// The summaries the cameras' threads leave when they end, and the annotations they could not write.
 private final class SummaryBox: Sendable {
     private let summaries: Mutex<[ProcessingSummary?]>
+    private let failures = Mutex<[String]>([])
 
     init(count: Int) { summaries = Mutex(Array(repeating: nil, count: count)) }
 
     func set(_ camera: Int, _ summary: ProcessingSummary) { summaries.withLock { $0[camera] = summary } }
 
     func all() -> [ProcessingSummary?] { summaries.withLock { $0 } }
+
+    func warn(_ failure: String) { failures.withLock { $0.append(failure) } }
+
+    func warnings() -> [String] { failures.withLock { $0 } }
 }
 
 extension FrameFolder {

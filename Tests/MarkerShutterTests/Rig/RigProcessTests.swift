@@ -2,6 +2,7 @@ import FileFormats
 import Foundation
 import MarkerDetection
 @testable import MarkerShutter
+import Pixels
 import Synchronization
 import Testing
 
@@ -261,6 +262,40 @@ import Testing
         #expect(description[4] == String(format: "  rig: %d changes, enabled %.2f s in %d stretches", changes.count, enabled.inSeconds,
                                          changes.filter { if case .enabled = $0.state { true } else { false } }.count))
         print(result.description)
+    }
+
+    /// `annotate`: each camera's frames drawn into a folder of its own, named as its frames; the
+    /// lines are those of a run that draws nothing. A drawing that cannot be written is a warning
+    /// naming its camera and frame, and the run is incomplete.
+    @Test func eachCamerasFramesAreDrawnIntoItsOwnFolder() throws {
+        let folder = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recording = try Self.sampleRecording(in: folder)
+        let plain = try Self.run(try Self.configuration(recording), into: folder + "/plain.jsonl")
+        var configuration = try Self.configuration(recording)
+        let drawn = folder + "/drawn"
+        configuration.annotate = drawn
+        let (result, lines) = try Self.run(configuration, into: folder + "/rows.jsonl")
+        #expect(result.exit == .complete)
+        #expect(lines.map(Self.timeless) == plain.lines.map(Self.timeless))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: drawn).sorted() == ["left", "right"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: drawn + "/left").sorted() == (0..<120).map { String(format: "frame_%06d.jpg", $0) })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: drawn + "/right").sorted() == (0..<100).map { String(format: "frame_%06d.jpg", $0) })
+        let picture = try ImageFile.read(drawn + "/right/frame_000006.jpg")
+        #expect(picture.width == 640 && picture.height == 480)
+        #expect(result.description.contains("\n  annotated: each camera's frames drawn into \(drawn)/NAME"), "\(result.description)")
+
+        // A folder where a drawing should go: that drawing is a warning, the rest are written.
+        let again = folder + "/again"
+        try FileManager.default.createDirectory(atPath: again + "/right/frame_000004.jpg", withIntermediateDirectories: true)
+        configuration.annotate = again
+        let (blocked, blockedLines) = try Self.run(configuration, into: folder + "/blocked.jsonl")
+        #expect(blocked.exit == .incomplete)
+        #expect(blockedLines.map(Self.timeless) == plain.lines.map(Self.timeless))
+        #expect(blocked.warnings.count == 1 && blocked.warnings.first?.hasPrefix("right: annotating frame_000004.jpg: ") == true,
+                "\(blocked.warnings)")
+        #expect(blocked.description.contains("\n  warning: right: annotating frame_000004.jpg: "), "\(blocked.description)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: again + "/left").count == 120)
     }
 
     /// A stop keeps the lines before it, whole, and says how far the run came.
