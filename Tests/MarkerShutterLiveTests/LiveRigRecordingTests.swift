@@ -52,8 +52,9 @@ extension LiveTests {
             let board: (Int, Int) -> [ScriptedSession.Shot] = { pose, count in Array(repeating: .board(pose: pose), count: count) }
             let empty: (Int) -> [ScriptedSession.Shot] = { Array(repeating: .empty, count: $0) }
             let left = try LiveRigTests.addCamera(harness, named: "left", shots: board(2, 30) + empty(20) + board(3, 30) + empty(10) + board(1, 30))
+            // The right camera loses frames 100 to 104 (4 s in): the rig is disabled at the next one's arrival.
             let right = try LiveRigTests.addCamera(harness, named: "right", shots: board(2, 20) + empty(25) + board(3, 30) + board(1, 25),
-                                                   size: (1280, 720), fps: 25)
+                                                   size: (1280, 720), fps: 25, faults: [.gap(at: 100, count: 5)])
             let out = harness.directory + "/pictures"
             let recording = harness.directory + "/recording"
             let live = try LiveRigTests.live(harness, [("left", left), ("right", right)], [
@@ -103,6 +104,8 @@ extension LiveTests {
             #expect(liveChanges.contains { $0.hasPrefix("rig disabled: right does not see the board (") }, "\(liveChanges)")
             #expect(liveChanges.contains { $0.hasPrefix("rig disabled: left") && $0.contains(" not see the board (") }, "\(liveChanges)")
             #expect(liveChanges.filter { $0.hasPrefix("rig enabled: ") }.count >= 2, "\(liveChanges)")
+            #expect(liveChanges.contains { $0.hasPrefix("rig disabled: right dropped 5 frames (") }, "\(liveChanges)")
+            #expect(try String(contentsOfFile: recording + "/events.jsonl", encoding: .utf8).contains(",\"dropped\":5}\n"))
             #expect(replayChanges == liveChanges, "replayed: \(replayChanges)\nlive: \(liveChanges)")
             // The same automatic sets, of the same frames (their kernel timestamps), and the same lines.
             let liveSets = try Self.setTimes(out)

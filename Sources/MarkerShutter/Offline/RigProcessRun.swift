@@ -263,11 +263,11 @@ public struct RigProcessRun: Sendable {
                 break
             }
             switch step {
-            case .arrived(let camera, let time):
+            case .arrived(let camera, let time, let dropped):
                 guard rigStopped == nil else { continue }
                 arrivalIndexes[camera][time] = nextArrival[camera]
                 nextArrival[camera] += 1
-                changed(machine.arrived(camera: camera, at: time), at: time)
+                changed(machine.arrived(camera: camera, at: time, dropped: dropped), at: time)
             case .advance(let time):
                 guard rigStopped == nil else { continue }
                 changed(machine.advance(to: time), at: time)

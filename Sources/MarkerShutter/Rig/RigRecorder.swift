@@ -78,11 +78,13 @@ public final class RigRecorder: Sendable {
         close(events)
     }
 
-    /// Notes that camera `camera`'s frame arrived at the machine (before detection). Never blocks;
+    /// Notes that camera `camera`'s frame arrived at the machine (before detection), with `dropped`
+    /// frames lost before it (written only when there were). Never blocks;
     /// call it, ``noteAdvance(to:arrivalsOnly:)``, ``noteLost(camera:)`` and ``record(camera:pixels:time:sequence:controls:)``
     /// in the order the machine is told.
-    public func noteArrival(camera: Int, at time: FrameTime) {
-        note("{\"arrived\":\(JSONObjectText.string(cameras[camera])),\"t\":\(ManifestLine.secondsText(time.seconds))}\n")
+    public func noteArrival(camera: Int, at time: FrameTime, dropped: Int = 0) {
+        note("{\"arrived\":\(JSONObjectText.string(cameras[camera])),\"t\":\(ManifestLine.secondsText(time.seconds))"
+            + (dropped > 0 ? ",\"dropped\":\(dropped)" : "") + "}\n")
     }
 
     /// Notes that the machine's time moved on with no frame (for arrivals only while frames wait for detection).

@@ -22,8 +22,8 @@ public struct RigRecording: Sendable {
 
     /// One thing the rig machine was told.
     public enum Step: Sendable, Equatable {
-        /// A camera's frame arrived, before detection.
-        case arrived(camera: Int, time: FrameTime)
+        /// A camera's frame arrived, before detection, with `dropped` frames lost before it.
+        case arrived(camera: Int, time: FrameTime, dropped: Int = 0)
         /// The frame ``frames``[n], after detection.
         case observed(frame: Int)
         /// Time moved on with no frame.
@@ -238,6 +238,7 @@ public struct RigRecording: Sendable {
     private struct Event: Decodable {
         let arrived: String?
         let t: Double?
+        let dropped: Int?
         let observed: String?
         let file: String?
         let advance: Double?
@@ -269,10 +270,12 @@ public struct RigRecording: Sendable {
                 return FrameTime(.microseconds(Int64((seconds * 1e6).rounded())))
             }
             guard let event = try? JSONDecoder().decode(Event.self, from: Data(trimmed.utf8)) else {
-                throw bad("expected {\"arrived\": camera, \"t\": s}, {\"observed\": camera, \"file\": name}, {\"advance\": s}, {\"advance_arrivals\": s} or {\"lost\": camera}")
+                throw bad("expected {\"arrived\": camera, \"t\": s[, \"dropped\": n]}, {\"observed\": camera, \"file\": name}, {\"advance\": s}, {\"advance_arrivals\": s} or {\"lost\": camera}")
             }
             if let name = event.arrived, let t = event.t {
-                steps.append(.arrived(camera: try camera(name), time: try time(t)))
+                let dropped = event.dropped ?? 0
+                guard (0...1_000_000).contains(dropped) else { throw bad("dropped \(dropped) is not a count of frames from 0 to 1000000") }
+                steps.append(.arrived(camera: try camera(name), time: try time(t), dropped: dropped))
             } else if let name = event.observed, let file = event.file {
                 let index = try camera(name)
                 guard nextFrame < frames.count, frames[nextFrame].camera == index,
@@ -289,7 +292,7 @@ public struct RigRecording: Sendable {
             } else if let name = event.lost {
                 steps.append(.lost(camera: try camera(name)))
             } else {
-                throw bad("expected {\"arrived\": camera, \"t\": s}, {\"observed\": camera, \"file\": name}, {\"advance\": s}, {\"advance_arrivals\": s} or {\"lost\": camera}")
+                throw bad("expected {\"arrived\": camera, \"t\": s[, \"dropped\": n]}, {\"observed\": camera, \"file\": name}, {\"advance\": s}, {\"advance_arrivals\": s} or {\"lost\": camera}")
             }
         }
         guard nextFrame == frames.count else {

@@ -477,8 +477,8 @@ public final class RigSession: Sendable {
             state.cameras[camera].received += 1
             state.cameras[camera].lostByCamera += frame.droppedBefore
             if state.anchor.map({ frame.time >= $0.time }) ?? true { state.anchor = (frame.time, now) }
-            state.journal?.noteArrival(camera: camera, at: frame.time)
-            let step = state.machine.arrived(camera: camera, at: frame.time)
+            state.journal?.noteArrival(camera: camera, at: frame.time, dropped: frame.droppedBefore)
+            let step = state.machine.arrived(camera: camera, at: frame.time, dropped: frame.droppedBefore)
             if step.changed { continuation.yield(.rigChanged(step.state)) }
             return (index, configuration.stopAfter.map { state.nextIndex[camera] >= $0 } ?? false)
         }
@@ -497,7 +497,7 @@ public final class RigSession: Sendable {
             if shared.withLock({ $0.stopReason != nil }) { break }
             let time: FrameTime
             switch step {
-            case .arrived(_, let t), .advance(let t), .advanceArrivals(let t): time = t
+            case .arrived(_, let t, _), .advance(let t), .advanceArrivals(let t): time = t
             case .observed(let frame): time = recording.frames[frame].time
             case .lost: time = first
             }
@@ -505,13 +505,14 @@ public final class RigSession: Sendable {
                 do { try await clock.sleep(start + first.duration(to: time)) } catch { break }
             }
             switch step {
-            case .arrived(let camera, let time):
+            case .arrived(let camera, let time, let dropped):
                 let limitReached = shared.withLock { state -> Bool in
                     let index = state.nextIndex[camera]
                     state.nextIndex[camera] += 1
                     state.cameras[camera].received += 1
                     state.arrivalIndexes[camera][time] = index
-                    let step = state.machine.arrived(camera: camera, at: time)
+                    state.cameras[camera].lostByCamera += dropped
+                    let step = state.machine.arrived(camera: camera, at: time, dropped: dropped)
                     if step.changed { continuation.yield(.rigChanged(step.state)) }
                     return configuration.stopAfter.map { state.nextIndex[camera] >= $0 } ?? false
                 }

@@ -209,14 +209,16 @@ import Testing
     @Test(arguments: [
         ("{\"arrived\":\"left\",\"t\":10}\n{\"observed\":\"left\",\"file\":\"frame_000000.jpg\"}\n{\"arrived\":\"right\",\"t\":10.004}\n"
             + "{\"advance_arrivals\":10.02}\n{\"observed\":\"right\",\"file\":\"frame_000000.jpg\"}\n{\"advance\":10.03}\n"
+            + "{\"arrived\":\"left\",\"t\":10.1,\"dropped\":2}\n"
             + "{\"observed\":\"left\",\"file\":\"frame_000001.jpg\"}\n{\"lost\":\"right\"}\n{\"observed\":\"right\",\"file\":\"frame_000001.jpg\"}\n",
          ""),
+        ("{\"arrived\":\"left\",\"t\":10,\"dropped\":-1}\n", "events.jsonl line 1: dropped -1 is not a count of frames from 0 to 1000000"),
         ("{\"arrived\":\"middle\",\"t\":10}\n", "events.jsonl line 1: camera \"middle\" is not one of the rig's (left, right)"),
         ("{\"observed\":\"right\",\"file\":\"frame_000000.jpg\"}\n", "events.jsonl line 1: right/frame_000000.jpg is not the manifest's next frame"),
         ("{\"observed\":\"left\",\"file\":\"frame_000000.jpg\"}\n",
          "events.jsonl: 3 frames of the manifest are never observed, from right/frame_000000.jpg"),
         ("{\"advance\":-3}\n", "events.jsonl line 1: -3.0 is not a timestamp from 0 to 1e9 seconds"),
-        ("{\"wait\":3}\n", "events.jsonl line 1: expected {\"arrived\": camera, \"t\": s}, {\"observed\": camera, \"file\": name}, "
+        ("{\"wait\":3}\n", "events.jsonl line 1: expected {\"arrived\": camera, \"t\": s[, \"dropped\": n]}, {\"observed\": camera, \"file\": name}, "
             + "{\"advance\": s}, {\"advance_arrivals\": s} or {\"lost\": camera}"),
     ])
     func theEventsAreReadOrRefused(events: String, message: String) throws {
@@ -227,7 +229,8 @@ import Testing
             let steps = try RigRecording(folder: folder).steps
             #expect(steps == [.arrived(camera: 0, time: FrameTime(.seconds(10))), .observed(frame: 0),
                               .arrived(camera: 1, time: FrameTime(.microseconds(10_004_000))), .advanceArrivals(FrameTime(.microseconds(10_020_000))),
-                              .observed(frame: 1), .advance(FrameTime(.microseconds(10_030_000))), .observed(frame: 2), .lost(camera: 1),
+                              .observed(frame: 1), .advance(FrameTime(.microseconds(10_030_000))),
+                              .arrived(camera: 0, time: FrameTime(.microseconds(10_100_000)), dropped: 2), .observed(frame: 2), .lost(camera: 1),
                               .observed(frame: 3)])
             return
         }
