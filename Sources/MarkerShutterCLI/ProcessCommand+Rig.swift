@@ -44,35 +44,16 @@ extension ProcessCommand {
         var configuration = RigProcessRun.Configuration(recording: recording, rig: rig, detector: detector,
                                                         rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration
-        if let jobs, jobs > InputLimits.cores {
-            FileHandle.standardError.write("note: --jobs \(jobs) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
-        }
+        noteCoreLimits()
         if let jobs { configuration.options.jobs = jobs }
-        if let openCVThreads, openCVThreads > InputLimits.cores {
-            FileHandle.standardError.write(
-                "note: --opencv-threads \(openCVThreads) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
-        }
         configuration.openCVThreads = openCVThreads
         configuration.output = destination
         configuration.annotate = annotate
-        let progress = ProgressBar(total: recording.frames.count)
-        let interrupt = InterruptFlag()
-        let result: RigProcessRun.Result
-        do {
-            let run = RigProcessRun(configuration)
-            run.applyProcessSettings()
-            result = try run.run(shouldStop: { interrupt.isSet }, onFrame: progress.advance)
-        } catch {
-            progress.finish()
-            throw RuntimeError("\(error)")
-        }
-        progress.finish()
-        FileHandle.standardError.write(result.description + "\n")
-        switch result.exit {
-        case .complete: return
-        case .incomplete: throw ExitCode(2)
-        case .nothingReadable(let message), .outputFailed(let message): throw RuntimeError(message)
-        case .interrupted: throw ExitCode(130)
+        let run = RigProcessRun(configuration)
+        run.applyProcessSettings()
+        try Self.finish(frames: recording.frames.count) { shouldStop, onFrame in
+            let result = try run.run(shouldStop: shouldStop, onFrame: onFrame)
+            return (result.description, result.exit)
         }
     }
 }

@@ -140,32 +140,47 @@ struct ProcessCommand: ParsableCommand {
         let detector = try detection.makeDetector()
         var configuration = ProcessRun.Configuration(folder: frameFolder, detector: detector, rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration
-        if let jobs, jobs > InputLimits.cores {
-            FileHandle.standardError.write("note: --jobs \(jobs) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
-        }
+        noteCoreLimits()
         if let jobs { configuration.options.jobs = jobs }
-        if let openCVThreads, openCVThreads > InputLimits.cores {
-            FileHandle.standardError.write(
-                "note: --opencv-threads \(openCVThreads) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
-        }
         configuration.openCVThreads = openCVThreads
         configuration.output = destination
         configuration.annotate = annotate
         configuration.select = select
-        let progress = ProgressBar(total: frameFolder.frames.count)
+        let run = ProcessRun(configuration)
+        run.applyProcessSettings()
+        try Self.finish(frames: frameFolder.frames.count) { shouldStop, onFrame in
+            let result = try run.run(shouldStop: shouldStop, onFrame: onFrame)
+            return (result.description, result.exit)
+        }
+    }
+
+    /// Notes on standard error that `--jobs` or `--opencv-threads` ask for more than the cores.
+    func noteCoreLimits() {
+        if let jobs, jobs > InputLimits.cores {
+            FileHandle.standardError.write("note: --jobs \(jobs) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
+        }
+        if let openCVThreads, openCVThreads > InputLimits.cores {
+            FileHandle.standardError.write(
+                "note: --opencv-threads \(openCVThreads) is more than the \(InputLimits.cores) cores: running \(InputLimits.cores)\n")
+        }
+    }
+
+    /// Runs `work` over `frames` frames with a progress bar and Ctrl-C as its stop, says its summary
+    /// on standard error and maps its outcome to the exit status.
+    static func finish(frames: Int, _ work: (_ shouldStop: @escaping @Sendable () -> Bool, _ onFrame: @escaping @Sendable () -> Void) throws
+        -> (summary: String, exit: ProcessRun.Exit)) throws {
+        let progress = ProgressBar(total: frames)
         let interrupt = InterruptFlag()
-        let result: ProcessRun.Result
+        let outcome: (summary: String, exit: ProcessRun.Exit)
         do {
-            let run = ProcessRun(configuration)
-            run.applyProcessSettings()
-            result = try run.run(shouldStop: { interrupt.isSet }, onFrame: progress.advance)
+            outcome = try work({ interrupt.isSet }, progress.advance)
         } catch {
             progress.finish()
             throw RuntimeError("\(error)")
         }
         progress.finish()
-        FileHandle.standardError.write(result.description + "\n")
-        switch result.exit {
+        FileHandle.standardError.write(outcome.summary + "\n")
+        switch outcome.exit {
         case .complete: return
         case .incomplete: throw ExitCode(2)
         case .nothingReadable(let message), .outputFailed(let message): throw RuntimeError(message)
