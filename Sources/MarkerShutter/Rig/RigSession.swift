@@ -200,13 +200,13 @@ public final class RigSession: Sendable {
         self.configuration = configuration
         self.recording = recording
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
-        let events = continuation
+        let told = continuation
         do {
             calibration = try configuration.calibration.map { settings throws(CalibrationError) in
                 try RigLiveCalibration(configuration: settings, pattern: configuration.detector.pattern) { outcome in
                     switch outcome {
-                    case .success(let update): events.yield(.calibrated(update))
-                    case .failure(let error): events.yield(.calibrationFailed(error))
+                    case .success(let update): told.yield(.calibrated(update))
+                    case .failure(let error): told.yield(.calibrationFailed(error))
                     }
                 }
             }
