@@ -25,7 +25,7 @@
 ///   for delivery are still delivered.
 ///
 /// Flushing, cancelling, waiting for deliveries and the timer statistics come from ``RateLimiter``.
-public final class ConditionalDebouncer<Value: Sendable, C: Clock>: RateLimiter where C.Duration == Duration {
+public final class ConditionalDebouncer<Value: Sendable, C: Clock>: RateLimiter, @unchecked Sendable where C.Duration == Duration {
     @usableFromInline let driver: ClockedDriver<ConditionalDebounceMachine<Value, DriverInstant>, C>
     @usableFromInline let decide: @Sendable (Value) -> DebounceDecision<C.Duration>
 

@@ -12,7 +12,7 @@
 /// burst that is re-armed while the burst goes on, no allocation per value in steady traffic.
 ///
 /// Flushing, cancelling, waiting for deliveries and the timer statistics come from ``RateLimiter``.
-public final class Debouncer<Value: Sendable, C: Clock>: RateLimiter where C.Duration == Duration {
+public final class Debouncer<Value: Sendable, C: Clock>: RateLimiter, @unchecked Sendable where C.Duration == Duration {
     @usableFromInline let driver: ClockedDriver<DebounceMachine<Value, DriverInstant>, C>
 
     /// Creates a debouncer.

@@ -13,7 +13,7 @@
 /// value in steady traffic.
 ///
 /// Flushing, cancelling, waiting for deliveries and the timer statistics come from ``RateLimiter``.
-public final class Throttler<Value: Sendable, C: Clock>: RateLimiter where C.Duration == Duration {
+public final class Throttler<Value: Sendable, C: Clock>: RateLimiter, @unchecked Sendable where C.Duration == Duration {
     @usableFromInline let driver: ClockedDriver<ThrottleMachine<Value, DriverInstant>, C>
 
     /// Creates a throttler.

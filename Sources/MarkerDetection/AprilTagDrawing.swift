@@ -1,4 +1,4 @@
-public import Pixels
+import Pixels
 
 /// Draws AprilTag targets black on white: Kalibr's AprilGrid, and sheets of loose tags.
 ///

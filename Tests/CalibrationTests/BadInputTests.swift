@@ -81,7 +81,7 @@ import Testing
     @Test func aFolderOfImagesNeedsAPattern() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        FileManager.default.createFile(atPath: folder + "/a.png", contents: Data())
+        #expect(FileManager.default.createFile(atPath: folder + "/a.png", contents: Data()))
         #expect(throws: CalibrationError.unreadableInput(
             path: folder, reason: "it has no sidecars, so the target must be named with --pattern")) {
             try PictureSet(folder: folder, pattern: nil)

@@ -23,7 +23,7 @@ import Testing
         let folder = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/taken", withIntermediateDirectories: false)
-        try FileManager.default.createFile(atPath: folder + "/taken/inside", contents: Data())
+        #expect(FileManager.default.createFile(atPath: folder + "/taken/inside", contents: Data()))
         let staged = try SafeOutput.Staged(folder + "/taken")
         let temporary = SafeOutput.temporaryPath(for: folder + "/taken")
         #expect(throws: OutputError.self) { try staged.commit() }

@@ -1,4 +1,4 @@
-public import FileFormats
+import FileFormats
 import Foundation
 
 extension CalibrationComparison {

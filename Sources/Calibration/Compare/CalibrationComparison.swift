@@ -1,5 +1,5 @@
 import Foundation
-public import MarkerDetection
+import MarkerDetection
 
 /// Two calibrations of one camera (two sessions, or one camera over time) compared: how far apart
 /// they project over the image (``ProjectionDifference``, the rotation between them fitted), each

@@ -1,5 +1,5 @@
 import Foundation
-public import MarkerDetection
+import MarkerDetection
 
 /// A calibration read back from the calibration.json that `calibrate` or `live --calibrate` wrote:
 /// its camera and, when it has one, its projection-uncertainty map.

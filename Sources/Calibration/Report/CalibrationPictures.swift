@@ -1,5 +1,5 @@
 import Foundation
-public import MarkerDetection
+import MarkerDetection
 public import Pixels
 
 /// The pictures of a calibration: where the corners fell (coverage) and how far each was from where

@@ -1,6 +1,6 @@
 import FileFormats
 import Foundation
-public import MarkerDetection
+import MarkerDetection
 
 /// A calibration with everything said about it: the files `marker-shutter calibrate` writes and
 /// the summary it prints.

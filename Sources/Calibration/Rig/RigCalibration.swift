@@ -1,5 +1,5 @@
 import Foundation
-public import MarkerDetection
+import MarkerDetection
 
 /// Calibrates a rig of cameras: each camera's intrinsics and where every camera sits relative to
 /// the first, solved jointly.

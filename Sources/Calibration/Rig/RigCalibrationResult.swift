@@ -1,4 +1,4 @@
-public import MarkerDetection
+import MarkerDetection
 
 /// What a rig calibration found: each camera's own solve, then the joint one of every camera's
 /// intrinsics and pose and every set's target pose, with the sets dropped and why.

@@ -1,4 +1,4 @@
-public import MarkerDetection
+import MarkerDetection
 
 /// One camera's pictures of a rig: its name, lens model and views. A view's set is its name
 /// without the extension: views of different cameras with the same stem were taken together.

@@ -1,7 +1,7 @@
 public import FileFormats
 import Foundation
 import MarkerDetection
-public import Pixels
+import Pixels
 
 extension RigReport {
     /// The rig's own files, in the order ``write(into:)`` writes them, before each camera's.

@@ -1,6 +1,6 @@
 import FileFormats
 import Foundation
-public import MarkerDetection
+import MarkerDetection
 
 /// A rig calibration with everything said about it: the files `marker-shutter calibrate` writes
 /// for a rig and the summary it prints.

@@ -1,5 +1,5 @@
 import Foundation
-public import MarkerDetection
+import MarkerDetection
 
 /// Solves a camera from views of a planar target, drops views that fit far worse than the rest, and
 /// solves again.

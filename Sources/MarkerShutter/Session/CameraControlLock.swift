@@ -1,4 +1,4 @@
-public import FrameCapture
+import FrameCapture
 
 /// `--lock` on a streaming camera: the automatic modes are left to settle on the scene for a while,
 /// then exposure, gain, white balance and focus are fixed at the values they reached

@@ -19,7 +19,9 @@ enum SidecarFolder {
                 "corners":[\(corners.joined(separator: ","))],"sharpness":100}
                 """
             try text.write(toFile: "\(folder)/\(stem).json", atomically: true, encoding: .utf8)
-            FileManager.default.createFile(atPath: "\(folder)/\(stem).png", contents: Data())
+            guard FileManager.default.createFile(atPath: "\(folder)/\(stem).png", contents: Data()) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: "\(folder)/\(stem).png"])
+            }
         }
         return folder
     }
