@@ -52,6 +52,44 @@ import Testing
         }
     }
 
+    /// Every change of the rig is a `rig` event, none skipped: a client that joins after five
+    /// changes, while frames that change nothing else came between them, gets all five in order,
+    /// and then each new one. A frame whose set is only further apart is not a change.
+    @Test func everyChangeOfTheRigIsAnEventNoneSkipped() async throws {
+        let feed = ViewFeed()
+        let show = { (event: RigSession.Event) in feed.show(event, cameras: RigViewTests.names, folder: RigViewTests.folder) }
+        try await withServer(feed: feed) { _, port async throws in
+            show(.rigChanged(RigViewTests.disabled(.waiting(camera: "right"), [.enabled, .stalled])))
+            try Self.showFrames(feed, left: 40, right: 200, index: 1)              // enabled, 4 ms apart
+            try Self.showFrames(feed, left: 40, right: 200, index: 2)              // still enabled: no change
+            show(.rigChanged(RigViewTests.disabled(.notSeeing(["left"]), [.disabled, .enabled])))
+            show(.rigChanged(RigViewTests.disabled(.moving(3.4, camera: "right"), [.enabled, .enabled])))
+            show(.rigChanged(RigViewTests.disabled(.moving(3.4, camera: "right"), [.enabled, .enabled])))  // the same: no change
+            try Self.showFrames(feed, left: 40, right: 200, index: 3)
+
+            let (connection, head) = try await openStream("/events", port: port)
+            #expect(head.status == 200)
+            var changes: [String] = []
+            while changes.count < 5 {
+                let event = try await onThread { try connection.readEvent() }
+                if event.name == "rig" { changes.append(event.data) }
+            }
+            // Each at the first frame that showed it: an enabled rig is enabled from its left frame on.
+            #expect(changes == [
+                #"{"enabled":false,"refusal":"no frame from right yet"}"#,
+                #"{"apart_ms":4,"enabled":true,"t":1}"#,
+                #"{"enabled":false,"refusal":"left does not see the board","t":2.004}"#,
+                #"{"enabled":false,"refusal":"board moving 3.4 px/frame in right","t":2.004}"#,
+                #"{"apart_ms":4,"enabled":true,"t":3}"#,
+            ])
+            show(.rigChanged(RigViewTests.disabled(.dropped(2, camera: "left"), [.enabled, .enabled])))
+            var next = try await onThread { try connection.readEvent() }
+            while next.name != "rig" { next = try await onThread { try connection.readEvent() } }
+            #expect(next.data == #"{"enabled":false,"refusal":"left dropped 2 frames","t":3.004}"#)
+            connection.hangUp()
+        }
+    }
+
     @Test func stateAndEventsCarryTheRig() async throws {
         let feed = ViewFeed()
         try await withServer(feed: feed) { _, port async throws in
@@ -63,13 +101,15 @@ import Testing
 
             let (connection, head) = try await openStream("/events", port: port)
             #expect(head.status == 200)
-            let first = try await onThread { try connection.readEvent() }
+            var first = try await onThread { try connection.readEvent() }
+            while first.name == "rig" { first = try await onThread { try connection.readEvent() } }  // the changes before come first
             #expect(first.name == "state" && first.data.contains("\"rig\":{"), "\(first.data)")
             feed.show(.rigChanged(RigViewTests.disabled(.notSeeing(["left"]), [.disabled, .enabled])),
                       cameras: RigViewTests.names, folder: RigViewTests.folder)
             var next = try await onThread { try connection.readEvent() }
-            while !next.data.contains("left does not see the board") { next = try await onThread { try connection.readEvent() } }
-            #expect(next.name == "state")
+            while next.name != "state" || !next.data.contains("left does not see the board") {
+                next = try await onThread { try connection.readEvent() }
+            }
             feed.finish(reason: "quit")
             var last = try await onThread { try connection.readEvent() }
             while last.name != "end" { last = try await onThread { try connection.readEvent() } }

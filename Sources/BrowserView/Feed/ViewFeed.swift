@@ -1,3 +1,4 @@
+import MarkerShutter
 import Synchronization
 
 /// What the live session hands the browser view, and what the view's clients read.
@@ -23,6 +24,21 @@ public final class ViewFeed: Sendable {
         var framesEncoded = 0
         /// The rig, when the feed shows one.
         var rig: RigView?
+        /// Every change of the rig (enabled or not, or its reason), oldest first (the last ``phaseChangeLimit``).
+        var rigChanges: [RigChange] = []
+        var rigChangeCount = 0
+    }
+
+    /// A change of the rig, as every event client receives it, however slow: turned enabled or
+    /// disabled, or disabled for another reason.
+    struct RigChange: Sendable, Equatable {
+        /// The rig's newest frame time at the change.
+        let time: FrameTime?
+        let enabled: Bool
+        /// With the rig enabled: how far apart the set's frames are.
+        let apart: Duration?
+        /// With the rig disabled: why, in the terminal's words.
+        let refusal: String?
     }
 
     /// How many pictures the page lists.
@@ -119,12 +135,15 @@ public final class ViewFeed: Sendable {
         var picturesTaken: Int
         var finishReason: String?
         var rig: RigView?
+        var rigChanges: [RigChange] = []
+        var rigChangeCount = 0
     }
 
     var snapshot: Snapshot {
         state.withLock {
             Snapshot(report: $0.report, phaseChanges: $0.phaseChanges, phaseChangeCount: $0.phaseChangeCount,
-                     recent: $0.recent, picturesTaken: $0.picturesTaken, finishReason: $0.finishReason, rig: $0.rig)
+                     recent: $0.recent, picturesTaken: $0.picturesTaken, finishReason: $0.finishReason, rig: $0.rig,
+                     rigChanges: $0.rigChanges, rigChangeCount: $0.rigChangeCount)
         }
     }
 
@@ -134,8 +153,15 @@ public final class ViewFeed: Sendable {
         let pictureChanged = state.withLock { s -> Bool in
             guard s.finishReason == nil else { return false }
             var rig = s.rig ?? start()
+            let before = (rig.state?.isEnabled, rig.state?.refusal)
             let changed = change(&rig)
             s.rig = rig
+            if let state = rig.state, before.0 != state.isEnabled || before.1 != state.refusal {
+                s.rigChanges.append(RigChange(time: rig.time, enabled: state.isEnabled, apart: state.set?.largestDifference,
+                                              refusal: state.refusal.map(String.init(describing:))))
+                s.rigChangeCount += 1
+                if s.rigChanges.count > Self.phaseChangeLimit { s.rigChanges.removeFirst() }
+            }
             if changed { s.frame = ((s.frame?.version ?? 0) + 1, .sideBySide(rig.panels)) }
             return changed
         }

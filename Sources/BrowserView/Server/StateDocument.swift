@@ -38,6 +38,21 @@ struct StateDocument: Encodable {
         }
     }
 
+    /// A change of the rig, as the `rig` event tells it.
+    struct RigChange: Encodable {
+        let t: Double?
+        let enabled: Bool
+        let apartMs: Double?
+        let refusal: String?
+
+        init(_ change: ViewFeed.RigChange) {
+            t = change.time?.seconds
+            enabled = change.enabled
+            apartMs = change.apart.map { ($0.inSeconds * 10_000).rounded() / 10 }
+            refusal = change.refusal
+        }
+    }
+
     struct Pictures: Encodable {
         let taken: Int
         let recent: [Picture]?

@@ -78,6 +78,7 @@ extension ViewServer {
         var snapshot = feed.snapshot
         var picturesSent = snapshot.picturesTaken
         var changesSent = 0  // a client that joins late gets every phase change kept
+        var rigChangesSent = 0  // and every rig change kept
         while true {
             var text = ""
             let newChanges = snapshot.phaseChangeCount - changesSent
@@ -85,6 +86,11 @@ extension ViewServer {
                 text += Self.event("shutter", StateDocument.json(StateDocument.PhaseChange(change)))
             }
             changesSent = snapshot.phaseChangeCount
+            let newRigChanges = snapshot.rigChangeCount - rigChangesSent
+            for change in snapshot.rigChanges.suffix(min(newRigChanges, snapshot.rigChanges.count)) {
+                text += Self.event("rig", StateDocument.json(StateDocument.RigChange(change)))
+            }
+            rigChangesSent = snapshot.rigChangeCount
             let newPictures = snapshot.picturesTaken - picturesSent
             for picture in snapshot.recent.suffix(min(newPictures, snapshot.recent.count)) {
                 text += Self.event("picture", StateDocument.json(StateDocument.Picture(picture, withThumbnail: true)))
