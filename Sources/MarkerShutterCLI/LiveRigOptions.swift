@@ -14,18 +14,8 @@ struct LiveRigOptions: ParsableArguments {
                                valueName: "NAME:size=WxH,fps=N,format=FOURCC,exposure=...,CONTROL=VALUE"))
     var cameraOptions: [String] = []
 
-    @Option(help: ArgumentHelp("Which rig cameras must see the board for a set: all, or a number from 2 up.", valueName: "all|N"))
-    var require: String = "all"
-
-    @Option(name: .customLong("sync-tolerance"), parsing: .unconditional,
-            help: ArgumentHelp("The largest time difference between the frames of a set, in milliseconds; half the longest frame interval unless given.",
-                               valueName: "MS"))
-    var syncTolerance: Double?
-
-    @Option(name: .customLong("max-motion"), parsing: .unconditional,
-            help: ArgumentHelp("The most the board may move in a frame of a set, in pixels per frame, or off (a rig triggered in hardware); chosen from the tolerance unless given.",
-                               valueName: "PX|off"))
-    var maxMotion: String?
+    /// `--require`, `--sync-tolerance` and `--max-motion`.
+    @OptionGroup var rules: RigRuleOptions
 
     /// One rig camera as given: its name, its device and its own settings and controls.
     struct CameraArgument {
@@ -121,42 +111,11 @@ struct LiveRigOptions: ParsableArguments {
         return result
     }
 
-    /// `--require` read.
-    func requirement() throws -> RigRequirement {
-        if require.lowercased() == "all" { return .all }
-        guard let count = Int(require), count >= 2 else { throw ValidationError("--require takes all or a number from 2 up, got \(require)") }
-        return .atLeast(count)
-    }
-
-    /// `--max-motion` read.
-    func motionLimit() throws -> RigShutterMachine.Configuration.MotionLimit {
-        guard let maxMotion else { return .automatic }
-        if maxMotion.lowercased() == "off" { return .off }
-        guard let value = Double(maxMotion), value.isFinite, value > 0 else {
-            throw ValidationError("--max-motion takes a number of pixels per frame more than 0, or off, got \(maxMotion)")
-        }
-        return .pixelsPerFrame(value)
-    }
-
     /// The rig's configuration for `cameras`.
     func rigConfiguration(_ cameras: [CameraArgument], hold: Duration) throws -> RigShutterMachine.Configuration {
         let rigCameras = try cameras.map { camera in
             try RigCamera(name: camera.name, frameInterval: .seconds(1) / (camera.settings.framesPerSecond ?? 30))
         }
-        return try rigConfiguration(cameras: rigCameras, hold: hold)
-    }
-
-    /// The rig's configuration for cameras already made (a recording's).
-    func rigConfiguration(cameras rigCameras: [RigCamera], hold: Duration) throws -> RigShutterMachine.Configuration {
-        if let syncTolerance, !(syncTolerance.isFinite && syncTolerance >= 0 && syncTolerance <= 10_000) {
-            throw ValidationError("--sync-tolerance takes milliseconds from 0 to 10000, got \(syncTolerance)")
-        }
-        do {
-            return try RigShutterMachine.Configuration(
-                cameras: rigCameras, require: requirement(),
-                syncTolerance: syncTolerance.map { .nanoseconds(Int64(($0 * 1e6).rounded())) }, maxMotion: motionLimit(), hold: hold)
-        } catch let error as RigConfigurationError {
-            throw ValidationError(error.description)
-        }
+        return try rules.rigConfiguration(cameras: rigCameras, hold: hold)
     }
 }

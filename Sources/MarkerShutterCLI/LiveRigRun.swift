@@ -52,7 +52,7 @@ extension LiveCommand {
             do { recording = try RigRecording(folder: folder) } catch { throw RuntimeError("cannot replay \(folder): \(error)") }
             do { try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [folder]) } catch { throw RuntimeError("\(error)") }
             browser = try await startBrowserView(console: console, interruption: interruption)
-            rigConfiguration = try rig.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
+            rigConfiguration = try rig.rules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
             var configuration = RigSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern), pictures: out,
                                                          rig: rigConfiguration)
             configuration.automatic = auto

@@ -5,9 +5,6 @@ import MarkerShutter
 
 /// `process RIG_RECORDING`: each camera's rows and the rig's timeline.
 extension ProcessCommand {
-    /// The options that only a rig's recording takes, with their values.
-    var rigOptions: [(String, Any?)] { [("--require", require), ("--sync-tolerance", syncTolerance), ("--max-motion", maxMotion)] }
-
     /// Processes the rig's recording in `folder`.
     func runRig(_ folder: String) throws {
         if select != nil {
@@ -19,11 +16,7 @@ extension ProcessCommand {
         } catch {
             throw RuntimeError("cannot process \(folder): \(error)")
         }
-        var rules = LiveRigOptions()
-        rules.require = require ?? "all"
-        rules.syncTolerance = syncTolerance
-        rules.maxMotion = maxMotion
-        let rig = try rules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
+        let rig = try rigRules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
         let destination: SafeOutput.Destination
         do {
             if let annotate {

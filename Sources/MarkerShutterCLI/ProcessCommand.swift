@@ -102,19 +102,8 @@ struct ProcessCommand: ParsableCommand {
             transform: InputLimits.openCVThreads.parse(option: "--opencv-threads"))
     var openCVThreads: Int?
 
-    @Option(help: ArgumentHelp("A rig's recording: which cameras must see the board for a set: all (the default), or a number from 2 up.",
-                               valueName: "all|N"))
-    var require: String?
-
-    @Option(name: .customLong("sync-tolerance"), parsing: .unconditional,
-            help: ArgumentHelp("A rig's recording: the largest time difference between the frames of a set, in milliseconds; half the longest frame interval unless given.",
-                               valueName: "MS"))
-    var syncTolerance: Double?
-
-    @Option(name: .customLong("max-motion"), parsing: .unconditional,
-            help: ArgumentHelp("A rig's recording: the most the board may move in a frame of a set, in pixels per frame, or off; chosen from the tolerance unless given.",
-                               valueName: "PX|off"))
-    var maxMotion: String?
+    @OptionGroup(title: "A rig's recording")
+    var rigRules: RigRuleOptions
 
     func validate() throws {
         try validateSharding()
@@ -127,7 +116,7 @@ struct ProcessCommand: ParsableCommand {
         if shard != nil || folders != nil { return try runShards() }
         guard let folder else { throw ValidationError("give the folder of frames (or --folders LIST)") }
         if RigRecording.isRig(folder) { return try runRig(folder) }
-        if let (option, _) = rigOptions.first(where: { $0.1 != nil }) {
+        if let option = rigRules.firstGiven {
             throw ValidationError("\(option) goes with a rig's recording (a folder with cameras.json); \(folder) is one camera's")
         }
         let frameFolder: FrameFolder
