@@ -94,8 +94,20 @@ public struct ProcessRun: Sendable {
     /// The value for ``MarkerDetector/openCVThreadCount`` this run wants: the configured one (at
     /// most one per core), else 1 when several jobs already share the cores, else -1 (OpenCV's own).
     var openCVThreadCount: Int {
-        configuration.openCVThreads.map { min($0, InputLimits.cores) }
-            ?? (max(1, min(configuration.options.jobs, InputLimits.cores, configuration.folder.frames.count)) > 1 ? 1 : -1)
+        Self.openCVThreadCount(configured: configuration.openCVThreads,
+                               jobs: max(1, min(configuration.options.jobs, InputLimits.cores, configuration.folder.frames.count)))
+    }
+
+    /// OpenCV's thread count for a run of `jobs` detections at once: `configured` (at most one per
+    /// core), else 1 when several jobs already share the cores, else -1 (OpenCV's own).
+    static func openCVThreadCount(configured: Int?, jobs: Int) -> Int {
+        configured.map { min($0, InputLimits.cores) } ?? (jobs > 1 ? 1 : -1)
+    }
+
+    /// Sets the process-wide settings of a run that wants `openCVThreads` (see ``applyProcessSettings()``).
+    static func applyProcessSettings(openCVThreads: Int) {
+        SystemCall.keepFreedMemoryForReuse()
+        MarkerDetector.openCVThreadCount = openCVThreads
     }
 
     /// Sets what the run wants for the whole process: OpenCV's thread count
@@ -104,8 +116,7 @@ public struct ProcessRun: Sendable {
     /// the process calls this before ``run(shouldStop:onFrame:)``; the run itself leaves them alone
     /// (runs side by side in one process, as in tests, would change them under each other).
     public func applyProcessSettings() {
-        SystemCall.keepFreedMemoryForReuse()
-        MarkerDetector.openCVThreadCount = openCVThreadCount
+        Self.applyProcessSettings(openCVThreads: openCVThreadCount)
     }
 
     /// Processes every frame (until `shouldStop`), writing rows, annotations and selections.

@@ -4,7 +4,6 @@ import Foundation
 public import MarkerDetection
 import Pixels
 import Synchronization
-import SystemCalls
 
 /// One `process` run over a rig's recording (``RigRecording``): each camera's frame rows and the rig
 /// shutter's changes as one stream of JSON Lines (``RigProcessLine``), in the order the rig's
@@ -135,15 +134,12 @@ public struct RigProcessRun: Sendable {
     }
 
     /// The value for ``MarkerDetector/openCVThreadCount`` this run wants (see ``ProcessRun/applyProcessSettings()``).
-    var openCVThreadCount: Int {
-        configuration.openCVThreads.map { min($0, InputLimits.cores) } ?? (jobs > 1 ? 1 : -1)
-    }
+    var openCVThreadCount: Int { ProcessRun.openCVThreadCount(configured: configuration.openCVThreads, jobs: jobs) }
 
     /// Sets what the run wants for the whole process: OpenCV's thread count and glibc's malloc
     /// keeping freed frames for reuse (see ``ProcessRun/applyProcessSettings()``).
     public func applyProcessSettings() {
-        SystemCall.keepFreedMemoryForReuse()
-        MarkerDetector.openCVThreadCount = openCVThreadCount
+        ProcessRun.applyProcessSettings(openCVThreads: openCVThreadCount)
     }
 
     /// Each camera's frames as a folder of its own, in the recording's order, and where each of the
