@@ -75,20 +75,11 @@ import Testing
         defer { if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) } }
 
         // The address is printed before the session starts; it waits for the page.
-        let deadline = ContinuousClock.now + .seconds(60)
-        var url: String?
-        while url == nil {
-            let text = try String(contentsOfFile: run.standardErrorPath, encoding: .utf8)
-            url = text.firstMatch(of: /browser view: (http:\/\/127\.0\.0\.1:[0-9]+\/)/).map { String($0.1) }
-            guard url == nil else { break }
-            #expect(run.process.isRunning, "live ended before serving: \(text)")
-            guard run.process.isRunning, ContinuousClock.now < deadline else { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        guard let url = try await run.browserViewAddress() else { return }
 
         let browser = try await WebDriver()
         do {
-            try await browser.open(try #require(url))
+            try await browser.open(url)
             try await browser.waitUntil("the badge shows ENABLED", #"return document.getElementById("badge").className === "enabled";"#)
             try await browser.waitUntil("the image shows", #"return document.getElementById("view").naturalWidth > 0;"#)
             // Read together: on a busy machine the replay may have moved on (to a held or disabled

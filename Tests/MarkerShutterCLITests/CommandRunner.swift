@@ -60,6 +60,24 @@ extension MarkerShutterBinary {
         let standardOutputPath: String
         let standardErrorPath: String
 
+        /// The browser view's address once `live --serve` printed it (`browser view: http://...`),
+        /// polled for up to a minute; `nil`, with the issue recorded, when the program ended or the
+        /// minute passed first.
+        func browserViewAddress(sourceLocation: SourceLocation = #_sourceLocation) async throws -> String? {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while true {
+                let text = try String(contentsOfFile: standardErrorPath, encoding: .utf8)
+                if let url = text.firstMatch(of: /browser view: (http:\/\/127\.0\.0\.1:[0-9]+\/)/).map({ String($0.1) }) { return url }
+                #expect(process.isRunning, "live ended before serving: \(text)", sourceLocation: sourceLocation)
+                guard process.isRunning else { return nil }
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("no browser view address within a minute: \(text)", sourceLocation: sourceLocation)
+                    return nil
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+
         /// Waits until the program has ended and returns what it printed.
         func wait() throws -> CommandResult {
             process.waitUntilExit()

@@ -49,20 +49,11 @@ import Testing
         // SIGKILL: children of the test runner inherit its blocked signals.
         defer { if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) } }
 
-        let deadline = ContinuousClock.now + .seconds(60)
-        var url: String?
-        while url == nil {
-            let text = try String(contentsOfFile: run.standardErrorPath, encoding: .utf8)
-            url = text.firstMatch(of: /browser view: (http:\/\/127\.0\.0\.1:[0-9]+\/)/).map { String($0.1) }
-            guard url == nil else { break }
-            #expect(run.process.isRunning, "live ended before serving: \(text)")
-            guard run.process.isRunning, ContinuousClock.now < deadline else { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        guard let url = try await run.browserViewAddress() else { return }
 
         let browser = try await WebDriver()
         do {
-            try await browser.open(try #require(url))
+            try await browser.open(url)
             // The rig's state and its words read together, with each camera's.
             try await browser.waitUntil("the rig enabled, both cameras valid", """
                 const badge = document.getElementById("rigbadge");

@@ -38,15 +38,7 @@ extension LiveTests {
 
         /// The first JPEG of the image stream; hangs up after it.
         static func streamPart(port: Int) async throws -> [UInt8] {
-            try await onThread {
-                let connection = try TestConnection(port: port)
-                defer { connection.hangUp() }
-                try connection.send("GET", "/stream.mjpg")
-                guard try connection.readHead().status == 200 else { return [] }
-                _ = try connection.readBody(until: Array("Content-Length: ".utf8))
-                let length = Int(String(decoding: try connection.readBody(until: Array("\r\n\r\n".utf8)), as: UTF8.self)) ?? 0
-                return try connection.readBody(count: length)
-            }
+            try await onThread { try StreamPicture.first(port: port) }
         }
 
         /// The `rig` object of `GET /state`; `nil` before the page shows the rig.

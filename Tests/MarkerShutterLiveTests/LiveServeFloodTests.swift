@@ -110,7 +110,7 @@ private enum Flood {
         case 1: return "state \(try exchange("GET", "/state", port: port).status)"
         case 2: return "missing \(try exchange("GET", "/no-such-page", port: port).status)"
         case 3: return "capture \(try exchange("POST", "/capture", port: port).status)"
-        case 4: return try streamPart(port: port).starts(with: [0xFF, 0xD8]) ? "stream part" : "stream no JPEG"
+        case 4: return try StreamPicture.first(port: port).starts(with: [0xFF, 0xD8]) ? "stream part" : "stream no JPEG"
         case 5:
             // One event, then hang up.
             let connection = try TestConnection(port: port)
@@ -158,17 +158,6 @@ private enum Flood {
         try connection.send(method, path)
         let head = try connection.readHead()
         return (head.status, try connection.readBodyToEnd())
-    }
-
-    /// Reads the first JPEG of the image stream, then hangs up in the middle of the stream.
-    static func streamPart(port: Int) throws -> [UInt8] {
-        let connection = try TestConnection(port: port)
-        defer { connection.hangUp() }
-        try connection.send("GET", "/stream.mjpg")
-        guard try connection.readHead().status == 200 else { return [] }
-        _ = try connection.readBody(until: Array("Content-Length: ".utf8))
-        let length = Int(String(decoding: try connection.readBody(until: Array("\r\n\r\n".utf8)), as: UTF8.self)) ?? 0
-        return try connection.readBody(count: length)
     }
 
     /// Sends `bytes` as they are: the status of the answer, or "closed" when the server hangs up
