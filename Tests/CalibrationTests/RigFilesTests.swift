@@ -59,19 +59,19 @@ struct RigFilesTests {
                 result[name + "_data"] = fs.getNode(name).mat().flatten().tolist()
             print(json.dumps(result))
             """, ["\(out)/rig.yaml"])
-        let read = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
         #expect(read["count"] as? Int == 2)
-        let cameras = read["cameras"] as! [[String: Any]]
+        let cameras = try #require(read["cameras"] as? [[String: Any]])
         let result = written.report.result
         for (index, camera) in cameras.enumerated() {
             let solved = result.cameras[index]
             #expect(camera["name"] as? String == solved.name)
             #expect(camera["model"] as? String == "pinhole")
             #expect(camera["size"] as? [Int] == [640, 480])
-            Self.expectClose(camera["K"] as! [Double], solved.camera.cameraMatrix)
-            Self.expectClose(camera["D"] as! [Double], solved.camera.distortion)
-            Self.expectClose(camera["R"] as! [Double], solved.extrinsics.pose.matrix)
-            Self.expectClose(camera["T"] as! [Double], solved.extrinsics.pose.translation)
+            Self.expectClose(try #require(camera["K"] as? [Double]), solved.camera.cameraMatrix)
+            Self.expectClose(try #require(camera["D"] as? [Double]), solved.camera.distortion)
+            Self.expectClose(try #require(camera["R"] as? [Double]), solved.extrinsics.pose.matrix)
+            Self.expectClose(try #require(camera["T"] as? [Double]), solved.extrinsics.pose.translation)
         }
         let shapes: [String: [Int]] = [
             "M1": [3, 3], "D1": [1, 5], "M2": [3, 3], "D2": [1, 5], "R": [3, 3], "T": [3, 1], "E": [3, 3], "F": [3, 3],
@@ -79,11 +79,11 @@ struct RigFilesTests {
         ]
         for (name, shape) in shapes { #expect(read[name] as? [Int] == shape, "\(name)") }
         let stereo = try #require(written.report.stereo)
-        Self.expectClose(read["E_data"] as! [Double], stereo.e)
-        Self.expectClose(read["F_data"] as! [Double], stereo.f)
+        Self.expectClose(try #require(read["E_data"] as? [Double]), stereo.e)
+        Self.expectClose(try #require(read["F_data"] as? [Double]), stereo.f)
         // E is T x R: a left point and its right image satisfy x2^T E x1 = 0 for points on the baseline's plane.
         let rectification = try #require(result.pairs.first?.rectification)
-        Self.expectClose(read["P2_data"] as! [Double], rectification.p2)
+        Self.expectClose(try #require(read["P2_data"] as? [Double]), rectification.p2)
         // P2's fourth column is -f x baseline in the rectified frame (CALIB_ZERO_DISPARITY).
         let baseline = result.cameras[1].extrinsics.baseline.value
         #expect(abs(abs(rectification.p2[3]) / rectification.p2[0] - baseline) < 1e-6 * baseline)
@@ -98,7 +98,7 @@ struct RigFilesTests {
             import json, sys, yaml
             print(json.dumps(yaml.safe_load(open(sys.argv[1]))))
             """, ["\(out)/camchain.yaml"])
-        let chain = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: [String: Any]]
+        let chain = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: [String: Any]])
         #expect(chain.keys.sorted() == ["cam0", "cam1"])
         let result = written.report.result
         for (index, key) in ["cam0", "cam1"].enumerated() {
@@ -107,8 +107,8 @@ struct RigFilesTests {
             #expect(camera.keys.sorted() == (index == 0 ? keys : ["T_cn_cnm1"] + keys))
             #expect(camera["camera_model"] as? String == "pinhole")
             #expect(camera["distortion_model"] as? String == "radtan")
-            Self.expectClose(camera["intrinsics"] as! [Double], [solved.fx, solved.fy, solved.cx, solved.cy])
-            Self.expectClose(camera["distortion_coeffs"] as! [Double], Array(solved.distortion.prefix(4)))
+            Self.expectClose(try #require(camera["intrinsics"] as? [Double]), [solved.fx, solved.fy, solved.cx, solved.cy])
+            Self.expectClose(try #require(camera["distortion_coeffs"] as? [Double]), Array(solved.distortion.prefix(4)))
             #expect(camera["resolution"] as? [Int] == [640, 480])
             #expect(camera["cam_overlaps"] as? [Int] == [1 - index])
             #expect(camera["rostopic"] as? String == (index == 0 ? "/left/image_raw" : "/right/image_raw"))
@@ -146,16 +146,16 @@ struct RigFilesTests {
         let rectification = try #require(result.pairs.first?.rectification)
         for (index, name) in ["left", "right"].enumerated() {
             let output = try Python.run(script, ["\(out)/camera_info/\(name).yaml"])
-            let info = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
+            let info = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
             let solved = result.cameras[index].camera
             #expect(info["camera_name"] as? String == name)
             #expect(info["image_width"] as? Int == 640)
             #expect(info["image_height"] as? Int == 480)
             #expect(info["distortion_model"] as? String == "plumb_bob")
-            Self.expectClose(info["camera_matrix"] as! [Double], solved.cameraMatrix)
-            Self.expectClose(info["distortion_coefficients"] as! [Double], solved.distortion)
-            Self.expectClose(info["rectification_matrix"] as! [Double], index == 0 ? rectification.r1 : rectification.r2)
-            Self.expectClose(info["projection_matrix"] as! [Double], index == 0 ? rectification.p1 : rectification.p2)
+            Self.expectClose(try #require(info["camera_matrix"] as? [Double]), solved.cameraMatrix)
+            Self.expectClose(try #require(info["distortion_coefficients"] as? [Double]), solved.distortion)
+            Self.expectClose(try #require(info["rectification_matrix"] as? [Double]), index == 0 ? rectification.r1 : rectification.r2)
+            Self.expectClose(try #require(info["projection_matrix"] as? [Double]), index == 0 ? rectification.p1 : rectification.p2)
         }
     }
 
@@ -163,21 +163,23 @@ struct RigFilesTests {
     @Test func rigJSONHoldsTheExtrinsicsWithTheirIntervals() throws {
         let (root, out, written) = try Self.solved()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/rig.json"))) as! [String: Any]
-        let cameras = json["cameras"] as! [[String: Any]]
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/rig.json"))) as? [String: Any])
+        let cameras = try #require(json["cameras"] as? [[String: Any]])
         #expect(cameras.map { $0["name"] as? String } == ["left", "right"])
-        let extrinsics = cameras[1]["extrinsics"] as! [String: Any]
-        let baseline = extrinsics["baseline"] as! [String: Any]
+        let extrinsics = try #require(cameras[1]["extrinsics"] as? [String: Any])
+        let baseline = try #require(extrinsics["baseline"] as? [String: Any])
         let solved = written.report.result.cameras[1].extrinsics.baseline
-        Self.expectClose([baseline["value"] as! Double], [solved.value])
-        Self.expectClose([baseline["std"] as! Double], [solved.standardDeviation])
-        Self.expectClose(baseline["ci95"] as! [Double], [solved.value - solved.interval95, solved.value + solved.interval95])
+        Self.expectClose([try #require(baseline["value"] as? Double)], [solved.value])
+        Self.expectClose([try #require(baseline["std"] as? Double)], [solved.standardDeviation])
+        Self.expectClose(try #require(baseline["ci95"] as? [Double]), [solved.value - solved.interval95, solved.value + solved.interval95])
         #expect(solved.standardDeviation > 0)
-        #expect((extrinsics["rotation_vector_degrees"] as! [Any]).count == 3)
-        let sets = json["sets"] as! [[String: Any]]
+        let rotation = try #require(extrinsics["rotation_vector_degrees"] as? [Any])
+        #expect(rotation.count == 3)
+        let sets = try #require(json["sets"] as? [[String: Any]])
         #expect(sets.count == 13)
         #expect(sets.allSatisfy { ($0["epipolar_error"] as? Double ?? -1) >= 0 })
-        #expect((json["stereo"] as! [String: Any]).keys.sorted() == ["E", "F", "R", "T"])
+        let stereo = try #require(json["stereo"] as? [String: Any])
+        #expect(stereo.keys.sorted() == ["E", "F", "R", "T"])
     }
 
     static func expectClose(_ read: [Double], _ expected: [Double], sourceLocation: SourceLocation = #_sourceLocation) {

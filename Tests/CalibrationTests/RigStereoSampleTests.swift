@@ -50,8 +50,8 @@ import Testing
                 objects, left, right, K1, D1, K2, D2, size, flags=cv2.CALIB_USE_INTRINSIC_GUESS, criteria=criteria)
             print(json.dumps({"R": R.flatten().tolist(), "T": T.flatten().tolist(), "rms": rms}))
             """, [input])
-        let python = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
-        let r = python["R"] as! [Double], t = python["T"] as! [Double]
+        let python = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        let r = try #require(python["R"] as? [Double]), t = try #require(python["T"] as? [Double])
         let theirs = RigidTransform(matrix: r, translation: t)
         let ours = result.cameras[1].extrinsics.pose
         let angle = ours.composed(after: theirs.inverse).angleDegrees

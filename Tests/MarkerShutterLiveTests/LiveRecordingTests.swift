@@ -56,29 +56,39 @@ extension LiveTests {
                 }
                 if replayed.last?.phase != shutter { replayed.append(PhaseChange(frame: index, phase: shutter, seconds: t)) }
             }
-            // The replay detects every recorded frame: its changes are ones the script allows, at
-            // the camera frames the recording holds.
+            // The replay detects every recorded frame: its changes are exactly the shutter's over the
+            // recorded frames (their script shots and their manifest times), whatever live skipped or
+            // the camera lost; when the camera lost none, those are the script's own.
+            let recorded = zip(sequences, times).map { (sequence: $0, seconds: $1) }
+            let expected = session.changes(over: recorded)
+            #expect(replayed.map(\.phase) == expected.map(\.phase), "replayed: \(replayed), expected: \(expected)")
+            #expect(replayed.map(\.frame) == expected.map(\.frame), "replayed: \(replayed), expected: \(expected)")
             let bySequence = replayed.map { PhaseChange(frame: sequences[$0.frame], phase: $0.phase, seconds: $0.seconds) }
             #expect(session.inconsistencies(in: bySequence) == [], "replayed: \(bySequence)")
-            // When the camera lost no frame the recording is the whole script, and the replay's
-            // changes are the script's own, frame for frame, whatever live skipped.
             if sequences == Array(0..<frames) {
                 #expect(bySequence.map(\.frame) == LiveTimelineTests.scriptedChanges.map(\.frame), "replayed: \(bySequence)")
                 #expect(bySequence.map(\.phase) == LiveTimelineTests.scriptedChanges.map(\.phase), "replayed: \(bySequence)")
-            } else {
-                print("the camera lost frames: \(sequences)")
             }
-            // Live skips detecting frames while it is busy, replay never does: the two agree change by
-            // change only when live detected every frame.
+            // Live detected a subset of the recorded frames (it skips while detection is busy, the
+            // replay never does): each change it printed is on a recorded frame of its phase's
+            // validity, and the shutter over just those frames gives exactly live's changes.
             let counts = try #require(LiveOutput(result).counts, "\(result.standardError)")
-            guard counts.skipped == 0 else {
-                print("\(counts.skipped) frames skipped live while detection was busy; replayed: \(replayed), live: \(live)")
-                return
+            try #require(live.allSatisfy { recorded.indices.contains($0.frame) }, "live: \(live)")
+            let overLive = session.changes(over: live.map { recorded[$0.frame] })
+            #expect(overLive.map(\.phase) == live.map(\.phase), "live: \(live), replayed over its frames: \(overLive)")
+            #expect(overLive.map(\.frame) == Array(live.indices), "live: \(live), replayed over its frames: \(overLive)")
+            for change in live {
+                #expect(abs(change.seconds - recorded[change.frame].seconds) <= 0.001, "\(change) against the manifest's t")
             }
-            try #require(replayed.map(\.phase) == live.map(\.phase), "replayed: \(replayed), live: \(live)")
+            // When live detected every frame, the two agree change by change.
+            if counts.skipped > 0 {
+                print("\(counts.skipped) frames skipped live while detection was busy; replayed: \(replayed), live: \(live)")
+            }
+            guard counts.skipped == 0 else { return }
+            #expect(replayed.map(\.phase) == live.map(\.phase), "replayed: \(replayed), live: \(live)")
             for (offline, online) in zip(replayed, live) {
-                #expect(abs(offline.frame - online.frame) <= 1, "\(offline) replayed, \(online) live")
-                #expect(abs(offline.seconds - online.seconds) <= LiveTimelineTests.tolerance, "\(offline) replayed, \(online) live")
+                #expect(offline.frame == online.frame, "\(offline) replayed, \(online) live")
+                #expect(abs(offline.seconds - online.seconds) <= 0.001, "\(offline) replayed, \(online) live")
             }
             print("replayed phase changes against live, in frames: "
                 + zip(replayed, live).map { String(format: "%+d", $0.frame - $1.frame) }.joined(separator: ", "))

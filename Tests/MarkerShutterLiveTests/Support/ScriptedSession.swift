@@ -84,6 +84,22 @@ struct ScriptedSession: Sendable {
         return changes
     }
 
+    /// The shutter's phase changes over just these camera frames (`sequence`: which shot, `seconds`:
+    /// its time), in order, from ``ShutterTimeline`` itself; each change is named by its position in
+    /// `frames`. A live run that skipped frames detected some subset of the script: over the frames
+    /// it printed a change at, the timeline must give exactly those changes.
+    func changes(over frames: [(sequence: Int, seconds: Double)], hold: Duration = .milliseconds(300)) -> [PhaseChange] {
+        var timeline = ShutterTimeline<Int>(hold: hold)
+        var changes: [PhaseChange] = []
+        for (position, frame) in frames.enumerated() {
+            let time = FrameTime(.nanoseconds(Int64((frame.seconds * 1e9).rounded())))
+            let phase = timeline.observe(index: position, snapshot: position, isValid: shots[frame.sequence % shots.count].isValid,
+                                         at: time).state.phase.description
+            if changes.last?.phase != phase { changes.append(PhaseChange(frame: position, phase: phase, seconds: frame.seconds)) }
+        }
+        return changes
+    }
+
     /// What in `changes`, printed by a live run that may have skipped detecting frames while it
     /// was busy, no shutter could give for this script: enabled at an invalid frame, held or
     /// disabled at a valid one, disabled sooner than `hold` after its dropout began, or an order
