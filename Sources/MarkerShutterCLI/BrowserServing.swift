@@ -75,16 +75,6 @@ final class BrowserServing: LiveSessionView {
         feed.showRig(cameras: cameras, folder: folder)
     }
 
-    /// Hands one of a rig session's events to the page.
-    ///
-    /// - Parameters:
-    ///   - event: The event.
-    ///   - cameras: The rig's cameras' names, in its order.
-    ///   - folder: The folder the sets go to.
-    func show(_ event: RigSession.Event, cameras: [String], folder: String) {
-        feed.show(event, cameras: cameras, folder: folder)
-    }
-
     /// Ends the page's streams with `reason` and stops serving.
     func finish(reason: String) async {
         feed.finish(reason: reason)

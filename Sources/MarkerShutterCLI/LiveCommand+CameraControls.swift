@@ -16,10 +16,4 @@ extension LiveCommand {
         }
         try InputLimits.settleSeconds.validate(settle, option: "--settle")
     }
-
-    /// Puts the camera controls asked for into `configuration`.
-    func setCameraControls(in configuration: inout LiveSession.Configuration) throws {
-        configuration.controls = try cameraControls.settings
-        if let settle { configuration.controlSettling = .milliseconds((settle * 1000).rounded()) }
-    }
 }

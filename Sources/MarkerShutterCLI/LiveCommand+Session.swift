@@ -22,9 +22,10 @@ extension LiveCommand {
         return browser
     }
 
-    var sourceRequest: LiveSession.SourceRequest {
+    /// The one camera `--device` or `--replay` gives.
+    func sourceRequest() throws -> LiveSession.SourceRequest {
         if let replay { return .replay(path: replay, framesPerSecond: Double(fps)) }
-        return .camera(path: device ?? "/dev/video0", settings: captureSettings)
+        return .camera(path: device ?? "/dev/video0", request: Self.cameraRequest(captureSettings, controls: try cameraControls.settings))
     }
 
     /// What `--size`, `--fps`, `--gray` and `--camera-format` ask a camera for (checked by `validate()`).
@@ -32,6 +33,22 @@ extension LiveCommand {
         let (width, height) = frameSize ?? (1280, 720)
         return CaptureSettings(width: width, height: height, framesPerSecond: fps, pixelFormat: gray ? .gray8 : .bgr24,
                                cameraFormat: cameraFormat.flatMap { Self.cameraFourCC($0) })
+    }
+
+    /// A camera's settings and controls as the options read them, in the session's words.
+    static func cameraRequest(_ settings: CaptureSettings, controls: ControlSettings) -> CameraRequest {
+        func mode(_ mode: ControlSettings.Mode) -> CameraControls.Mode {
+            switch mode {
+            case .automatic: .automatic
+            case .manual(let value): .manual(value)
+            }
+        }
+        return CameraRequest(
+            width: settings.width, height: settings.height, framesPerSecond: settings.framesPerSecond, gray: settings.pixelFormat == .gray8,
+            cameraFormat: settings.cameraFormat?.description,
+            controls: CameraControls(exposure: controls.exposure.map(mode), focus: controls.focus.map(mode),
+                                     named: controls.controls.map { CameraControls.Assignment(name: $0.name, value: $0.value) },
+                                     lock: controls.lock))
     }
 
     /// A camera's own format as given (`mjpg` is `MJPG`): four printable ASCII characters, else nil.

@@ -93,50 +93,54 @@ struct LiveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if rig.isRig { return try await runRig() }
-        if let replay, RigRecording.isRig(replay) { return try await runRig(replaying: replay) }
         // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
         let interruption = InterruptFlag()
-        // The camera, the recording, the pictures and the browser view's connections all take file
+        // The cameras, the recording, the pictures and the browser view's connections all take file
         // descriptors: allow as many as the system lets (a shell's soft limit is often 1024).
         SystemCall.raiseOpenFileLimit()
         // A session runs for hours: frames and pictures go back to the system when freed.
         SystemCall.giveLargeBlocksBack()
         let console = Console()
+        let rigReplay = replay.map(RigRecording.isRig) ?? false
+        if rigReplay { try validateRigReplay() }
         let window = preview ? try LivePreview.open(console: console) : nil  // without a display, before anything is opened
         defer { window?.close() }
         let detector = try detection.makeDetector()
         var configuration = LiveSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern),
                                                       hold: detection.holdDuration, pictures: out)
         configuration.automatic = auto
-        configuration.record = record
         configuration.stopAfter = stopAfter
-        try setCameraControls(in: &configuration)
-        configuration.calibration = calibration.configuration(pictures: out, replay: replay)
-        if let replay {
-            do { try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
-        }
+        if let settle { configuration.controlSettling = .milliseconds((settle * 1000).rounded()) }
+        let setup = try prepareCameras(&configuration)
         let browser = try await startBrowserView(console: console, interruption: interruption)
         let session: LiveSession
         do {
-            session = try LiveSession(source: sourceRequest, configuration: configuration)
+            if let recording = setup.recording {
+                session = try LiveSession(replaying: recording, configuration: configuration)
+            } else {
+                session = try LiveSession(cameras: setup.cameras, configuration: configuration)
+            }
         } catch {
             if case .camera = error { throw RuntimeError("\(error)\n(list cameras with `marker-shutter devices`)") }
             throw RuntimeError("\(error)")
         }
+        let names = setup.isRig ? session.cameras.map(\.name) : []
         let keyboard = KeyboardInput()
-        let terminal = LiveView(console: console, goodCalibration: configuration.calibration?.goodText, keyboard: keyboard)
+        let terminal = LiveView(console: console, goodCalibration: configuration.calibration?.goodText, keyboard: keyboard,
+                                rigCameras: names)
+        if setup.isRig {
+            browser?.showRig(cameras: names, folder: out)
+            window?.showRig(cameras: names, folder: out)
+        }
         var views: [any LiveSessionView] = [terminal]
         if let browser { views.append(browser) }
         if let window { views.append(window) }
+        for line in banner(session, setup: setup, detector: detector, configuration: configuration) { console.message(line) }
         let rendering = Task { await session.present(to: views) }
         interruption.onInterrupt { name in session.send(.stop(reason: name)) }
-
-        console.message(session.source.banner + "; pattern \(detector.pattern), hold \(detection.hold) s, pictures to \(out)"
-            + (record.map { ", recording to \($0)" } ?? "")
-            + (configuration.calibration.map { ", calibration to \($0.folder) (good: \($0.goodText))" } ?? ""))
+        let picture = setup.isRig ? "a set" : "a picture"
         console.message(keyboard.isTerminal
-            ? "Space or Enter: take a picture   q or Ctrl-C: quit"
+            ? "Space or Enter: take \(picture)   q or Ctrl-C: quit"
             : "commands on standard input: capture, quit (or Ctrl-C)")
 
         let summary = await session.run()
@@ -146,6 +150,13 @@ struct LiveCommand: AsyncParsableCommand {
         TerminalMode.restore()
         interruption.cancel()
         console.message(summary.description)
+        if summary.isRig {
+            let calibrated = summary.rigCalibration.map { Self.say($0, console: console) } ?? true
+            if !summary.lostCameras.isEmpty, let reason = summary.stopReason, reason.contains(" is gone: ") { throw RuntimeError(reason) }
+            if interruption.isSet { throw ExitCode(130) }
+            if summary.writesFailed || !calibrated { throw ExitCode(2) }
+            return
+        }
         if let failure = summary.failure { throw RuntimeError(failure) }
         if interruption.isSet { throw ExitCode(130) }
         if summary.writesFailed { throw ExitCode(2) }

@@ -60,31 +60,33 @@ struct LivePreview: LiveSessionView {
         }
     }
 
-    /// Shows a frame event's frame; other events change nothing in the window.
-    func show(_ event: LiveSession.Event) {
-        guard case .frame(let report, _, _) = event else { return }
-        window.show(PreviewWindow.Frame(
-            pixels: report.pixels, detection: report.observation.detection,
-            badge: Annotation.Badge(shutter: report.step.state.phase, at: report.observation.time)))
-    }
-
-    /// Shows a rig's event: the cameras' newest frames side by side, drawn on the window's thread
-    /// only when the window gets to them.
+    /// Shows the rig in the window from now on: the cameras side by side, each waiting for its first frame.
     ///
     /// - Parameters:
-    ///   - event: The event.
     ///   - cameras: The rig's cameras' names, in its order.
     ///   - folder: The folder the sets go to.
-    func show(_ event: RigSession.Event, cameras: [String], folder: String) {
-        let picture = rig.view.withLock { stored -> ([SideBySide.Panel], Annotation.Badge, Bool) in
-            var view = stored ?? RigView(cameras: cameras, folder: folder)
+    func showRig(cameras: [String], folder: String) {
+        rig.view.withLock { $0 = RigView(cameras: cameras, folder: folder) }
+    }
+
+    /// Shows a frame event's frame, annotated; other events change nothing in the window. For a
+    /// rig, the cameras' newest frames side by side, drawn on the window's thread only when the
+    /// window gets to them.
+    func show(_ event: LiveSession.Event) {
+        let picture = rig.view.withLock { stored -> ([SideBySide.Panel], Annotation.Badge, Bool)? in
+            guard var view = stored else { return nil }
             let changed = view.apply(event)
             stored = view
             return (view.panels, view.badge, changed)
         }
-        guard picture.2 else { return }
-        let (panels, badge) = (picture.0, picture.1)
-        window.show(making: { try SideBySide.compose(panels, rig: badge) })
+        if let (panels, badge, changed) = picture {
+            if changed { window.show(making: { try SideBySide.compose(panels, rig: badge) }) }
+            return
+        }
+        guard case .frame(let report, _, _) = event else { return }
+        window.show(PreviewWindow.Frame(
+            pixels: report.pixels, detection: report.observation.detection,
+            badge: Annotation.Badge(shutter: report.step.state.phase, at: report.observation.time)))
     }
 
     /// Closes the window.

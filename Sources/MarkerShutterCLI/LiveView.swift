@@ -4,19 +4,24 @@ import MarkerShutter
 
 /// How `live` shows a session on the terminal: the status line (at most ten times a second),
 /// shutter changes as lines when standard error is not a terminal, pictures (and calibration
-/// files) on standard output, and messages (each background calibration among them). Its commands
-/// are the keyboard's.
+/// files) on standard output, and messages (each background calibration among them), one line per
+/// change of a camera's condition. For a rig: each change of the rig as a line (a stall once, not
+/// as it grows longer), the sets saved on standard output. Its commands are the
+/// keyboard's.
 struct LiveView: LiveSessionView {
     let console: Console
     /// Said after a background calibration that is good enough (`--calibrate`'s rule), if any.
     let goodCalibration: String?
     let keyboard: KeyboardInput
+    /// The cameras' names, for a rig of several; empty for one camera.
+    let rigCameras: [String]
     private let statusUpdates: Throttler<String, ContinuousClock>
 
-    init(console: Console, goodCalibration: String?, keyboard: KeyboardInput) {
+    init(console: Console, goodCalibration: String?, keyboard: KeyboardInput, rigCameras: [String] = []) {
         self.console = console
         self.goodCalibration = goodCalibration
         self.keyboard = keyboard
+        self.rigCameras = rigCameras
         statusUpdates = Throttler(interval: .milliseconds(100)) { console.setStatus($0) }
     }
 
@@ -28,6 +33,7 @@ struct LiveView: LiveSessionView {
     }
 
     func show(_ event: LiveSession.Event) {
+        if !rigCameras.isEmpty { return showRig(event) }
         switch event {
         case .frame(let report, let shutterChanged, let guidance):
             statusUpdates.send(statusLine(report.step.state, at: report.observation.time, status: report.status) + "  "
@@ -44,21 +50,79 @@ struct LiveView: LiveSessionView {
             }
         case .pictureSaved(let picture):
             let held = picture.holdAge.map { String(format: ", held %.2fs", $0.inSeconds) } ?? ""
-            console.result("\(picture.files.image) (frame \(picture.frameIndex)\(held), \(picture.trigger.rawValue))")
+            console.result("\(picture.image) (frame \(picture.frameIndex)\(held), \(picture.trigger.rawValue))")
+        case .pictureRefused(.rigDisabled(let refusal)): console.message("no picture taken: \(refusal)")
         case .pictureRefused(let error): console.message("\(error)")
         case .pictureFailed(let error): console.message("picture not saved: \(error)")
         case .pictureNotTaken: console.message("picture not taken: the session is ending")
         case .recordingStopped(let error): console.message("recording stopped: \(error); the frames recorded so far are kept")
-        case .frameSkipped(let file, let reason): console.message(FileNameText.escaped("skipping \(file): \(reason)"))
+        case .frameSkipped(_, let file, let reason): console.message(FileNameText.escaped("skipping \(file): \(reason)"))
         case .calibrated(let update):
             let good = goodCalibration.map { " (\($0))" } ?? ""
             console.message(update.description + (update.isGood ? good : ""))
         case .calibrationFailed(let error): console.message("calibration: \(error)")
         case .calibrationWritten(let files): for file in files { console.result(file) }
         case .calibrationNotWritten(let error): console.message("calibration not written: \(error)")
-        case .cameraControls(let values, let locked):
-            let list = values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
-            console.message((locked ? "camera controls locked: " : "camera controls set: ") + list)
+        case .cameraControls(_, let values, let locked):
+            console.message((locked ? "camera controls locked: " : "camera controls set: ") + Self.list(values))
+        case .cameraChanged(_, let condition):
+            console.message("camera " + Self.text(condition))
+        case .rigChanged, .rigCalibrated:
+            break
+        }
+    }
+
+    /// A rig's event: changes of the rig as lines, the rig on the status line, sets on standard output.
+    private func showRig(_ event: LiveSession.Event) {
+        switch event {
+        case .frame(let report, _, _):
+            guard let state = report.rig else { return }
+            if report.rigChanged { console.message(line(state)) }
+            statusUpdates.send(line(state))
+        case .rigChanged(let state):
+            console.message(line(state))
+        case .pictureSaved(let saved):
+            console.result("\(saved.sidecar) (\(saved.images.joined(separator: ", ")); "
+                + String(format: "%.1f ms apart", saved.largestDifference * 1000) + ", \(saved.trigger.rawValue))")
+        case .pictureRefused(.rigDisabled(let refusal)): console.message("no set taken: \(refusal)")
+        case .pictureRefused(let error): console.message("no set taken: \(error)")
+        case .pictureFailed(let error): console.message("set not saved: \(error)")
+        case .pictureNotTaken: console.message("set not taken: the session is ending")
+        case .cameraChanged(let camera, let condition):
+            console.message("camera \(name(camera)) " + Self.text(condition))
+        case .cameraControls(let camera, let values, let locked):
+            console.message("\(name(camera)): camera controls \(locked ? "locked" : "set"): \(Self.list(values))")
+        case .rigCalibrated(let update): console.message("\(update)")
+        case .calibrationFailed(let error): console.message("rig calibration: \(error)")
+        case .recordingStopped(let error): console.message("recording stopped: \(error); the frames recorded so far are kept")
+        case .frameSkipped(let camera, let file, let reason):
+            console.message(FileNameText.escaped("\(name(camera)): skipping \(file): \(reason)"))
+        case .shutterExpired, .calibrated, .calibrationWritten, .calibrationNotWritten:
+            break
+        }
+    }
+
+    private func name(_ camera: Int) -> String { rigCameras.indices.contains(camera) ? rigCameras[camera] : "\(camera)" }
+
+    /// `rig enabled: frames 3.2 ms apart (left enabled, right held)` or `rig disabled: REASON (...)`.
+    private func line(_ state: RigState) -> String {
+        let cameras = zip(rigCameras, state.cameras).map { "\($0) \($1)" }.joined(separator: ", ")
+        guard let set = state.set else { return "rig disabled: \(state.refusal.map { "\($0)" } ?? "") (\(cameras))" }
+        let difference = String(format: "%.1f", set.largestDifference.inSeconds * 1000)
+        return "rig enabled: frames \(difference) ms apart (\(cameras))"
+    }
+
+    /// `exposure_absolute=400, gain=10`: controls by name, in name order.
+    private static func list(_ values: [String: Int64]) -> String {
+        values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+    }
+
+    /// A camera's condition after its name: `stalled: no frame for 167 ms`, `back after 2.512 s`, `lost: REASON`.
+    private static func text(_ condition: LiveSession.CameraCondition) -> String {
+        switch condition {
+        case .stalled(let limit): "stalled: no frame for \(Int((limit.inSeconds * 1000).rounded())) ms"
+        case .back(let after): "back" + (after.map { String(format: " after %.3f s", $0.inSeconds) } ?? "")
+        case .lost(let reason): "lost: \(reason)"
         }
     }
 

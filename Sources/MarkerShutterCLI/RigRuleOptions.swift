@@ -52,7 +52,8 @@ struct RigRuleOptions: ParsableArguments {
         do {
             return try RigShutterMachine.Configuration(
                 cameras: cameras, require: requirement(),
-                syncTolerance: syncTolerance.map { .nanoseconds(Int64(($0 * 1e6).rounded())) }, maxMotion: motionLimit(), hold: hold)
+                syncTolerance: syncTolerance.map { .nanoseconds(Int64(($0 * 1e6).rounded())) }, maxMotion: motionLimit(), hold: hold,
+                minimumStall: hold + RigShutterMachine.Configuration.stallMargin)
         } catch let error as RigConfigurationError {
             throw ValidationError(error.description)
         }

@@ -16,11 +16,9 @@ import Testing
     /// Frames of both cameras (320x240 and 640x480, flat `left` and `right`), the rig enabled.
     static func showFrames(_ feed: ViewFeed, left: UInt8, right: UInt8, index: Int) throws {
         let rig = RigViewTests.enabled([Double(index), Double(index) + 0.004])
-        feed.show(try RigViewTests.frame(0, index: index, at: Double(index), value: left, size: (320, 240), markers: 1, rig: rig),
-                  cameras: RigViewTests.names, folder: RigViewTests.folder)
-        feed.show(try RigViewTests.frame(1, index: index, at: Double(index) + 0.004, value: right, size: (640, 480), markers: 1,
-                                         rig: rig),
-                  cameras: RigViewTests.names, folder: RigViewTests.folder)
+        RigViewTests.show(try RigViewTests.frame(0, index: index, at: Double(index), value: left, size: (320, 240), markers: 1, rig: rig), in: feed)
+        RigViewTests.show(try RigViewTests.frame(1, index: index, at: Double(index) + 0.004, value: right, size: (640, 480), markers: 1,
+                                         rig: rig), in: feed)
     }
 
     @Test func theCamerasAreDrawnSideBySideOnlyWhileSomeoneWatches() async throws {
@@ -57,7 +55,7 @@ import Testing
     /// and then each new one. A frame whose set is only further apart is not a change.
     @Test func everyChangeOfTheRigIsAnEventNoneSkipped() async throws {
         let feed = ViewFeed()
-        let show = { (event: RigSession.Event) in feed.show(event, cameras: RigViewTests.names, folder: RigViewTests.folder) }
+        let show = { (event: LiveSession.Event) in RigViewTests.show(event, in: feed) }
         try await withServer(feed: feed) { _, port async throws in
             show(.rigChanged(RigViewTests.disabled(.waiting(camera: "right"), [.enabled, .stalled])))
             try Self.showFrames(feed, left: 40, right: 200, index: 1)              // enabled, 4 ms apart
@@ -104,8 +102,7 @@ import Testing
             var first = try await onThread { try connection.readEvent() }
             while first.name == "rig" { first = try await onThread { try connection.readEvent() } }  // the changes before come first
             #expect(first.name == "state" && first.data.contains("\"rig\":{"), "\(first.data)")
-            feed.show(.rigChanged(RigViewTests.disabled(.notSeeing(["left"]), [.disabled, .enabled])),
-                      cameras: RigViewTests.names, folder: RigViewTests.folder)
+            RigViewTests.show(.rigChanged(RigViewTests.disabled(.notSeeing(["left"]), [.disabled, .enabled])), in: feed)
             var next = try await onThread { try connection.readEvent() }
             while next.name != "state" || !next.data.contains("left does not see the board") {
                 next = try await onThread { try connection.readEvent() }
@@ -120,10 +117,12 @@ import Testing
 
     @Test func thePagesCaptureAsksForASetAndShowsTheRefusal() async throws {
         let asked = Mutex<[LiveSession.Command]>([])
-        let answers = Mutex<[RigSession.SetRequest]>([.refused(.moving(3.4, camera: "right")), .accepted])
+        let answers = Mutex<[LiveSession.Command.Answer]>([
+            .refused(reason: "\(PictureError.rigDisabled(.moving(3.4, camera: "right")))"), .accepted,
+        ])
         try await withServer(commands: { command in
             asked.withLock { $0.append(command) }
-            return answers.withLock { $0.removeFirst() }.commandAnswer
+            return answers.withLock { $0.removeFirst() }
         }) { _, port async throws in
             let page = ["Origin": "http://127.0.0.1:\(port)", "Sec-Fetch-Site": "same-origin"]
             let refused = try await request("POST", "/capture", port: port, host: "127.0.0.1:\(port)", headers: page)

@@ -26,12 +26,21 @@ import Testing
 
     /// Camera `camera`'s frame `index` at `seconds`, every pixel `value`, with the rig after it.
     static func frame(_ camera: Int, index: Int, at seconds: Double, value: UInt8, size: (Int, Int), markers: Int,
-                      rig: RigState) throws -> RigSession.Event {
+                      rig: RigState) throws -> LiveSession.Event {
         let pixels = try flatFrame(value, width: size.0, height: size.1)
         let observation = FrameObservation(index: index, time: FrameTime(seconds: seconds), sequence: nil, file: nil,
                                            detection: detection(markers: markers, width: size.0, height: size.1), rule: rule,
                                            pixels: pixels)
-        return .frame(camera: camera, observation: observation, rig: rig, changed: true, pixels: pixels)
+        let report = LiveShutter.Report(observation: observation, step: ShutterStep(state: .disabled, changed: false),
+                                        latency: .zero, pixels: pixels, camera: camera, rig: rig, rigChanged: true)
+        return .frame(report, shutterChanged: false,
+                      guidance: LiveSession.Guidance(view: nil, coverage: ViewCoverage().progress, gains: nil, pictures: 0))
+    }
+
+    /// Shows `event` of the rig (named ``names``, sets to ``folder``) in `feed`.
+    static func show(_ event: LiveSession.Event, in feed: ViewFeed) {
+        feed.showRig(cameras: names, folder: folder)
+        feed.show(event, hold: .milliseconds(300))
     }
 
     static func enabled(_ times: [Double]) -> RigState {
@@ -45,11 +54,11 @@ import Testing
         RigState(set: nil, refusal: refusal, cameras: cameras)
     }
 
-    static func saved(_ number: Int, apart: Double) -> RigSession.Event {
+    static func saved(_ number: Int, apart: Double) -> LiveSession.Event {
         let stem = String(format: "set_%04d", number)
-        return .setSaved(RigPictureFolder.Saved(stem: stem, number: number, sidecar: "\(folder)/\(stem).json",
-                                                images: names.map { "\(folder)/\($0)/\(stem).png" }, largestDifference: apart),
-                         trigger: .request)
+        return .pictureSaved(LiveSession.SavedPicture(
+            number: number, images: names.map { "\(folder)/\($0)/\(stem).png" }, sidecar: "\(folder)/\(stem).json", frameIndex: 0,
+            holdAge: nil, trigger: .request, pixels: nil, largestDifference: apart))
     }
 
     /// The state document as the server sends it, parsed.
@@ -100,9 +109,8 @@ import Testing
         let feed = ViewFeed()
         #expect(try Self.document(feed)["rig"] == nil, "a feed that shows no rig says nothing of one")
 
-        feed.show(try Self.frame(0, index: 7, at: 1.0, value: 40, size: (320, 240), markers: 2,
-                                 rig: Self.disabled(.notSeeing(["right"]), [.enabled, .stalled])),
-                  cameras: Self.names, folder: Self.folder)
+        Self.show(try Self.frame(0, index: 7, at: 1.0, value: 40, size: (320, 240), markers: 2,
+                                 rig: Self.disabled(.notSeeing(["right"]), [.enabled, .stalled])), in: feed)
         var state = try Self.document(feed)
         #expect(state["shutter"] == nil && state["frame"] == nil, "the one camera's fields stay out of a rig's document")
         #expect((state["pictures"] as? [String: Any])?["taken"] as? Int == 0)
@@ -120,9 +128,8 @@ import Testing
         #expect(cameras[1]["name"] as? String == "right" && cameras[1]["state"] as? String == "stalled")
         #expect(cameras[1]["badge"] as? String == "WAITING" && cameras[1]["frame"] == nil && cameras[1]["markers"] == nil)
 
-        feed.show(try Self.frame(1, index: 3, at: 1.004, value: 200, size: (640, 480), markers: 1, rig: Self.enabled([1.0, 1.004])),
-                  cameras: Self.names, folder: Self.folder)
-        feed.show(Self.saved(1, apart: 0.004), cameras: Self.names, folder: Self.folder)
+        Self.show(try Self.frame(1, index: 3, at: 1.004, value: 200, size: (640, 480), markers: 1, rig: Self.enabled([1.0, 1.004])), in: feed)
+        Self.show(Self.saved(1, apart: 0.004), in: feed)
         state = try Self.document(feed)
         rig = try #require(state["rig"] as? [String: Any])
         #expect(rig["enabled"] as? Bool == true)
@@ -142,7 +149,7 @@ import Testing
         // The rig's refusals in the terminal's words; a camera's badge follows its state.
         for (refusal, text) in [(RigRefusal.apart(.milliseconds(21)), "frames 21 ms apart"),
                                 (.moving(3.4, camera: "right"), "board moving 3.4 px/frame in right")] {
-            feed.show(.rigChanged(Self.disabled(refusal, [.held, .disabled])), cameras: Self.names, folder: Self.folder)
+            Self.show(.rigChanged(Self.disabled(refusal, [.held, .disabled])), in: feed)
             rig = try #require(try Self.document(feed)["rig"] as? [String: Any])
             #expect(rig["badge"] as? String == "disabled: " + text && rig["refusal"] as? String == text)
             cameras = try #require(rig["cameras"] as? [[String: Any]])
@@ -169,7 +176,7 @@ import Testing
 
     @Test func theRecentSetsAreTheLastFive() throws {
         let feed = ViewFeed()
-        for number in 1...7 { feed.show(Self.saved(number, apart: 0.001 * Double(number)), cameras: Self.names, folder: Self.folder) }
+        for number in 1...7 { Self.show(Self.saved(number, apart: 0.001 * Double(number)), in: feed) }
         let sets = try #require((try Self.document(feed)["rig"] as? [String: Any])?["sets"] as? [String: Any])
         #expect(sets["taken"] as? Int == 7)
         let recent = try #require(sets["recent"] as? [[String: Any]])
@@ -177,11 +184,9 @@ import Testing
         #expect(recent.map { $0["apart_ms"] as? Double } == [3, 4, 5, 6, 7])
     }
 
-    @Test func aSetAskedForIsAnsweredInTheRigsWords() {
-        #expect(RigSession.SetRequest.accepted.commandAnswer == .accepted)
-        #expect(RigSession.SetRequest.refused(.notSeeing(["left"])).commandAnswer == .refused(reason: "left does not see the board"))
-        #expect(RigSession.SetRequest.refused(.apart(.milliseconds(21))).commandAnswer == .refused(reason: "frames 21 ms apart"))
-        #expect(RigSession.SetRequest.busy.commandAnswer == .refused(reason: "too many sets wait to be written; try again"))
-        #expect(RigSession.SetRequest.notTaken.commandAnswer == .refused(reason: "the session is ending"))
+    @Test func aSetAskedForIsRefusedInTheRigsWords() {
+        #expect("\(PictureError.rigDisabled(.notSeeing(["left"])))" == "left does not see the board")
+        #expect("\(PictureError.rigDisabled(.apart(.milliseconds(21))))" == "frames 21 ms apart")
+        #expect("\(PictureError.rigDisabled(.stalled(camera: "right", for: .milliseconds(170))))" == "right stalled: no frame for 170 ms")
     }
 }

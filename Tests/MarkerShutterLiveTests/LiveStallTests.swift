@@ -5,9 +5,10 @@ import Testing
 extension LiveTests {
     /// A camera that stops sending frames while a lost detection is held: the hold is a matter of
     /// time, so the shutter is disabled when it runs out although no frame comes to say so, and a
-    /// picture asked for then is refused (it would have been days-old news in a frozen camera).
+    /// picture asked for then is refused (it would have been days-old news in a frozen camera). A
+    /// stall ends nothing: the camera is said to be stalled once, and its frames bring it back.
     @Suite struct LiveStallTests {
-        @Test func aStalledCameraIsDisabledWhenTheHoldRunsOut() async throws {
+        @Test func aStalledCameraIsDisabledWhenTheHoldRunsOutAndTheSessionGoesOn() async throws {
             let harness = try await makeLiveHarness()
             // Board for frames 0...29, then none; the camera delivers frames 0...35 and then no more.
             let session = ScriptedSession([.valid(30), .dropout(60)])
@@ -18,7 +19,11 @@ extension LiveTests {
             // Held from frame 30; frame 39 would end the hold, but frame 35 is the last to come.
             try await process.waitForOutput(containing: "shutter disabled", on: .standardError, timeout: .seconds(20))
             process.sendLine("capture")
-            // The camera gives no frame within its 2 s timeout: the session ends with that error.
+            // The camera is said to be stalled, once; the session goes on past the capture's old
+            // 2 s timeout, until told to quit.
+            try await process.waitForOutput(containing: "camera stalled", on: .standardError, timeout: .seconds(20))
+            try await Task.sleep(for: .seconds(3))
+            process.sendLine("quit")
             let result = try await process.wait(timeout: .seconds(30))
 
             let output = LiveOutput(result)
@@ -32,11 +37,38 @@ extension LiveTests {
             #expect(abs(disabledAt - heldAt - 0.3) < 0.0015, "held at \(heldAt) s, disabled at \(disabledAt) s")
             #expect(Int(line.2).map { $0 <= 35 } == true, "the last frame seen: \(line.2)")
 
-            #expect(result.status == 1, "\(result.standardError)")
-            #expect(result.standardError.contains("gave no frame within"), "\(result.standardError)")
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardError.contains("stopped (quit): "), "\(result.standardError)")
+            #expect(!result.standardError.contains("gave no frame within"), "\(result.standardError)")
+            let stalls = result.standardError.split(separator: "\n").filter { $0.contains("stalled") }
+            #expect(stalls == ["camera stalled: no frame for 400 ms"], "\(result.standardError)")
             #expect(result.standardError.contains("pictures: 0 saved, 1 refused (shutter disabled)"), "\(result.standardError)")
             #expect(output.pictures.isEmpty)
-            #expect(!FileManager.default.fileExists(atPath: out), "an empty picture folder was left")
+        }
+
+        /// A camera whose frames stop for 2.5 s and come again: one line says it stalled, one that it
+        /// is back, the shutter follows its frames again, and the run ends when the frames do.
+        @Test func aCameraThatStallsForTwoAndAHalfSecondsComesBack() async throws {
+            let harness = try await makeLiveHarness()
+            let session = ScriptedSession([.valid(90)])
+            let camera = try harness.addCamera(showing: session, faults: [.stall(at: 30, milliseconds: 2500)])
+            let process = try harness.startLive(camera, ["--out", harness.directory + "/pictures", "--stop-after", "90"])
+            process.closeInput()
+            let result = try await process.wait(timeout: .seconds(60))
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardError.contains("stopped (90 frames): 90 frames received"), "\(result.standardError)")
+            let lines = result.standardError.split(separator: "\n").map(String.init)
+            let about = lines.filter { $0.hasPrefix("camera stalled") || $0.hasPrefix("camera back") }
+            #expect(about.count == 2, "\(result.standardError)")
+            #expect(about.first == "camera stalled: no frame for 400 ms", "\(about)")
+            let back = try #require(about.last?.firstMatch(of: /camera back after ([0-9.]+) s/), "\(about)")
+            let silence = try #require(Double(back.1))
+            #expect(silence >= 2.5 && silence < 3.5, "back after \(silence) s")
+            // The shutter was disabled by the clock during the stall, and enabled by the frames after it.
+            let changes = LiveOutput(result).phaseChanges.map(\.phase)
+            #expect(changes.first == "enabled" && changes.last == "enabled", "\(result.standardError)")
+            #expect(result.standardError.contains("no frame after frame"), "\(result.standardError)")
+            #expect(lines.count < 20, "\(result.standardError)")
         }
     }
 }

@@ -79,10 +79,10 @@ import Testing
         let saved = await events.value
         #expect(summary.failure == nil)
         let first = try #require(saved.first, "no picture was taken: \(summary)")
-        let sidecar = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: first.files.sidecar)))
+        let sidecar = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: first.sidecar)))
             as? [String: Any])
         #expect(sidecar["controls"] as? [String: Int] == ["exposure_auto": 1, "exposure_absolute": 400, "gain": 10])
-        #expect(try String(contentsOfFile: first.files.sidecar, encoding: .utf8)
+        #expect(try String(contentsOfFile: first.sidecar, encoding: .utf8)
             .contains(#""controls":{"exposure_absolute":400,"exposure_auto":1,"gain":10}"#))
     }
 }

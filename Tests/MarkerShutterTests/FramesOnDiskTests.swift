@@ -106,10 +106,10 @@ import Testing
             buffer.withMemoryRebound(to: CChar.self) { rename(path + "/copy", $0.baseAddress!) }
         }
         #expect(renamed == 0)
-        let source = LiveSource.replay(try FrameFolder(path: path))
+        let source = ReplaySource(try FrameFolder(path: path))
         var delivered: [SourceFrame] = []
-        var skipped: [LiveSource.MissingFrame] = []
-        for try await item in source.items {
+        var skipped: [MissingFrame] = []
+        for try await item in source.start(notify: { _ in }) {
             switch item {
             case .frame(let frame): delivered.append(frame)
             case .missing(let missing): skipped.append(missing)

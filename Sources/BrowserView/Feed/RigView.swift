@@ -4,7 +4,7 @@ public import Pixels
 
 /// A rig as its views show it: each camera's newest frame with its detection and its own state,
 /// the rig's state, and the sets saved. The browser view and the preview window keep one and
-/// hand it every ``RigSession/Event``; it keeps the newest of everything, so that a view that
+/// hand it every ``LiveSession/Event``; it keeps the newest of everything, so that a view that
 /// draws less often than frames come skips frames instead of queueing them.
 public struct RigView: Sendable {
     /// One camera of the rig.
@@ -60,19 +60,18 @@ public struct RigView: Sendable {
         /// Who asked: a request (key, button, command) or `--auto`.
         public let trigger: PictureFolder.Trigger
 
-        /// A set from what the picture folder says it saved; only the names below `folder` are kept,
+        /// A set from what the session says it saved; only the names below `folder` are kept,
         /// so that no client learns where the server keeps its files.
         ///
         /// - Parameters:
-        ///   - saved: What the picture folder wrote.
-        ///   - trigger: Who asked.
+        ///   - saved: What the session saved.
         ///   - folder: The picture folder.
-        public init(_ saved: RigPictureFolder.Saved, trigger: PictureFolder.Trigger, folder: String) {
+        public init(_ saved: LiveSession.SavedPicture, folder: String) {
             number = saved.number
             sidecar = Self.below(folder, saved.sidecar)
             images = saved.images.map { Self.below(folder, $0) }
             apart = saved.largestDifference
-            self.trigger = trigger
+            trigger = saved.trigger
         }
 
         /// `path` relative to `folder` when it lies below it, else its last component.
@@ -113,26 +112,29 @@ public struct RigView: Sendable {
     ///
     /// - Returns: Whether the picture changed (a frame, or the rig's or a camera's state).
     @discardableResult
-    public mutating func apply(_ event: RigSession.Event) -> Bool {
+    public mutating func apply(_ event: LiveSession.Event) -> Bool {
         switch event {
-        case .frame(let camera, let observation, let rig, _, let pixels):
+        case .frame(let report, _, _):
+            let camera = report.camera
             guard cameras.indices.contains(camera) else { return false }
+            let observation = report.observation
             cameras[camera].frameIndex = observation.index
             cameras[camera].time = observation.time
-            cameras[camera].pixels = pixels
+            cameras[camera].pixels = report.pixels
             cameras[camera].detection = observation.detection
             time = max(time ?? observation.time, observation.time)
-            take(rig)
+            if let rig = report.rig { take(rig) }
             return true
         case .rigChanged(let rig):
             take(rig)
             return true
-        case .setSaved(let saved, let trigger):
+        case .pictureSaved(let saved):
             setsTaken += 1
-            recentSets.append(SavedSet(saved, trigger: trigger, folder: folder))
+            recentSets.append(SavedSet(saved, folder: folder))
             if recentSets.count > Self.recentSetCount { recentSets.removeFirst(recentSets.count - Self.recentSetCount) }
             return false
-        case .setRefused, .setFailed, .cameraLost, .cameraControls, .calibrated, .calibrationFailed:
+        case .shutterExpired, .cameraChanged, .pictureRefused, .pictureFailed, .pictureNotTaken, .recordingStopped, .frameSkipped,
+             .calibrated, .rigCalibrated, .calibrationFailed, .calibrationWritten, .calibrationNotWritten, .cameraControls:
             return false
         }
     }

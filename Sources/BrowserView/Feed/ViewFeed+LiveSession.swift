@@ -2,14 +2,21 @@ public import MarkerDetection
 public import MarkerShutter
 
 extension ViewFeed {
-    /// Hands a live session's event to the view: each frame with its detection and the shutter's
-    /// badge, the report after it (with the session's counts the frame carries), each picture
-    /// saved, and the shutter disabled by a stalled camera.
+    /// Hands a live session's event to the view. For one camera: each frame with its detection and
+    /// the shutter's badge, the report after it (with the camera's counts the frame carries), each
+    /// picture saved, and the shutter disabled by a stalled camera. For a rig (once
+    /// ``showRig(cameras:folder:)`` was called): each camera's frame with its detection and the
+    /// cameras' and the rig's states, and each set saved; the cameras are drawn side by side
+    /// (``SideBySide``) only while someone watches, from the newest frame of each.
     ///
     /// - Parameters:
     ///   - event: The event, as ``LiveSession/events`` tells it.
     ///   - hold: The hold time.
     public func show(_ event: LiveSession.Event, hold: Duration) {
+        if showsRig {
+            changeRig({ $0.apply(event) }, start: { RigView(cameras: [], folder: "") })
+            return
+        }
         switch event {
         case .frame(let report, _, let guidance):
             let state = ViewState(report: report, statistics: report.status.statistics, hold: hold, coverage: guidance.coverage)
@@ -23,12 +30,25 @@ extension ViewFeed {
             state.time = expiry.time
             update(state)
         case .pictureSaved(let picture):
-            add(ViewPicture(files: picture.files, frameIndex: picture.frameIndex, trigger: picture.trigger,
+            add(ViewPicture(number: picture.number, file: picture.image, frameIndex: picture.frameIndex, trigger: picture.trigger,
                             holdAge: picture.holdAge, pixels: picture.pixels))
         default:
             break
         }
     }
+
+    /// Shows a rig before its first event: every camera waiting for its first frame, so that the
+    /// page shows the rig from the start; the session's events then go to the rig.
+    ///
+    /// - Parameters:
+    ///   - cameras: The rig's cameras' names, in its order.
+    ///   - folder: The picture folder the sets go to.
+    public func showRig(cameras: [String], folder: String) {
+        changeRig({ _ in true }, start: { RigView(cameras: cameras, folder: folder) })
+    }
+
+    /// The rig as the view shows it now, or `nil` when the feed shows no rig.
+    public var rig: RigView? { snapshot.rig }
 }
 
 extension ViewState {

@@ -147,6 +147,9 @@ public final class ViewFeed: Sendable {
         }
     }
 
+    /// Whether the feed shows a rig (``showRig(cameras:folder:)`` was called).
+    var showsRig: Bool { state.withLock { $0.rig != nil } }
+
     /// Changes the rig the feed shows, and with it the frame when `change` says the picture changed;
     /// never draws or encodes.
     func changeRig(_ change: (inout RigView) -> Bool, start: () -> RigView) {
@@ -156,7 +159,7 @@ public final class ViewFeed: Sendable {
             let before = (rig.state?.isEnabled, rig.state?.refusal)
             let changed = change(&rig)
             s.rig = rig
-            if let state = rig.state, before.0 != state.isEnabled || before.1 != state.refusal {
+            if let state = rig.state, before.0 != state.isEnabled || before.1?.kind != state.refusal?.kind {
                 s.rigChanges.append(RigChange(time: rig.time, enabled: state.isEnabled, apart: state.set?.largestDifference,
                                               refusal: state.refusal.map(String.init(describing:))))
                 s.rigChangeCount += 1

@@ -24,8 +24,15 @@ public final class LiveShutter: Sendable {
         /// The frame's pixels, valid or not (``FrameObservation/pixels`` keeps a valid frame's
         /// only), for views that show every frame.
         public let pixels: PixelBuffer
-        /// The session's counts after the frame.
+        /// The camera's counts and the pictures saved, after the frame.
         public internal(set) var status = LiveSession.Status()
+        /// The frame's camera, its position in the session.
+        public internal(set) var camera = 0
+        /// The rig after the frame: the set a picture would take now, or why none (for one camera,
+        /// its shutter but for its stalls).
+        public internal(set) var rig: RigState? = nil
+        /// Whether the rig turned, or its reason changed, with this frame.
+        public internal(set) var rigChanged = false
     }
 
     /// The shutter disabled by time alone: no frame came before the hold ran out.
@@ -36,8 +43,10 @@ public final class LiveShutter: Sendable {
         public let time: FrameTime
         /// The index of the last frame detected before it.
         public let lastFrame: Int
-        /// The session's counts then.
+        /// The camera's counts and the pictures saved, then.
         public internal(set) var status = LiveSession.Status()
+        /// The camera whose shutter ran out.
+        public internal(set) var camera = 0
     }
 
     /// What became of one frame handed over, in the order they were handed over.
@@ -157,19 +166,19 @@ public final class LiveShutter: Sendable {
 /// Counts, rates and latencies of a live session.
 public struct LiveStatistics: Sendable {
     /// Frames the source delivered.
-    var framesReceived = 0
+    public internal(set) var framesReceived = 0
     /// Frames detected.
-    var framesDetected = 0
+    public internal(set) var framesDetected = 0
     /// Frames replaced while detection was busy.
-    var framesSkipped = 0
+    public internal(set) var framesSkipped = 0
     /// Frames the camera reported lost before delivering.
-    var framesLostByCamera = 0
+    public internal(set) var framesLostByCamera = 0
     /// Frames whose detection failed (for instance an image too small).
-    var detectionFailures = 0
+    public internal(set) var detectionFailures = 0
     /// Frames dropped because their timestamp went back.
-    var framesOutOfOrder = 0
+    public internal(set) var framesOutOfOrder = 0
     /// Replayed frames that are missing or cannot be read (their time passed all the same).
-    var framesMissing = 0
+    public internal(set) var framesMissing = 0
     /// The last detection's duration.
     public var lastDetectionTime: Duration?
     /// The last detection's marker and board-corner counts.
@@ -186,16 +195,21 @@ public struct LiveStatistics: Sendable {
     }
 
     /// A latency percentile (0...1) over the frames detected so far (the latest 100,000).
-    func latency(percentile fraction: Double) -> Duration? {
+    public func latency(percentile fraction: Double) -> Duration? {
         guard !latencies.isEmpty else { return nil }
         let sorted = latencies.sorted()
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
 
     mutating func noteReceived(_ frame: SourceFrame) {
+        noteArrival(at: frame.time, dropped: frame.droppedBefore)
+    }
+
+    /// A frame arrived at `time`, with `dropped` frames lost by the camera before it.
+    mutating func noteArrival(at time: FrameTime, dropped: Int) {
         framesReceived += 1
-        framesLostByCamera += frame.droppedBefore
-        recentArrivals.append(frame.time)
+        framesLostByCamera += dropped
+        recentArrivals.append(time)
         if recentArrivals.count > 31 { recentArrivals.removeFirst(recentArrivals.count - 31) }
     }
 

@@ -18,6 +18,13 @@ public enum RigRefusal: Sendable, Hashable, CustomStringConvertible {
     /// driver, or by a capture that fell behind).
     case dropped(Int, camera: String)
 
+    /// The reason without a stall's length: a stall that grows longer with every moment (or
+    /// every other camera's frame) is the same reason, told once.
+    public var kind: RigRefusal {
+        if case .stalled(let camera, _) = self { return .stalled(camera: camera, for: .zero) }
+        return self
+    }
+
     public var description: String {
         switch self {
         case .notSeeing(let names): "\(Self.list(names)) \(names.count == 1 ? "does" : "do") not see the board"

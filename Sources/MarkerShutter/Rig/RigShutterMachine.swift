@@ -57,6 +57,10 @@ public struct RigShutterMachine: Sendable {
         public let hold: Duration
         /// A camera with no frame for longer than this many of its frame intervals is stalled.
         public let stallIntervals: Int
+        /// The shortest stall limit, whatever the frame interval: for a camera alone, its hold and a
+        /// little more, so that a camera whose frames stop is held for its hold first, as a hold is
+        /// a matter of time.
+        public let stallFloor: Duration
 
         /// The most cameras a rig may have.
         public static let cameraCounts: ClosedRange<Int> = 2...8
@@ -84,6 +88,34 @@ public struct RigShutterMachine: Sendable {
             return motionErrorBudget * shortest.inSeconds / syncTolerance.inSeconds
         }
 
+        /// One camera alone, a rig of one: no other camera to be in time with and no motion limit,
+        /// so that the shutter is the camera's own (enabled while it holds a valid detection), but
+        /// for its stall.
+        ///
+        /// - Parameters:
+        ///   - camera: The camera.
+        ///   - hold: How long it holds a lost detection.
+        ///   - stallIntervals: How many frame intervals without a frame make it stalled.
+        public static func single(_ camera: RigCamera, hold: Duration = .milliseconds(300), stallIntervals: Int = 5) -> Configuration {
+            Configuration(cameras: [camera], require: .all, syncTolerance: .zero, maxMotion: nil, hold: hold,
+                          stallIntervals: max(1, stallIntervals), stallFloor: hold + stallMargin)
+        }
+
+        /// How much longer than its hold a camera goes without a frame before it is stalled (a
+        /// camera alone; a rig's when `live` or `process` makes it): its hold runs out first, by the clock.
+        public static let stallMargin: Duration = .milliseconds(100)
+
+        private init(cameras: [RigCamera], require: RigRequirement, syncTolerance: Duration, maxMotion: Double?, hold: Duration,
+                     stallIntervals: Int, stallFloor: Duration) {
+            self.cameras = cameras
+            self.require = require
+            self.syncTolerance = syncTolerance
+            self.maxMotion = maxMotion
+            self.hold = hold
+            self.stallIntervals = stallIntervals
+            self.stallFloor = stallFloor
+        }
+
         /// Makes a rig's configuration.
         ///
         /// - Parameters:
@@ -95,9 +127,13 @@ public struct RigShutterMachine: Sendable {
         ///   - stallIntervals: How many frame intervals without a frame make a camera stalled, 1 or
         ///     more: 5 by default, long enough that a busy machine's delays in delivering frames (up
         ///     to 3.6 intervals seen on 2 cores with three cameras) are not taken for a stall.
+        ///   - minimumStall: The shortest stall limit whatever the frame interval (`live` and
+        ///     `process` give the hold and 0.1 s: a camera whose frames stop is held first, and a
+        ///     machine too busy to deliver frames at once is not taken for a camera that stalled).
         /// - Throws: ``RigConfigurationError`` naming what is wrong.
         public init(cameras: [RigCamera], require: RigRequirement = .all, syncTolerance: Duration? = nil,
-                    maxMotion: MotionLimit = .automatic, hold: Duration = .milliseconds(300), stallIntervals: Int = 5)
+                    maxMotion: MotionLimit = .automatic, hold: Duration = .milliseconds(300), stallIntervals: Int = 5,
+                    minimumStall: Duration = .zero)
             throws(RigConfigurationError)
         {
             guard Self.cameraCounts.contains(cameras.count) else {
@@ -127,18 +163,22 @@ public struct RigShutterMachine: Sendable {
             self.syncTolerance = tolerance
             self.hold = hold
             self.stallIntervals = stallIntervals
+            stallFloor = max(.zero, minimumStall)
         }
 
         /// How long camera `camera` may go without a frame before it is stalled.
-        public func stallLimit(of camera: Int) -> Duration { cameras[camera].frameInterval * stallIntervals }
+        public func stallLimit(of camera: Int) -> Duration { max(cameras[camera].frameInterval * stallIntervals, stallFloor) }
     }
 
     /// The state after an event, and whether it changed (enabled or not, or the reason).
     public struct Step: Sendable {
         /// The rig after the event.
         public let state: RigState
-        /// Whether the rig turned enabled or disabled, or its reason changed.
+        /// Whether the rig turned enabled or disabled, or its reason changed (a stall that only
+        /// grew longer is no change: it is told once, when it begins).
         public let changed: Bool
+        /// After ``observe(_:)``, the observed camera's own shutter after its frame.
+        public var shutter: ShutterStep<Int>? = nil
     }
 
     /// One camera's part of the machine.
@@ -193,6 +233,31 @@ public struct RigShutterMachine: Sendable {
     /// The cameras lost so far, by name.
     public var lostCameras: [String] { tracks.indices.filter { tracks[$0].lost }.map { configuration.cameras[$0].name } }
 
+    /// Camera `camera`'s own shutter: its timeline's state (the held frame by its index).
+    public func shutter(of camera: Int) -> ShutterState<Int> { tracks[camera].timeline.state }
+
+    /// Camera `camera`'s own shutter's enabled stretches.
+    public func stretches(of camera: Int) -> [EnabledStretch] { tracks[camera].timeline.stretches }
+
+    /// When camera `camera`'s own shutter runs out if no frame of it comes: its hold's end; `nil`
+    /// while disabled or lost.
+    public func expiry(of camera: Int) -> FrameTime? { tracks[camera].lost ? nil : tracks[camera].timeline.expiry }
+
+    /// When camera `camera` stalls if no frame of it arrives: the first instant past its newest
+    /// arrival plus its stall limit; `nil` before its first frame, once lost, or once stalled already.
+    public func stallTime(of camera: Int) -> FrameTime? {
+        guard !tracks[camera].lost, let last = tracks[camera].lastArrival else { return nil }
+        let stall = last + configuration.stallLimit(of: camera) + .nanoseconds(1)
+        return arrivalNow.map { stall > $0 } ?? true ? stall : nil
+    }
+
+    /// Whether camera `camera` is stalled now: no frame of it arrived for longer than its stall limit.
+    public func isStalled(_ camera: Int) -> Bool {
+        guard !tracks[camera].lost, tracks[camera].lastArrival != nil else { return false }
+        if case .stalled = silence(of: camera) { return true }
+        return false
+    }
+
     /// Frames dropped because their timestamp went back on their camera's clock, per camera.
     public var framesOutOfOrder: [Int] { tracks.map(\.framesOutOfOrder) }
 
@@ -235,7 +300,8 @@ public struct RigShutterMachine: Sendable {
     public mutating func arrived(camera: Int, at time: FrameTime, dropped: Int = 0) -> Step {
         guard !tracks[camera].lost else { return Step(state: state, changed: false) }
         note(arrivalOf: camera, at: time)
-        tracks[camera].dropped = dropped > 0 ? dropped : nil
+        // Frames lost matter for being in time with other cameras; a camera alone goes on.
+        tracks[camera].dropped = dropped > 0 && tracks.count > 1 ? dropped : nil
         return evaluate()
     }
 
@@ -254,11 +320,13 @@ public struct RigShutterMachine: Sendable {
         now = max(now ?? frame.time, frame.time)
         tracks[camera].lastFrame = frame.time
         let motion = measure(frame)
-        _ = tracks[camera].timeline.observe(index: frame.index, snapshot: frame.index, isValid: frame.isValid, at: frame.time)
+        let shutter = tracks[camera].timeline.observe(index: frame.index, snapshot: frame.index, isValid: frame.isValid, at: frame.time)
         if frame.isValid {
             tracks[camera].recent.append(RigSet.Member(camera: camera, index: frame.index, time: frame.time, motion: motion))
         }
-        return evaluate()
+        var step = evaluate()
+        step.shutter = shutter
+        return step
     }
 
     /// Time passed with no frame (on the frames' clock): holds run out, cameras stall.
@@ -267,6 +335,10 @@ public struct RigShutterMachine: Sendable {
     public mutating func advance(to time: FrameTime) -> Step {
         now = max(now ?? time, time)
         arrivalNow = max(arrivalNow ?? time, time)
+        // Each camera's own shutter runs out with time too (a camera that stopped holds no longer).
+        for camera in tracks.indices where !tracks[camera].lost {
+            if let last = tracks[camera].lastFrame, time >= last { tracks[camera].timeline.advance(to: time) }
+        }
         return evaluate()
     }
 
@@ -330,7 +402,7 @@ public struct RigShutterMachine: Sendable {
     private mutating func evaluate() -> Step {
         let before = state
         state = decide()
-        let changed = before.isEnabled != state.isEnabled || before.refusal != state.refusal
+        let changed = before.isEnabled != state.isEnabled || before.refusal?.kind != state.refusal?.kind
         return Step(state: state, changed: changed)
     }
 

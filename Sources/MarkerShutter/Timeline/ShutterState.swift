@@ -51,3 +51,16 @@ public struct ShutterState<Snapshot: Sendable>: Sendable {
         phase == other.phase && heldIndex == other.heldIndex
     }
 }
+
+extension ShutterState {
+    /// The same state keeping another snapshot of its held frame: `snapshot` gives it from the
+    /// held frame's index and snapshot, or `nil` to hold nothing.
+    func replacingSnapshot<Other>(_ snapshot: (Int, Snapshot) -> Other?) -> ShutterState<Other> {
+        let phase: ShutterState<Other>.Phase = switch self.phase {
+        case .enabled: .enabled
+        case .held(let since): .held(since: since)
+        case .disabled: .disabled
+        }
+        return ShutterState<Other>(phase: phase, held: held.flatMap { held in snapshot(held.index, held.snapshot).map { (held.index, $0) } })
+    }
+}

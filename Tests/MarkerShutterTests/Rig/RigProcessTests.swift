@@ -109,18 +109,19 @@ import Testing
         var replayConfiguration = try RigRecordingTests.configuration(pictures: folder + "/replayed")
         replayConfiguration.replayInRealTime = false
         replayConfiguration.automatic = false
-        let session = try RigSession(replaying: read, configuration: replayConfiguration)
+        let session = try LiveSession(replaying: read, configuration: replayConfiguration)
         async let summary = session.run()
         var replayed: [String] = []
         for await event in session.events {
             switch event {
-            case .frame(_, _, let state, true, _), .rigChanged(let state): replayed.append(Self.text(state, names: names))
+            case .frame(let report, _, _) where report.rigChanged: replayed.append(Self.text(report.rig!, names: names))
+            case .rigChanged(let state): replayed.append(Self.text(state, names: names))
             default: break
             }
         }
         #expect(await summary.stopReason == nil)
 
-        var configuration = RigProcessRun.Configuration(recording: read, rig: replayConfiguration.rig, detector: replayConfiguration.detector,
+        var configuration = RigProcessRun.Configuration(recording: read, rig: try #require(replayConfiguration.rig), detector: replayConfiguration.detector,
                                                         rule: replayConfiguration.rule)
         configuration.options.jobs = 2
         let (result, lines) = try Self.run(configuration, into: folder + "/rows.jsonl")

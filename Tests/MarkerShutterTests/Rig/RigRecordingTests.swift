@@ -5,7 +5,7 @@ import MarkerDetection
 import Pixels
 import Testing
 
-/// A rig session recorded (``RigRecorder``) and replayed (``RigRecording``, `RigSession(replaying:)`),
+/// A rig session recorded (``RigRecorder``) and replayed (``RigRecording``, `LiveSession(replaying:)`),
 /// in-process: the left camera at 30 fps, the right one at 25 fps 7 ms later, both fed the sample
 /// session's frames (the board in view, then gone from frame 81, then back), each frame waited for
 /// until detected. The replay gives the rig the same frames at the same times: the same state after
@@ -13,27 +13,29 @@ import Testing
 @Suite struct RigRecordingTests {
     static let pattern = "charuco:5x7:DICT_6X6_250"
 
-    static func configuration(pictures: String) throws -> RigSession.Configuration {
+    static func configuration(pictures: String) throws -> LiveSession.Configuration {
         let pattern = try Pattern(parsing: Self.pattern)
         let cameras = [try RigCamera(name: "left", frameInterval: .seconds(1) / 30),
                        try RigCamera(name: "right", frameInterval: .seconds(1) / 25)]
-        let rig = try RigShutterMachine.Configuration(cameras: cameras, maxMotion: .off)
-        var configuration = RigSession.Configuration(detector: try MarkerDetector(pattern: pattern),
-                                                     rule: ValidityRule(defaultsFor: pattern), pictures: pictures, rig: rig)
+        var configuration = LiveSession.Configuration(detector: try MarkerDetector(pattern: pattern),
+                                                      rule: ValidityRule(defaultsFor: pattern), hold: .milliseconds(300), pictures: pictures)
+        configuration.rig = try RigShutterMachine.Configuration(cameras: cameras, maxMotion: .off)
         configuration.automatic = true
         return configuration
     }
 
     /// What a test compares: each frame's camera, index, time and the rig after it; each set saved.
-    static func timeline(_ events: [RigSession.Event]) -> (frames: [String], sets: [String]) {
+    static func timeline(_ events: [LiveSession.Event]) -> (frames: [String], sets: [String]) {
         var frames: [String] = []
         var sets: [String] = []
         for event in events {
             switch event {
-            case .frame(let camera, let observation, let rig, let changed, _):
-                frames.append("\(camera) \(observation.index) \(observation.time.offset) \(observation.isValid) \(rig)\(changed ? " *" : "")")
-            case .setSaved(let saved, let trigger):
-                sets.append("\(saved.stem) \(trigger.rawValue) \(saved.largestDifference)")
+            case .frame(let report, _, _):
+                let observation = report.observation
+                frames.append("\(report.camera) \(observation.index) \(observation.time.offset) \(observation.isValid) "
+                    + "\(report.rig.map(String.init(describing:)) ?? "")\(report.rigChanged ? " *" : "")")
+            case .pictureSaved(let saved):
+                sets.append("\(saved.number) \(saved.trigger.rawValue) \(saved.largestDifference)")
             default: break
             }
         }
@@ -41,21 +43,21 @@ import Testing
     }
 
     /// Records a live-like run: frames fed by time, each detected before the next.
-    static func recordRun(into recording: String, pictures: String) async throws -> (frames: [String], sets: [String], summary: RigSummary) {
+    static func recordRun(into recording: String, pictures: String) async throws -> (frames: [String], sets: [String], summary: LiveSummary) {
         let samples = try FrameFolder(path: SampleSessionTests.folder).frames
         var configuration = try configuration(pictures: pictures)
         configuration.record = recording
         var feeds: [AsyncThrowingStream<SourceFrame, any Error>.Continuation] = []
-        var sources: [RigSession.CameraSource] = []
-        for camera in configuration.rig.cameras {
+        var sources: [LiveSession.Camera] = []
+        for camera in configuration.rig?.cameras ?? [] {
             let (stream, continuation) = AsyncThrowingStream.makeStream(of: SourceFrame.self, throwing: (any Error).self)
             feeds.append(continuation)
-            sources.append(RigSession.CameraSource(
-                camera: camera, request: .source(.frames(named: camera.name, stream, stop: { continuation.finish() }))))
+            sources.append(LiveSession.Camera(
+                name: camera.name, source: .source(StreamSource(named: camera.name, frames: stream, stop: { continuation.finish() }))))
         }
-        let session = try RigSession(cameras: sources, configuration: configuration)
+        let session = try LiveSession(cameras: sources, configuration: configuration)
         var iterator = session.events.makeAsyncIterator()
-        var events: [RigSession.Event] = []
+        var events: [LiveSession.Event] = []
         async let summary = session.run()
         // Kernel timestamps are whole microseconds, as the manifest keeps them.
         // Left: sample frames 0 to 11 and 81 to 101 and 0 to 11 again at 30 fps; right: every fifth of
@@ -70,7 +72,7 @@ import Testing
             feeds[item.camera].yield(SourceFrame(pixels: try ImageFile.read(samples[item.sample].path), time: item.time))
             while let event = await iterator.next() {
                 events.append(event)
-                if case .frame(item.camera, _, _, _, _) = event { break }
+                if case .frame(let report, _, _) = event, report.camera == item.camera { break }
             }
         }
         for continuation in feeds { continuation.finish() }
@@ -84,8 +86,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let recording = folder + "/recording"
         let live = try await Self.recordRun(into: recording, pictures: folder + "/pictures")
-        #expect(live.summary.recording?.summary.written == live.frames.count)
-        #expect(live.summary.recording?.folder == recording)
+        #expect(live.summary.recording?.written == live.frames.count)
+        #expect(live.summary.recordFolder == recording)
         #expect(live.frames.contains { $0.hasSuffix("disabled: left and right do not see the board *") }, "\(live.frames)")
         #expect(live.frames.filter { $0.hasSuffix("enabled *") }.count == 2, "\(live.frames)")
         #expect(live.sets.count >= 1)
@@ -110,14 +112,14 @@ import Testing
         #expect(read.cameras.map(\.frameInterval) == [.seconds(1) / 30, .seconds(1) / 25])
         var configuration = try Self.configuration(pictures: folder + "/replayed")
         configuration.replayInRealTime = false
-        let session = try RigSession(replaying: read, configuration: configuration)
+        let session = try LiveSession(replaying: read, configuration: configuration)
         async let summary = session.run()
-        var events: [RigSession.Event] = []
+        var events: [LiveSession.Event] = []
         for await event in session.events { events.append(event) }
         let result = await summary
         let replayed = Self.timeline(events)
         #expect(result.stopReason == nil)
-        #expect(result.cameras.map(\.detected) == [45, 37])
+        #expect(result.cameras.map(\.statistics.framesDetected) == [45, 37])
         #expect(replayed.frames == live.frames)
         #expect(replayed.sets == live.sets)
         let setNames = try FileManager.default.contentsOfDirectory(atPath: folder + "/replayed").filter { $0.hasPrefix("set_") }.sorted()

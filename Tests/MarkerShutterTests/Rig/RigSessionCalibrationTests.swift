@@ -4,7 +4,7 @@ import MarkerDetection
 @testable import MarkerShutter
 import Testing
 
-/// `RigSession` with ``RigSession/Configuration/calibration``: the session solves its sets in the
+/// A rig's ``LiveSession`` with ``LiveSession/Configuration/rigCalibration``: the session solves its sets in the
 /// background as it saves them and writes the rig's files when it ends, into their own folder. The
 /// rig is OpenCV's stereo sample, replayed from a rig recording made here (each pair one second
 /// apart, both frames at the same instant), as fast as detection goes.
@@ -27,24 +27,25 @@ import Testing
         try manifest.write(toFile: folder + "/manifest.jsonl", atomically: true, encoding: .utf8)
     }
 
-    static func session(_ scratch: String, calibrationFolder: String) throws(LiveSessionError) -> RigSession {
+    static func session(_ scratch: String, calibrationFolder: String) throws(LiveSessionError) -> LiveSession {
         let recording: RigRecording
-        let configuration: RigSession.Configuration
+        let configuration: LiveSession.Configuration
         do {
             recording = try RigRecording(folder: scratch + "/recording")
             let pattern = try Pattern(parsing: "chessboard:9x6")
             let rig = try RigShutterMachine.Configuration(cameras: recording.cameras, maxMotion: .off)
-            var settings = RigSession.Configuration(detector: try MarkerDetector(pattern: pattern), rule: ValidityRule(defaultsFor: pattern),
-                                                    pictures: scratch + "/sets", rig: rig)
+            var settings = LiveSession.Configuration(detector: try MarkerDetector(pattern: pattern), rule: ValidityRule(defaultsFor: pattern),
+                                                     hold: .milliseconds(300), pictures: scratch + "/sets")
+            settings.rig = rig
             settings.automatic = true
             settings.replayInRealTime = false
-            settings.calibration = RigLiveCalibration.Configuration(cameras: cameras, pictures: scratch + "/sets", folder: calibrationFolder)
+            settings.rigCalibration = RigLiveCalibration.Configuration(cameras: cameras, pictures: scratch + "/sets", folder: calibrationFolder)
             configuration = settings
         } catch {
             Issue.record("cannot prepare: \(error)")
             throw .replay("\(error)")
         }
-        return try RigSession(replaying: recording, configuration: configuration)
+        return try LiveSession(replaying: recording, configuration: configuration)
     }
 
     /// Every pair is a new view, so `--auto` takes them as sets; the rig is solved as they come
@@ -60,9 +61,9 @@ import Testing
             var solves: [RigLiveCalibration.Update] = [], failures: [CalibrationError] = [], saved = 0
             for await event in session.events {
                 switch event {
-                case .calibrated(let update): solves.append(update)
+                case .rigCalibrated(let update): solves.append(update)
                 case .calibrationFailed(let error): failures.append(error)
-                case .setSaved: saved += 1
+                case .pictureSaved: saved += 1
                 default: break
                 }
             }
@@ -70,10 +71,10 @@ import Testing
         }
         let summary = await session.run()
         let (solves, failures, saved) = await collected.value
-        #expect(saved >= 3 && summary.sets.saved == saved, "\(summary)")
+        #expect(saved >= 3 && summary.pictures.saved == saved, "\(summary)")
         #expect(failures.isEmpty, "\(failures)")
         #expect(!solves.isEmpty, "no background solve")
-        let calibration = try #require(summary.calibration)
+        let calibration = try #require(summary.rigCalibration)
         #expect(calibration.failure == nil, "\(calibration.failure.map { "\($0)" } ?? "")")
         let update = try #require(calibration.update)
         #expect(update.report.result.sets.count == saved)

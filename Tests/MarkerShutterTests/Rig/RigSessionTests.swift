@@ -5,18 +5,18 @@ import MarkerDetection
 import Pixels
 import Testing
 
-/// `RigSession` in-process: two cameras fed the sample session's frames (the right one 5 ms after
+/// A ``LiveSession`` of a rig in-process: two cameras fed the sample session's frames (the right one 5 ms after
 /// the left), one frame at a time, each waited for until detected, so the rig's timeline is exact
 /// however slow the machine.
 @Suite struct RigSessionTests {
     /// A rig of two fed sources and the events seen so far.
     final class Driver {
-        let session: RigSession
+        let session: LiveSession
         let frames: [FrameFolder.Frame]
         let pictures: String
         private let feeds: [AsyncThrowingStream<SourceFrame, any Error>.Continuation]
-        private var iterator: AsyncStream<RigSession.Event>.Iterator
-        private(set) var events: [RigSession.Event] = []
+        private var iterator: AsyncStream<LiveSession.Event>.Iterator
+        private(set) var events: [LiveSession.Event] = []
 
         init(maxMotion: RigShutterMachine.Configuration.MotionLimit = .off) throws {
             frames = try FrameFolder(path: SampleSessionTests.folder).frames
@@ -25,18 +25,19 @@ import Testing
             let cameras = [try RigCamera(name: "left", frameInterval: .seconds(1) / 30),
                            try RigCamera(name: "right", frameInterval: .seconds(1) / 30)]
             let rig = try RigShutterMachine.Configuration(cameras: cameras, maxMotion: maxMotion)
-            let configuration = RigSession.Configuration(detector: try MarkerDetector(pattern: pattern),
-                                                         rule: ValidityRule(defaultsFor: pattern), pictures: pictures, rig: rig)
+            var configuration = LiveSession.Configuration(detector: try MarkerDetector(pattern: pattern),
+                                                          rule: ValidityRule(defaultsFor: pattern), hold: .milliseconds(300), pictures: pictures)
+            configuration.rig = rig
             var feeds: [AsyncThrowingStream<SourceFrame, any Error>.Continuation] = []
-            var sources: [RigSession.CameraSource] = []
+            var sources: [LiveSession.Camera] = []
             for camera in cameras {
                 let (stream, continuation) = AsyncThrowingStream.makeStream(of: SourceFrame.self, throwing: (any Error).self)
                 feeds.append(continuation)
-                sources.append(RigSession.CameraSource(
-                    camera: camera, request: .source(.frames(named: camera.name, stream, stop: { continuation.finish() }))))
+                sources.append(LiveSession.Camera(
+                    name: camera.name, source: .source(StreamSource(named: camera.name, frames: stream, stop: { continuation.finish() }))))
             }
             self.feeds = feeds
-            session = try RigSession(cameras: sources, configuration: configuration)
+            session = try LiveSession(cameras: sources, configuration: configuration)
             iterator = session.events.makeAsyncIterator()
         }
 
@@ -52,14 +53,14 @@ import Testing
                 let time = frames[index].time + (camera == 1 ? .milliseconds(5) : .zero)
                 feeds[camera].yield(SourceFrame(pixels: pixels, time: time))
                 state = try await waitFor("frame \(index) of camera \(camera)") { event in
-                    guard case .frame(camera, _, let rig, _, _) = event else { return nil }
-                    return rig
+                    guard case .frame(let report, _, _) = event, report.camera == camera else { return nil }
+                    return report.rig
                 }
             }
             return state!
         }
 
-        func waitFor<T>(_ what: String, _ match: (RigSession.Event) -> T?) async throws -> T {
+        func waitFor<T>(_ what: String, _ match: (LiveSession.Event) -> T?) async throws -> T {
             while let event = await iterator.next() {
                 events.append(event)
                 if let matched = match(event) { return matched }
@@ -68,7 +69,7 @@ import Testing
             throw CancellationError()
         }
 
-        func fail(camera: Int) { feeds[camera].finish(throwing: POSIXError(.ENODEV)) }
+        func fail(camera: Int) { feeds[camera].finish(throwing: SourceError(.gone, "\(camera == 0 ? "left" : "right"): unplugged")) }
 
         func finish() async {
             for feed in feeds { feed.finish() }
@@ -85,20 +86,24 @@ import Testing
         async let summary = session.run()
         for index in 0...5 { try await driver.feed(index) }
         #expect(session.state.description == "enabled")
-        #expect(session.requestSet() == .accepted)
-        let saved = try await driver.waitFor("the set saved") { event -> RigPictureFolder.Saved? in
-            guard case .setSaved(let saved, .request) = event else { return nil }
+        guard case .accepted = session.requestPicture() else {
+            Issue.record("the set was not taken")
+            return
+        }
+        let saved = try await driver.waitFor("the set saved") { event -> LiveSession.SavedPicture? in
+            guard case .pictureSaved(let saved) = event, saved.trigger == .request else { return nil }
             return saved
         }
-        #expect(saved.stem == "set_0001")
+        #expect(saved.number == 1)
+        #expect(saved.sidecar == driver.pictures + "/set_0001.json")
         // The board is gone from frame 81: each camera holds its frame 5 until 0.3 s after frame 81.
         for index in 81...95 { try await driver.feed(index) }
-        #expect(session.requestSet() == .refused(.notSeeing(["left", "right"])))
+        #expect(session.requestPicture() == .refused(.rigDisabled(.notSeeing(["left", "right"]))))
         await driver.finish()
         let result = await summary
 
-        #expect(result.sets == RigSummary.Sets(saved: 1, refused: 1, busy: 0, failed: 0))
-        #expect(result.cameras.map(\.detected) == [21, 21])
+        #expect(result.pictures == LiveSummary.Pictures(saved: 1, refused: 1, busy: 0, failed: 0))
+        #expect(result.cameras.map(\.statistics.framesDetected) == [21, 21])
         let names = try FileManager.default.contentsOfDirectory(atPath: driver.pictures).sorted()
         #expect(names == ["left", "right", "set_0001.json"])
         let set = try RigSetSidecar(parsing: Data(contentsOf: URL(fileURLWithPath: driver.pictures + "/set_0001.json")))
@@ -127,6 +132,6 @@ import Testing
         #expect(result.stopReason == "right is gone: the rig needs all its cameras, 1 left")
         #expect(result.lostCameras == ["right"])
         #expect(result.failures.count == 1 && result.failures[0].hasPrefix("right: "))
-        #expect(driver.events.contains { if case .cameraLost("right", _) = $0 { true } else { false } })
+        #expect(driver.events.contains { if case .cameraChanged(1, .lost) = $0 { true } else { false } })
     }
 }

@@ -41,8 +41,8 @@ import Testing
         let configuration = LiveSession.Configuration(detector: try MarkerDetector(pattern: pattern),
                                                       rule: ValidityRule(defaultsFor: pattern),
                                                       hold: .milliseconds(300), pictures: pictures)
-        let (stream, source) = AsyncThrowingStream.makeStream(of: LiveSource.Item.self, throwing: (any Error).self)
-        let session = try LiveSession(source: .source(.items(named: "sample", stream, mayStall: false, stop: { source.finish() })),
+        let (stream, source) = AsyncThrowingStream.makeStream(of: SourceItem.self, throwing: (any Error).self)
+        let session = try LiveSession(source: .source(StreamSource(named: "sample", stream, mayStall: false, stop: { source.finish() })),
                                       configuration: configuration)
         let view = RecordingView(), other = RecordingView()
         let presenting = Task { await session.present(to: [view, other]) }

@@ -49,7 +49,8 @@ import Testing
         /// - Returns: The index the machine gave it.
         mutating func arrive(_ t: Int, droppedBefore: Int = 0) -> Int {
             let arrival = machine.receive(SourceFrame(pixels: pixels, time: LiveSessionMachineTests.time(t),
-                                                      droppedBefore: droppedBefore))
+                                                      droppedBefore: droppedBefore),
+                                          camera: 0, at: LiveSessionMachineTests.arrival(t))
             log(arrival.actions)
             return arrival.index
         }
@@ -93,7 +94,7 @@ import Testing
             case .expired(let expiry):
                 return "expired at \(expiry.time) after frame \(expiry.lastFrame): \(expiry.state.phase)"
             case .save(let picture):
-                return "save frame \(picture.observation.index) (\(picture.trigger.rawValue), \(picture.state.phase)"
+                return "save frame \(picture.members[0].observation.index) (\(picture.trigger.rawValue), \(picture.members[0].state.phase)"
                     + (picture.holdAge.map { String(format: ", held %.1f ms", $0.inSeconds * 1000) } ?? "") + ")"
             case .refuse(let error):
                 switch error {
@@ -102,8 +103,18 @@ import Testing
                 }
             case .notTaken:
                 return "not taken"
-            case .stopSource(let reason):
+            case .stopSources(let reason):
                 return "stop: \(reason)"
+            case .rigChanged(let state):
+                return "rig: \(state)"
+            case .camera(_, let condition):
+                switch condition {
+                case .stalled(let limit): return "camera stalled after \(Int((limit.inSeconds * 1000).rounded())) ms"
+                case .back(let after): return "camera back" + (after.map { " after \(Int(($0.inSeconds * 1000).rounded())) ms" } ?? "")
+                case .lost(let reason): return "camera lost: \(reason)"
+                }
+            case .journal:
+                return "journal"
             }
         }
     }
@@ -117,7 +128,7 @@ import Testing
         var machine = try Self.script().machine
         let pixels = try PixelBuffer(width: 4, height: 4, format: .gray8)
         func frame(_ t: Int, _ detection: Detection, skipped: Int) -> LiveShutter.Report? {
-            let index = machine.receive(SourceFrame(pixels: pixels, time: Self.time(t))).index
+            let index = machine.receive(SourceFrame(pixels: pixels, time: Self.time(t)), camera: 0, at: Self.arrival(t)).index
             let observation = FrameObservation(index: index, time: Self.time(t), sequence: nil, file: nil,
                                                detection: detection, rule: Self.rule, pixels: pixels)
             let actions = machine.detected(observation, pixels: pixels, arrivedAt: Self.arrival(t), latency: .milliseconds(5),
@@ -193,15 +204,18 @@ import Testing
         var script = try Self.script()
         script.frames("VV")
         // No frame since frame 1: the shutter may fire until 1/30 s + 0.3 s on the frames' clock,
-        // which is 1 s + 1/30 s + 0.3 s on the session clock.
+        // which is 1 s + 1/30 s + 0.3 s on the session clock; asked for then, the hold runs out first.
         let end = Self.arrival(1) + Self.hold
         script.capture(at: end - .nanoseconds(1))
         script.capture(at: end)
-        // Judged by the frames alone (a replay), the hold lasts until a frame ends it.
-        script.capture()
         #expect(Array(script.lines.dropFirst(2)) == [
-            "save frame 1 (request, enabled)", "refuse: disabled", "save frame 1 (request, enabled)",
+            "save frame 1 (request, enabled)", "expired at \(Self.time(1) + Self.hold) after frame 1: disabled", "refuse: disabled",
         ])
+        // Judged by the frames alone (a replay), the hold lasts until a frame ends it.
+        var replayed = try Self.script()
+        replayed.frames("VV")
+        replayed.capture()
+        #expect(replayed.lines.last == "save frame 1 (request, enabled)")
     }
 
     @Test func requestsBeyondTheBacklogAreRefusedBusyUntilOneIsWritten() throws {
@@ -241,9 +255,9 @@ import Testing
             "frame 4: enabled 4 [2 pictures]",
         ])
         let views = try [#require(BoardView(left)), #require(BoardView(right))]
-        #expect(script.machine.coverage.views == views)
+        #expect(script.machine.coverage(of: 0).views == views)
         // 40...600 px of the 640 across: the two centres span 400 px, 0.625 of the width, of the 0.7 wanted.
-        #expect(abs(script.machine.coverage.progress.x - (400.0 / 640) / 0.7) < 1e-12)
+        #expect(abs(script.machine.coverage(of: 0).progress.x - (400.0 / 640) / 0.7) < 1e-12)
     }
 
     @Test func aPictureAskedForCountsInTheCoverage() throws {
@@ -253,7 +267,7 @@ import Testing
         plain.capture()
         plain.frame(1, view)
         #expect(plain.lines == ["frame 0: enabled 0 (changed)", "save frame 0 (request, enabled)", "frame 1: enabled 1 [1 pictures]"])
-        #expect(plain.machine.coverage.views == [try #require(BoardView(view))])
+        #expect(plain.machine.coverage(of: 0).views == [try #require(BoardView(view))])
         // With --auto, a request counts too, and auto-capture does not take the same view again.
         var automatic = try Self.script(automatic: true)
         automatic.frame(0, Self.nothing)
@@ -276,32 +290,40 @@ import Testing
         // Held since frame 2 (2/30 s): disabled at 2/30 + 0.3 s on the frames' clock, looked at
         // 0.1 s later so that a frame on time decides first.
         let deadline = Self.arrival(2) + Self.hold + LiveSessionMachine.stallGrace
-        #expect(script.machine.stallDeadline == deadline)
+        #expect(script.machine.clockDeadline == deadline)
         script.tick(at: Self.arrival(2) + Self.hold - .nanoseconds(1))
         #expect(script.lines.count == 3, "nothing happens before the hold's end")
         script.tick(at: deadline)
         #expect(script.lines.last == "expired at \(Self.time(2) + Self.hold) after frame 2: disabled")
         #expect(script.machine.state.phase == .disabled)
-        #expect(script.machine.stallDeadline == nil)
+        // A camera alone stalls once its hold and the grace passed with no frame: just after.
+        #expect(script.machine.clockDeadline == deadline + .nanoseconds(1))
         #expect(script.machine.stretches.map(\.end) == [Self.time(2) + Self.hold])
         script.tick(at: deadline + .seconds(5))
-        #expect(script.lines.count == 4, "a disabled shutter expires once")
-        // The next frame's phase is told as changed from the expiry's.
-        script.frames(".", from: 3)
-        #expect(script.lines.last == "frame 3: disabled")
+        script.tick(at: deadline + .seconds(6))
+        #expect(Array(script.lines.dropFirst(3)) == [
+            "expired at \(Self.time(2) + Self.hold) after frame 2: disabled", "camera stalled after 400 ms",
+        ], "a disabled shutter expires once, a camera stalls once")
+        #expect(script.machine.clockDeadline == nil)
+        // Its next frame (stamped after the clock's time) brings it back, and its phase is told as
+        // changed from the expiry's.
+        script.frames(".", from: 200)
+        #expect(Array(script.lines.suffix(2)) == ["camera back after 6600 ms", "frame 3: disabled"])
     }
 
     @Test func aFrameWaitingForDetectionDecidesInsteadOfTheClock() throws {
         var script = try Self.script()
         script.frames("V")
-        #expect(script.machine.stallDeadline == Self.arrival(0) + Self.hold + LiveSessionMachine.stallGrace)
+        #expect(script.machine.clockDeadline == Self.arrival(0) + Self.hold + LiveSessionMachine.stallGrace)
         _ = script.arrive(1)
-        #expect(script.machine.stallDeadline == nil)
+        // Frame 1 decides the hold; only the camera's stall is the clock's.
+        let stall = Self.arrival(1) + Self.hold + LiveSessionMachine.stallGrace + .nanoseconds(1)
+        #expect(script.machine.clockDeadline == stall)
         script.tick(at: .seconds(60))
-        #expect(script.lines == ["frame 0: enabled 0 (changed)"])
+        #expect(script.lines == ["frame 0: enabled 0 (changed)", "camera stalled after 400 ms"])
         script.detect(1, Self.nothing)
         #expect(script.lines.last == "frame 1: held 0 (changed)")
-        #expect(script.machine.stallDeadline == Self.arrival(1) + Self.hold + LiveSessionMachine.stallGrace)
+        #expect(script.machine.clockDeadline == Self.arrival(1) + Self.hold + LiveSessionMachine.stallGrace)
     }
 
     @Test func missingFramesPassTheirTimeAndEndTheHold() throws {

@@ -218,6 +218,12 @@ import Testing
         #expect(expiry.time == driver.frames[10].time + .seconds(1))
         #expect(expiry.lastFrame == 10)
         #expect(expiry.state.phase == .disabled)
+        // 0.1 s after its hold the camera is said to be stalled, once; the session goes on.
+        let stalled = try await driver.next("the camera stalled") { event -> Duration? in
+            guard case .cameraChanged(0, .stalled(let limit)) = event else { return nil }
+            return limit
+        }
+        #expect(stalled == .milliseconds(1100))
         session.requestPicture()
         let refusal = try await driver.next("a refusal") { event -> PictureError? in
             guard case .pictureRefused(let refusal) = event else { return nil }
@@ -255,8 +261,7 @@ import Testing
         let session = driver.session
         async let summary = session.run()
         for index in 0..<3 { try await driver.feed(index) }
-        await driver.fail(CaptureError(kind: .disconnected, device: "/dev/video7", call: "VIDIOC_DQBUF", errno: ENODEV,
-                                       detail: "the camera was disconnected"))
+        await driver.fail(SourceError(.gone, "/dev/video7: VIDIOC_DQBUF failed: No such device (ENODEV): the camera was disconnected"))
         let result = await summary
         #expect(result.stopReason == "camera disconnected")
         #expect(result.description.hasPrefix("stopped (camera disconnected): 3 frames received"))

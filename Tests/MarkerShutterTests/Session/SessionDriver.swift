@@ -12,7 +12,7 @@ final class SessionDriver {
     static var pattern: Pattern { get throws { try Pattern(parsing: "charuco:5x7:DICT_6X6_250") } }
     let session: LiveSession
     let frames: [FrameFolder.Frame]
-    private let continuation: AsyncThrowingStream<LiveSource.Item, any Error>.Continuation
+    private let continuation: AsyncThrowingStream<SourceItem, any Error>.Continuation
     private var iterator: AsyncStream<LiveSession.Event>.Iterator
     /// Every event so far, in order.
     private(set) var events: [LiveSession.Event] = []
@@ -25,9 +25,9 @@ final class SessionDriver {
         var configuration = LiveSession.Configuration(detector: detector, rule: ValidityRule(defaultsFor: try Self.pattern),
                                                       hold: .milliseconds(300), pictures: pictures)
         change(&configuration)
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: LiveSource.Item.self, throwing: (any Error).self)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SourceItem.self, throwing: (any Error).self)
         self.continuation = continuation
-        session = try LiveSession(source: .source(.items(named: "sample", stream, mayStall: mayStall, stop: { continuation.finish() })),
+        session = try LiveSession(source: .source(StreamSource(named: "sample", stream, mayStall: mayStall, stop: { continuation.finish() })),
                                   configuration: configuration)
         iterator = session.events.makeAsyncIterator()
     }
@@ -47,9 +47,9 @@ final class SessionDriver {
 
     /// Hands over a frame that cannot be read, at `time`, and waits until the session has told of it.
     func feedMissing(at time: FrameTime, file: String) async throws {
-        continuation.yield(.missing(LiveSource.MissingFrame(time: time, file: file, reason: "no such file")))
+        continuation.yield(.missing(MissingFrame(time: time, file: file, reason: "no such file")))
         _ = try await waitFor("the skipped frame") { event -> Bool? in
-            guard case .frameSkipped(file, "no such file") = event else { return nil }
+            guard case .frameSkipped(_, file, "no such file") = event else { return nil }
             return true
         }
     }

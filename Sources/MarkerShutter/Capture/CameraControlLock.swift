@@ -1,24 +1,16 @@
 import FrameCapture
 
-/// `--lock` on a streaming camera: the automatic modes are left to settle on the scene for a while,
-/// then exposure, gain, white balance and focus are fixed at the values they reached
+/// `--lock` on a streaming V4L2 camera: the automatic modes are left to settle on the scene for a
+/// while, then exposure, gain, white balance and focus are fixed at the values they reached
 /// (``Camera/lockControls()``).
 ///
 /// The time is counted in frame time, from the first frame's timestamp, so a busy machine that
 /// takes the frames late still lets the camera settle for as long.
-public struct CameraControlLock: Sendable {
+struct CameraControlLock: Sendable {
     /// How long the automatic modes settle before they are fixed; zero fixes them before the first frame.
-    public let settling: Duration
+    let settling: Duration
     /// Controls set before streaming, read back again with the lock's.
-    public let earlier: [String]
-    private let onLocked: @Sendable ([String: Int64]) -> Void
-
-    /// A lock after `settling`, telling `onLocked` every control set (`earlier` and the lock's), as read back.
-    public init(settling: Duration, earlier: [String] = [], onLocked: @escaping @Sendable ([String: Int64]) -> Void = { _ in }) {
-        self.settling = settling
-        self.earlier = earlier
-        self.onLocked = onLocked
-    }
+    let earlier: [String]
 
     /// Takes frames from `iterator` (they are dropped) until one comes `settling` after the first.
     ///
@@ -35,12 +27,11 @@ public struct CameraControlLock: Sendable {
 
     /// Fixes the automatic modes and reads back every control set.
     ///
+    /// - Returns: Every control set (``earlier`` and the lock's), by name, as read back.
     /// - Throws: ``ControlError`` from setting or reading a control.
     func apply(to camera: Camera) throws(ControlError) -> [String: Int64] {
         let locked = try camera.lockControls()
-        let values = try camera.currentValues(of: earlier + locked.map(\.name)).valuesByName
-        onLocked(values)
-        return values
+        return try camera.currentValues(of: earlier + locked.map(\.name)).valuesByName
     }
 }
 
