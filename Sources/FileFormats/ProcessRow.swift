@@ -140,6 +140,12 @@ public struct ProcessRow: Sendable, Equatable {
         guard let document = try? JSONValue(parsing: Data(line.utf8)), let fields = document.object else {
             throw Problem(reason: "not a JSON object")
         }
+        try self.init(fields: fields, shutter: true)
+    }
+
+    /// Reads a row's fields; without `shutter`, a detected frame's `shutter` and `held_index` are
+    /// not read (a shard's frame line has none: only the frames before it decide them).
+    init(fields: [String: JSONValue], shutter withShutter: Bool) throws(Problem) {
         guard let index = fields["index"]?.integer else { throw Problem(reason: "no whole \"index\"") }
         guard let t = fields["t"]?.real else { throw Problem(reason: "no \"t\" in seconds") }
         let file = fields["file"]?.string
@@ -152,7 +158,8 @@ public struct ProcessRow: Sendable, Equatable {
             return
         }
         guard let valid = fields["valid"]?.bool else { throw Problem(reason: "neither \"valid\" nor \"error\"") }
-        guard let shutter = fields["shutter"]?.string else { throw Problem(reason: "no \"shutter\" string") }
+        let shutter = fields["shutter"]?.string ?? ""
+        if withShutter, fields["shutter"]?.string == nil { throw Problem(reason: "no \"shutter\" string") }
         guard let milliseconds = fields["detect_ms"]?.real else { throw Problem(reason: "no \"detect_ms\" number") }
         func point(_ value: JSONValue) throws(Problem) -> RecordedDetection.Point {
             guard let pair = value.array, pair.count == 2, let x = pair[0].real, let y = pair[1].real else {
@@ -189,6 +196,6 @@ public struct ProcessRow: Sendable, Equatable {
         outcome = .detected(Detected(
             sequence: fields["sequence"]?.integer.flatMap { $0 >= 0 ? UInt64($0) : nil }, valid: valid,
             detection: RecordedDetection(markers: markers, corners: corners), sharpness: fields["sharpness"]?.real,
-            detectMilliseconds: milliseconds, shutter: shutter, heldIndex: fields["held_index"]?.integer, why: why))
+            detectMilliseconds: milliseconds, shutter: shutter, heldIndex: withShutter ? fields["held_index"]?.integer : nil, why: why))
     }
 }

@@ -28,7 +28,7 @@ extension ProcessCommand {
                 }
             }
             let inputs = recording.frames.map(\.path)
-                + [FrameManifest.fileName, RigRecording.descriptionName, RigRecording.eventsName].map { (folder as NSString).appendingPathComponent($0) }
+                + [FrameManifest.fileName, CamerasFile.fileName, EventsLine.fileName].map { (folder as NSString).appendingPathComponent($0) }
             destination = try SafeOutput.destination(for: output ?? "-", replacing: force, inputs: inputs)
         } catch {
             throw RuntimeError("\(error)")

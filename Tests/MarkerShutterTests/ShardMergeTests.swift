@@ -136,6 +136,13 @@ import Testing
         #expect(throws: ShardMergeError.damaged(paths[1], line: 1, "a shard header with impossible numbers")) {
             try ShardMerge.recordings(try ShardMerge.files(in: [scratch]))
         }
+        // A frame count near the end of Int, a hold of centuries: refused before anything is made of them.
+        for (field, value) in [("\"frames\":120", "\"frames\":9223372036854775000"), ("\"hold_ns\":300000000", "\"hold_ns\":9223372036854775000")] {
+            try String(decoding: original, as: UTF8.self).replacingOccurrences(of: field, with: value)
+                .write(toFile: paths[1], atomically: true, encoding: .utf8)
+            let error = #expect(throws: ShardMergeError.self) { try ShardMerge.recordings(try ShardMerge.files(in: [scratch])) }
+            #expect(error.map { "\($0)" }?.contains("impossible") == true, "\(value): \(error.map { "\($0)" } ?? "")")
+        }
         // Not a shard file at all.
         try "{\"index\":0}\n".write(toFile: paths[1], atomically: true, encoding: .utf8)
         #expect(throws: ShardMergeError.notAShard(paths[1])) { try ShardMerge.recordings(try ShardMerge.files(in: [scratch])) }

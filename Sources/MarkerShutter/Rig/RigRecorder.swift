@@ -57,11 +57,11 @@ public final class RigRecorder: Sendable {
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
         guard existing.isEmpty else { throw OutputError(path: folder, call: "record into a non-empty folder", errno: ENOTEMPTY) }
         for camera in cameras { try SafeOutput.prepareFolder((folder as NSString).appendingPathComponent(camera.name)) }
-        let description = RigRecording.Description(cameras: cameras.map { .init(name: $0.name, frameInterval: $0.frameInterval) })
-        try SafeOutput.write(Array(description.text.utf8), to: (folder as NSString).appendingPathComponent(RigRecording.descriptionName))
+        let description = CamerasFile(cameras: cameras.map { .init(name: $0.name, frameInterval: $0.frameInterval) })
+        try SafeOutput.write(Array(description.text.utf8), to: (folder as NSString).appendingPathComponent(CamerasFile.fileName))
         manifest = try SafeOutput.openInPlace((folder as NSString).appendingPathComponent(FrameManifest.fileName), appending: true)
         do {
-            events = try SafeOutput.openInPlace((folder as NSString).appendingPathComponent(RigRecording.eventsName), appending: true)
+            events = try SafeOutput.openInPlace((folder as NSString).appendingPathComponent(EventsLine.fileName), appending: true)
         } catch {
             close(manifest)
             throw error
@@ -83,26 +83,26 @@ public final class RigRecorder: Sendable {
     /// call it, ``noteAdvance(to:arrivalsOnly:)``, ``noteLost(camera:)`` and ``record(camera:pixels:time:sequence:controls:)``
     /// in the order the machine is told.
     public func noteArrival(camera: Int, at time: FrameTime, dropped: Int = 0) {
-        note("{\"arrived\":\(JSONObjectText.string(cameras[camera])),\"t\":\(ManifestLine.secondsText(time.seconds))"
-            + (dropped > 0 ? ",\"dropped\":\(dropped)" : "") + "}\n")
+        note(.arrived(camera: cameras[camera], t: time.seconds, dropped: dropped))
     }
 
     /// Notes that the machine's time moved on with no frame (for arrivals only while frames wait for detection).
     public func noteAdvance(to time: FrameTime, arrivalsOnly: Bool) {
-        note("{\"\(arrivalsOnly ? "advance_arrivals" : "advance")\":\(ManifestLine.secondsText(time.seconds))}\n")
+        note(arrivalsOnly ? .advanceArrivals(t: time.seconds) : .advance(t: time.seconds))
     }
 
     /// Notes that camera `camera` is gone.
     public func noteLost(camera: Int) {
-        note("{\"lost\":\(JSONObjectText.string(cameras[camera]))}\n")
+        note(.lost(camera: cameras[camera]))
     }
 
-    private func note(_ line: String) {
+    private func note(_ event: EventsLine) {
+        let line = event.text
         guard state.withLock({ $0.summary.failure == nil }) else { return }
         queue.async { [self] in
             guard state.withLock({ $0.summary.failure == nil }) else { return }
             do throws(OutputError) {
-                try SafeOutput.writeAll(Array(line.utf8), to: events, path: (folder as NSString).appendingPathComponent(RigRecording.eventsName))
+                try SafeOutput.writeAll(Array(line.utf8), to: events, path: (folder as NSString).appendingPathComponent(EventsLine.fileName))
             } catch {
                 state.withLock { $0.summary.failure = error }
             }
@@ -146,11 +146,11 @@ public final class RigRecorder: Sendable {
     /// itself stays; whoever made it removes it.
     func discard() {
         queue.sync {}
-        for name in [FrameManifest.fileName, RigRecording.eventsName] {
+        for name in [FrameManifest.fileName, EventsLine.fileName] {
             let path = (folder as NSString).appendingPathComponent(name)
             if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 { unlink(path) }
         }
-        unlink((folder as NSString).appendingPathComponent(RigRecording.descriptionName))
+        unlink((folder as NSString).appendingPathComponent(CamerasFile.fileName))
         for camera in cameras { _ = rmdir((folder as NSString).appendingPathComponent(camera)) }
     }
 
@@ -171,8 +171,8 @@ public final class RigRecorder: Sendable {
                 throw error
             }
             state.withLock { $0.summary.written += 1 }
-            let observed = "{\"observed\":\(JSONObjectText.string(cameras[camera])),\"file\":\"\(name)\"}\n"
-            try SafeOutput.writeAll(Array(observed.utf8), to: events, path: (folder as NSString).appendingPathComponent(RigRecording.eventsName))
+            let observed = EventsLine.observed(camera: cameras[camera], file: name).text
+            try SafeOutput.writeAll(Array(observed.utf8), to: events, path: (folder as NSString).appendingPathComponent(EventsLine.fileName))
         } catch let error as OutputError {
             state.withLock { $0.summary.failure = error }
         } catch {

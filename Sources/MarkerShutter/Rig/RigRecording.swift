@@ -15,11 +15,6 @@ import Foundation
 /// a file outside its camera's folder (a name with `/`, a link leading out), a camera's timestamps
 /// going back, or a camera with no frame is a ``RigRecordingError`` naming it, and nothing is replayed.
 public struct RigRecording: Sendable {
-    /// The file naming a rig recording's cameras.
-    public static let descriptionName = "cameras.json"
-    /// The file of what the rig machine was told, in order.
-    public static let eventsName = "events.jsonl"
-
     /// One thing the rig machine was told.
     public enum Step: Sendable, Equatable {
         /// A camera's frame arrived, before detection, with `dropped` frames lost before it.
@@ -32,86 +27,6 @@ public struct RigRecording: Sendable {
         case advanceArrivals(FrameTime)
         /// The camera is gone.
         case lost(camera: Int)
-    }
-
-    /// `cameras.json`: the cameras in the rig's order, each with its frame interval.
-    public struct Description: Sendable, Equatable {
-        /// One camera.
-        public struct Camera: Sendable, Equatable {
-            /// Its name (the name of its folder).
-            public let name: String
-            /// The time between its frames.
-            public let frameInterval: Duration
-
-            /// Describes a camera.
-            public init(name: String, frameInterval: Duration) {
-                self.name = name
-                self.frameInterval = frameInterval
-            }
-        }
-
-        /// The cameras, in the rig's order.
-        public let cameras: [Camera]
-
-        /// Describes a rig.
-        public init(cameras: [Camera]) { self.cameras = cameras }
-
-        /// The file's text: `fps` for an interval of a whole number of frames per second (written
-        /// so that it reads back exactly), else `frame_interval` in seconds.
-        public var text: String {
-            let items = cameras.map { camera -> String in
-                let fps = Int((1 / camera.frameInterval.inSeconds).rounded())
-                let rate = fps > 0 && Duration.seconds(1) / fps == camera.frameInterval
-                    ? "\"fps\":\(fps)" : "\"frame_interval\":\(ManifestLine.secondsText(camera.frameInterval.inSeconds))"
-                return "{\"name\":\(JSONObjectText.string(camera.name)),\(rate)}"
-            }
-            return "{\"cameras\":[" + items.joined(separator: ",") + "]}\n"
-        }
-
-        private struct Stored: Decodable {
-            struct Camera: Decodable {
-                let name: String
-                let fps: Int?
-                let frame_interval: Double?
-            }
-
-            let cameras: [Camera]
-        }
-
-        /// Reads the file's text.
-        ///
-        /// - Throws: ``RigRecordingError`` when it is not a list of 2 to 8 cameras with distinct valid
-        ///   names and a frame rate (`fps` from 1 to 1000) or interval (`frame_interval` seconds, 0 to 1).
-        public init(parsing text: String) throws(RigRecordingError) {
-            let stored: Stored
-            do {
-                stored = try JSONDecoder().decode(Stored.self, from: Data(text.utf8))
-            } catch {
-                throw RigRecordingError("\(RigRecording.descriptionName) is not {\"cameras\":[{\"name\":...,\"fps\":...},...]}")
-            }
-            guard RigShutterMachine.Configuration.cameraCounts.contains(stored.cameras.count) else {
-                throw RigRecordingError("\(RigRecording.descriptionName) names \(stored.cameras.count) cameras; a rig has 2 to 8")
-            }
-            var cameras: [Camera] = []
-            for camera in stored.cameras {
-                if let problem = RigCamera.nameProblem(camera.name) {
-                    throw RigRecordingError("\(RigRecording.descriptionName): camera name \"\(FileNameText.escaped(camera.name))\" \(problem)")
-                }
-                guard !cameras.contains(where: { $0.name == camera.name }) else {
-                    throw RigRecordingError("\(RigRecording.descriptionName) names camera \(camera.name) twice")
-                }
-                let interval: Duration
-                if let fps = camera.fps, (1...1000).contains(fps) {
-                    interval = .seconds(1) / fps
-                } else if let seconds = camera.frame_interval, seconds.isFinite, seconds > 0, seconds <= 1 {
-                    interval = .nanoseconds(Int64((seconds * 1e9).rounded()))
-                } else {
-                    throw RigRecordingError("\(RigRecording.descriptionName): camera \(camera.name) needs fps from 1 to 1000 or frame_interval from 0 to 1 s")
-                }
-                cameras.append(Camera(name: camera.name, frameInterval: interval))
-            }
-            self.cameras = cameras
-        }
     }
 
     /// One recorded frame.
@@ -142,7 +57,7 @@ public struct RigRecording: Sendable {
     /// Whether `folder` holds a rig's recording (a `cameras.json`, or a manifest whose first line names a
     /// camera) rather than a single camera's.
     public static func isRig(_ folder: String) -> Bool {
-        if FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(descriptionName)) { return true }
+        if FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(CamerasFile.fileName)) { return true }
         guard let handle = FileHandle(forReadingAtPath: (folder as NSString).appendingPathComponent(FrameManifest.fileName)) else { return false }
         defer { try? handle.close() }
         let start = (try? handle.read(upToCount: 4096)) ?? Data()
@@ -159,11 +74,16 @@ public struct RigRecording: Sendable {
     /// - Throws: ``RigRecordingError`` naming the first thing wrong.
     public init(folder: String, allowingMissingFrames: Bool = false) throws(RigRecordingError) {
         self.folder = folder
-        let descriptionPath = (folder as NSString).appendingPathComponent(Self.descriptionName)
+        let descriptionPath = (folder as NSString).appendingPathComponent(CamerasFile.fileName)
         guard let descriptionText = try? String(contentsOfFile: descriptionPath, encoding: .utf8) else {
             throw RigRecordingError("\(descriptionPath) cannot be read: a rig's recording names its cameras there")
         }
-        let description = try Description(parsing: descriptionText)
+        let description: CamerasFile
+        do {
+            description = try CamerasFile(parsing: descriptionText)
+        } catch {
+            throw RigRecordingError(error.description)
+        }
         do {
             cameras = try description.cameras.map { try RigCamera(name: $0.name, frameInterval: $0.frameInterval) }
         } catch {
@@ -227,23 +147,12 @@ public struct RigRecording: Sendable {
             throw RigRecordingError("\(manifestPath): camera \(cameras[silent].name) has no frame")
         }
         self.frames = frames
-        let eventsPath = (folder as NSString).appendingPathComponent(Self.eventsName)
+        let eventsPath = (folder as NSString).appendingPathComponent(EventsLine.fileName)
         guard FileManager.default.fileExists(atPath: eventsPath) else {
             steps = frames.indices.flatMap { [Step.arrived(camera: frames[$0].camera, time: frames[$0].time), .observed(frame: $0)] }
             return
         }
         steps = try Self.steps(eventsPath, frames: frames, cameras: cameras.map(\.name))
-    }
-
-    private struct Event: Decodable {
-        let arrived: String?
-        let t: Double?
-        let dropped: Int?
-        let observed: String?
-        let file: String?
-        let advance: Double?
-        let advance_arrivals: Double?
-        let lost: String?
     }
 
     /// Reads `events.jsonl`: every frame of the manifest observed once, each camera's in the manifest's order.
@@ -265,34 +174,30 @@ public struct RigRecording: Sendable {
                 }
                 return index
             }
-            func time(_ seconds: Double) throws(RigRecordingError) -> FrameTime {
-                guard seconds.isFinite, seconds >= 0, seconds <= 1e9 else { throw bad("\(seconds) is not a timestamp from 0 to 1e9 seconds") }
-                return FrameTime(.microseconds(Int64((seconds * 1e6).rounded())))
+            func time(_ seconds: Double) -> FrameTime { FrameTime(.microseconds(Int64((seconds * 1e6).rounded()))) }
+            let event: EventsLine
+            do {
+                event = try EventsLine(parsing: trimmed)
+            } catch {
+                throw bad(error.description)
             }
-            guard let event = try? JSONDecoder().decode(Event.self, from: Data(trimmed.utf8)) else {
-                throw bad("expected {\"arrived\": camera, \"t\": s[, \"dropped\": n]}, {\"observed\": camera, \"file\": name}, {\"advance\": s}, {\"advance_arrivals\": s} or {\"lost\": camera}")
-            }
-            if let name = event.arrived, let t = event.t {
-                let dropped = event.dropped ?? 0
-                guard (0...1_000_000).contains(dropped) else { throw bad("dropped \(dropped) is not a count of frames from 0 to 1000000") }
-                steps.append(.arrived(camera: try camera(name), time: try time(t), dropped: dropped))
-            } else if let name = event.observed, let file = event.file {
+            switch event {
+            case .arrived(let name, let t, let dropped):
+                steps.append(.arrived(camera: try camera(name), time: time(t), dropped: dropped))
+            case .observed(let name, let file):
                 let index = try camera(name)
                 guard nextFrame < frames.count, frames[nextFrame].camera == index,
                       (frames[nextFrame].path as NSString).lastPathComponent == file else {
                     throw bad("\(name)/\(FileNameText.escaped(file)) is not the manifest's next frame")
                 }
-                let next = nextFrame
+                steps.append(.observed(frame: nextFrame))
                 nextFrame += 1
-                steps.append(.observed(frame: next))
-            } else if let t = event.advance {
-                steps.append(.advance(try time(t)))
-            } else if let t = event.advance_arrivals {
-                steps.append(.advanceArrivals(try time(t)))
-            } else if let name = event.lost {
+            case .advance(let t):
+                steps.append(.advance(time(t)))
+            case .advanceArrivals(let t):
+                steps.append(.advanceArrivals(time(t)))
+            case .lost(let name):
                 steps.append(.lost(camera: try camera(name)))
-            } else {
-                throw bad("expected {\"arrived\": camera, \"t\": s[, \"dropped\": n]}, {\"observed\": camera, \"file\": name}, {\"advance\": s}, {\"advance_arrivals\": s} or {\"lost\": camera}")
             }
         }
         guard nextFrame == frames.count else {

@@ -1,3 +1,4 @@
+import FileFormats
 import MarkerDetection
 
 /// The rig shutter: several cameras, one shutter for the set, with no thread, lock, task or clock.
@@ -63,7 +64,7 @@ public struct RigShutterMachine: Sendable {
         public let stallFloor: Duration
 
         /// The most cameras a rig may have.
-        public static let cameraCounts: ClosedRange<Int> = 2...8
+        public static let cameraCounts: ClosedRange<Int> = CamerasFile.cameraCounts
 
         /// The largest error, in pixels, that the time difference within a set may cause: a quarter
         /// of a pixel, about the noise of a sub-pixel corner, so that a set's timing adds little to

@@ -1,3 +1,4 @@
+import FileFormats
 /// One task of a job split `count` ways: task `index`, from 0 to `count - 1`.
 ///
 /// Written `K/N` on the command line, or taken from the environment a scheduler gives each task
@@ -28,7 +29,7 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The most tasks one job may have: 1,000,000.
-    static let maximumCount = 1_000_000
+    static let maximumCount = ShardLine.maximumShards
 
     /// Reads `--shard`'s value: `K/N`, `slurm` or `kubernetes` (the last two from `environment`).
     ///

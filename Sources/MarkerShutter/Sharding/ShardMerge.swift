@@ -1,4 +1,4 @@
-import FileFormats
+package import FileFormats
 import Foundation
 
 /// Puts the shard files of `process --shard` back together (`marker-shutter merge`): checks that
@@ -12,7 +12,7 @@ public enum ShardMerge {
     /// The shard files of one recording, in shard order.
     public struct Recording: Sendable {
         /// The header of its first shard.
-        package let header: ShardHeader
+        package let header: ShardLine.Header
         /// The shard files, shard 0 first.
         public let files: [String]
     }
@@ -20,13 +20,13 @@ public enum ShardMerge {
     /// A recording merged.
     public struct Merged: Sendable, CustomStringConvertible {
         /// The recording.
-        package let header: ShardHeader
+        package let header: ShardLine.Header
         /// The rows, each followed by a newline, as `process` writes them.
         public let rows: [UInt8]
         /// Frames, validity, shutter stretches and errors, as `process` counts them.
         public let summary: ProcessingSummary
         /// The trailers of the shards, in order (what each cost).
-        let trailers: [ShardTrailer]
+        let trailers: [ShardLine.Trailer]
         /// How long the merge took.
         public let elapsed: Duration
 
@@ -77,7 +77,7 @@ public enum ShardMerge {
     /// - Throws: ``ShardMergeError`` naming the files or shards at fault.
     public static func recordings(_ files: [String], oneRecording: Bool = false) throws(ShardMergeError) -> [Recording] {
         var order: [String] = []
-        var groups: [String: [(path: String, header: ShardHeader)]] = [:]
+        var groups: [String: [(path: String, header: ShardLine.Header)]] = [:]
         var seen = Set<String>()
         for file in files {
             let resolved = URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path
@@ -126,7 +126,7 @@ public enum ShardMerge {
 
     /// The task that writes shard `shard` of the recording `header` is from: the shard itself for
     /// one folder; for a folder list, the task that the folder's shard fell to.
-    static func task(of shard: Int, in header: ShardHeader) -> Int {
+    static func task(of shard: Int, in header: ShardLine.Header) -> Int {
         guard let index = header.listIndex else { return shard }
         return FolderList.task(ofFolder: index, shard: shard, shardsPerFolder: header.shards, tasks: header.tasks)
     }
@@ -160,7 +160,7 @@ public enum ShardMerge {
         var timeline = ShutterTimeline<Int>(hold: recording.header.options.hold)
         var summary = ProcessingSummary(frames: recording.header.frames)
         var rows: [UInt8] = []
-        var trailers: [ShardTrailer] = []
+        var trailers: [ShardLine.Trailer] = []
         var previous: Int64?
         for path in recording.files {
             let data = try read(path)
@@ -170,38 +170,36 @@ public enum ShardMerge {
             let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().map { Substring($0) }
             let header = try decodeHeader(lines.first ?? "", path: path)
             var expected = header.first
-            var trailer: ShardTrailer?
+            var trailer: ShardLine.Trailer?
             for (offset, line) in lines.enumerated().dropFirst() {
                 if trailer != nil { throw .damaged(path, line: offset + 1, "a line after the shard's last") }
-                if !line.hasPrefix("{\"index\":") {
-                    guard let decoded = try? JSONDecoder().decode(ShardTrailer.self, from: Data(line.utf8)), decoded.shard == header.shard else {
-                        throw .damaged(path, line: offset + 1, "not the end of shard \(header.shard)")
-                    }
-                    trailer = decoded
+                let frame: ShardLine.Frame
+                switch Result(catching: { () throws(ShardLineError) in try ShardLine(parsing: line) }) {
+                case .success(.frame(let parsed)):
+                    frame = parsed
+                case .success(.trailer(let parsed)) where parsed.shard == header.shard:
+                    trailer = parsed
                     continue
+                case .success:
+                    throw .damaged(path, line: offset + 1, "not the end of shard \(header.shard)")
+                case .failure(let error):
+                    throw .damaged(path, line: offset + 1, line.hasPrefix("{\"index\":") ? error.description : "not the end of shard \(header.shard)")
                 }
                 guard expected < header.end else { throw .damaged(path, line: offset + 1, "more frames than the shard's \(header.end - header.first)") }
-                let parsed: ShardRecord.Parsed
-                switch ShardRecord.parse(line) {
-                case .success(let value): parsed = value
-                case .failure(let malformed): throw .damaged(path, line: offset + 1, malformed.reason)
-                }
-                guard parsed.index == expected else { throw .damaged(path, line: offset + 1, "frame \(parsed.index) where frame \(expected) belongs") }
-                if let previous, parsed.nanoseconds < previous {
+                guard frame.index == expected else { throw .damaged(path, line: offset + 1, "frame \(frame.index) where frame \(expected) belongs") }
+                if let previous, frame.nanoseconds < previous {
                     throw .damaged(path, line: offset + 1, "frame \(expected)'s time goes back")
                 }
-                previous = parsed.nanoseconds
-                let time = FrameTime(.nanoseconds(parsed.nanoseconds))
-                switch parsed.kind {
-                case .detected(let detected, let valid):
-                    let step = timeline.observe(index: expected, snapshot: expected, isValid: valid, at: time)
-                    if valid { summary.validFrames += 1 }
-                    rows.append(contentsOf: detected.row(shutter: step.state.phase.description, heldIndex: step.state.heldIndex).utf8)
-                case .unreadable(let row):
-                    let read = try? ProcessRow(parsing: row + "}")
-                    let reason: String? = if case .unreadable(let reason) = read?.outcome { reason } else { nil }
-                    summary.errors.append(ProcessingSummary.FrameError(index: expected, file: read?.file ?? "", reason: reason ?? ""))
-                    rows.append(contentsOf: (row + "}").utf8)
+                previous = frame.nanoseconds
+                let time = FrameTime(.nanoseconds(frame.nanoseconds))
+                switch frame.row.outcome {
+                case .detected(let detected):
+                    let step = timeline.observe(index: expected, snapshot: expected, isValid: detected.valid, at: time)
+                    if detected.valid { summary.validFrames += 1 }
+                    rows.append(contentsOf: frame.row(shutter: step.state.phase.description, heldIndex: step.state.heldIndex).text.utf8)
+                case .unreadable(let reason):
+                    summary.errors.append(ProcessingSummary.FrameError(index: expected, file: frame.row.file ?? "", reason: reason))
+                    rows.append(contentsOf: frame.row.text.utf8)
                 }
                 rows.append(UInt8(ascii: "\n"))
                 expected += 1
@@ -220,7 +218,7 @@ public enum ShardMerge {
     }
 
     /// A shard file's header, read from its first line.
-    static func readHeader(_ path: String) throws(ShardMergeError) -> ShardHeader {
+    static func readHeader(_ path: String) throws(ShardMergeError) -> ShardLine.Header {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(path, "cannot be opened") }
         defer { try? handle.close() }
         var head = Data()
@@ -234,16 +232,16 @@ public enum ShardMerge {
         return try decodeHeader(Substring(String(decoding: line, as: UTF8.self)), path: path)
     }
 
-    private static func decodeHeader(_ line: Substring, path: String) throws(ShardMergeError) -> ShardHeader {
-        guard let header = try? JSONDecoder().decode(ShardHeader.self, from: Data(line.utf8)) else {
+    private static func decodeHeader(_ line: Substring, path: String) throws(ShardMergeError) -> ShardLine.Header {
+        do {
+            return try ShardLine.Header(parsing: line)
+        } catch .notAShard {
             throw .notAShard(path)
+        } catch .otherFormat(let format) {
+            throw .otherFormat(path, format)
+        } catch {
+            throw .damaged(path, line: 1, error.description)
         }
-        guard header.format == ShardHeader.formatVersion else { throw .otherFormat(path, header.format) }
-        guard header.frames >= 0, (1...Shard.maximumCount).contains(header.shards), (0..<header.shards).contains(header.shard),
-              (1...Shard.maximumCount).contains(header.tasks), header.options.holdNanoseconds >= 0 else {
-            throw .damaged(path, line: 1, "a shard header with impossible numbers")
-        }
-        return header
     }
 
     private static func read(_ path: String) throws(ShardMergeError) -> Data {
@@ -320,7 +318,7 @@ public enum ShardMergeError: Error, Equatable, CustomStringConvertible {
         case .doubledFile(let path): return "\(path) is given twice"
         case .unreadable(let path, let reason): return "\(path) \(reason): run its task again"
         case .notAShard(let path): return "\(path) is not a shard file (its first line is no header of process --shard)"
-        case .otherFormat(let path, let format): return "\(path) is a shard file of format \(format); this marker-shutter reads format \(ShardHeader.formatVersion)"
+        case .otherFormat(let path, let format): return "\(path) is a shard file of format \(format); this marker-shutter reads format \(ShardLine.formatVersion)"
         case .otherOptions(let path, let other, let difference):
             return "\(path) was made with other options than \(other) (\(difference)): shards of one folder need one set of options"
         case .otherCount(let path, let count, let other, let otherCount):

@@ -10,8 +10,8 @@ import Glibc
 /// its shard (``FolderProcessor/shardRanges(frames:shards:)``) and writes them as a shard file,
 /// `NAME.shard-K-of-N.jsonl` in the output folder, whole or not at all.
 ///
-/// The file holds a ``ShardHeader`` line, one ``ShardRecord`` line per frame and a
-/// ``ShardTrailer`` line. It is written under a hidden temporary name and renamed into place once
+/// The file holds a header line, one frame line per frame and a trailer line, each a
+/// ``ShardLine``. It is written under a hidden temporary name and renamed into place once
 /// complete; a run that is stopped, or whose file cannot be written, leaves no shard file, so
 /// `merge` finds the shard missing and names the task to run again.
 public struct ShardRun: Sendable {
@@ -64,7 +64,7 @@ public struct ShardRun: Sendable {
     /// What a run did.
     public struct Result: Sendable, CustomStringConvertible {
         /// The shard's header.
-        package let header: ShardHeader
+        package let header: ShardLine.Header
         /// The shard file's path.
         public let path: String
         /// Frames, validity, errors and timing of the shard's frames.
@@ -114,14 +114,14 @@ public struct ShardRun: Sendable {
     }
 
     /// The header this run writes.
-    package var header: ShardHeader {
+    package var header: ShardLine.Header {
         let configuration = configuration
         let range = FolderProcessor.shardRanges(frames: configuration.folder.frames.count, shards: configuration.shard.count)[configuration.shard.index]
-        return ShardHeader(
-            format: ShardHeader.formatVersion, name: configuration.name, folder: configuration.folder.resolvedPath,
+        return ShardLine.Header(
+            name: configuration.name, folder: configuration.folder.resolvedPath,
             path: configuration.folder.path, timing: configuration.folder.timing.description,
             frames: configuration.folder.frames.count, frameList: configuration.folder.listDigest,
-            options: ShardOptions(detector: configuration.detector, rule: configuration.rule, options: configuration.options),
+            options: .init(detector: configuration.detector, rule: configuration.rule, options: configuration.options),
             shard: configuration.shard.index, shards: configuration.shard.count, first: range.lowerBound, end: range.upperBound,
             list: configuration.list?.path, listIndex: configuration.list?.index, listCount: configuration.list?.count,
             task: configuration.task.index, tasks: configuration.task.count)
@@ -158,9 +158,9 @@ public struct ShardRun: Sendable {
         let processor = FolderProcessor(folder: configuration.folder, detector: configuration.detector, rule: configuration.rule, options: options)
         let summary = processor.run(frames: range, shouldStop: shouldStop) { frame, outcome in
             switch outcome {
-            case .observed(let observation, _): writer.append(ShardRecord.line(for: observation))
+            case .observed(let observation, _): writer.append(FrameRow.shardFrame(observation).text)
             case .unreadable(let reason):
-                writer.append(ShardRecord.errorLine(index: frame.index, file: frame.file, time: frame.time, reason: reason))
+                writer.append(FrameRow.shardFrame(index: frame.index, file: frame.file, time: frame.time, reason: reason).text)
             }
             onFrame()
         }
@@ -170,7 +170,7 @@ public struct ShardRun: Sendable {
             staged.abandon()
             exit = .interrupted
         } else {
-            writer.append(ShardTrailer(shard: header.shard, rows: range.count, seconds: summary.elapsed.inSeconds, cpuSeconds: cpu,
+            writer.append(ShardLine.Trailer(shard: header.shard, rows: range.count, seconds: summary.elapsed.inSeconds, cpuSeconds: cpu,
                                        jobs: summary.jobs).line)
             if let failure = writer.finish() {
                 exit = .outputFailed("\(failure)")

@@ -261,7 +261,10 @@ import Testing
         ("{\"cameras\":[{\"name\":\"left\",\"fps\":30}]}", "cameras.json names 1 cameras; a rig has 2 to 8"),
         ("{\"cameras\":[{\"name\":\"left\",\"fps\":30},{\"name\":\"left\",\"fps\":30}]}", "cameras.json names camera left twice"),
         ("{\"cameras\":[{\"name\":\"left\",\"fps\":30},{\"name\":\"right\"}]}",
-         "cameras.json: camera right needs fps from 1 to 1000 or frame_interval from 0 to 1 s"),
+         "cameras.json: camera right needs fps from 1 to 1000 or frame_interval from 0.001 to 1 s"),
+        // An interval that rounds to no time at all would divide by zero further on.
+        ("{\"cameras\":[{\"name\":\"left\",\"fps\":30},{\"name\":\"right\",\"frame_interval\":1e-12}]}",
+         "cameras.json: camera right needs fps from 1 to 1000 or frame_interval from 0.001 to 1 s"),
         ("[]", "cameras.json is not {\"cameras\":[{\"name\":...,\"fps\":...},...]}"),
     ])
     func aBadRigDescriptionIsRefused(rig: String, message: String) throws {
