@@ -7,6 +7,7 @@
 //   V4L2 camera -> FrameCapture (over CV4L2Shim) -> MarkerDetection (over COpenCVShim)
 //               -> Debounce (conditional debouncer) -> MarkerShutter (pipeline) -> marker-shutter
 //   pictures -> Calibration (over CCalibrationShim, CCeresShim) -> marker-shutter calibrate
+//   MarkerShutter -> Sharding (process --shard, merge) -> marker-shutter
 //                           `-> MarkerShutter (`live --calibrate` solves as pictures are taken)
 //
 // The files both of those write and read (picture sidecars, manifest lines, `process` rows) are
@@ -204,7 +205,7 @@ let pipelineTargets: [Target] = [
         name: "MarkerShutterCLI",
         dependencies: [
             "MarkerShutter", "FileFormats", "MarkerDetection", "Calibration", "FrameCapture", "Pixels", "Debounce", "BrowserView",
-            "PreviewWindow",
+            "PreviewWindow", "Sharding",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift
@@ -213,7 +214,7 @@ let pipelineTargets: [Target] = [
         name: "MarkerShutterTests",
         dependencies: [
             "MarkerShutter", "Debounce", "DebounceTesting", "FileFormats", "MarkerDetection", "MarkerDetectionTestSupport",
-            "Pixels", "FrameCapture", "Calibration",
+            "Pixels", "FrameCapture", "Calibration", "Sharding",
         ],
         swiftSettings: strictSwift
     ),
@@ -230,6 +231,16 @@ let pipelineTargets: [Target] = [
             "MarkerShutter", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels", "EmulatedCameraHarness",
             "MarkerShutterCLI", "HTTPTestSupport",
         ],
+        swiftSettings: strictSwift
+    ),
+]
+
+// MARK: - Sharding: `process --shard` cuts a folder over the tasks of an array job, `merge` puts it back
+
+let shardingTargets: [Target] = [
+    // Shard files (their lines are FileFormats' ShardLine), folder lists, the merge.
+    .target(
+        name: "Sharding", dependencies: ["MarkerShutter", "FileFormats", "MarkerDetection", "SystemCalls"],
         swiftSettings: strictSwift
     ),
 ]
@@ -316,6 +327,7 @@ targets += detectionTargets
 targets += calibrationTargets
 targets += captureTargets
 targets += pipelineTargets
+targets += shardingTargets
 targets += viewTargets
 targets += previewTargets
 targets += samplesTargets

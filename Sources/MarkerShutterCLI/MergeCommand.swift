@@ -2,6 +2,7 @@ import ArgumentParser
 import FileFormats
 import Foundation
 import MarkerShutter
+import Sharding
 
 /// `marker-shutter merge SHARDS... --output timeline.jsonl`: the shard files of `process --shard`
 /// put back together, as one machine's `process` would have written them.

@@ -3,6 +3,7 @@ import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
+import Sharding
 
 /// `process --shard` and `process --folders`: one task's shards of a job split over many machines.
 extension ProcessCommand {

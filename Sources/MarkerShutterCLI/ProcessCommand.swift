@@ -3,6 +3,7 @@ import FileFormats
 import Foundation
 import MarkerDetection
 import MarkerShutter
+import Sharding
 
 /// `marker-shutter process DIR`: the shutter's timeline over a recorded folder, as JSON Lines.
 struct ProcessCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MarkerShutter
+@testable import Sharding
 import Testing
 
 /// ``FolderList``: the folders of `process --folders`, their names and how tasks share them.

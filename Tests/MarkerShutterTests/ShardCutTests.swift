@@ -1,6 +1,7 @@
 import Foundation
 import MarkerDetection
 @testable import MarkerShutter
+@testable import Sharding
 import Testing
 
 /// ``FolderProcessor/shardRanges(frames:shards:)``: the cut of a folder into shards, and that a

@@ -1,6 +1,7 @@
 import Foundation
 import MarkerDetection
 @testable import MarkerShutter
+@testable import Sharding
 import Testing
 
 /// ``ShardRun`` and ``ShardMerge``: the sample session cut into shards and put together again

@@ -1,4 +1,5 @@
 @testable import MarkerShutter
+@testable import Sharding
 import Testing
 
 /// ``Shard``: `--shard K/N`, `slurm` and `kubernetes`.

@@ -2,9 +2,9 @@
 ///
 /// Names are compared piece by piece; a run of digits compares by its value (leading zeros only
 /// break ties), anything else compares by Unicode scalars.
-enum NaturalOrder {
+package enum NaturalOrder {
     /// Whether `lhs` comes before `rhs`.
-    static func areInIncreasingOrder(_ lhs: String, _ rhs: String) -> Bool {
+    package static func areInIncreasingOrder(_ lhs: String, _ rhs: String) -> Bool {
         let left = pieces(lhs), right = pieces(rhs)
         for (a, b) in zip(left, right) where a != b {
             return a < b

@@ -57,7 +57,7 @@ public struct FolderProcessor: Sendable {
     /// Processes every frame, or the frames of `range` alone.
     ///
     /// - Parameters:
-    ///   - range: The frames to process, whole stretches of the folder (see ``shardRanges(frames:shards:)``);
+    ///   - range: The frames to process, whole stretches of the folder (the cut of a folder into shards by the Sharding target);
     ///     `nil` for all. Each frame's detection is the one it gets when the whole folder is processed.
     ///   - shouldStop: Checked on the calling thread before each frame; once it returns true, no
     ///     new frame is started, the frames before the first unfinished one are still handed over,
@@ -143,7 +143,7 @@ public struct FolderProcessor: Sendable {
     /// first are searched where the frame before showed the board), fewer for a short folder so
     /// that it still keeps several cores busy (an eighth of it, at least 1). It depends on the
     /// folder alone, never on the jobs, so that the rows do not either.
-    static func stretchLength(frames: Int) -> Int { min(30, max(1, frames / 8)) }
+    package static func stretchLength(frames: Int) -> Int { min(30, max(1, frames / 8)) }
 
     struct Unreadable: Error { let reason: String }
 
@@ -248,12 +248,19 @@ public struct ProcessingSummary: Sendable {
         public let file: String
         /// Why it could not be read.
         public let reason: String
+
+        /// A frame that could not be read, and why.
+        package init(index: Int, file: String, reason: String) {
+            self.index = index
+            self.file = file
+            self.reason = reason
+        }
     }
 
     /// Frames in the folder.
     public var frames: Int
     /// Frames whose detection was valid.
-    var validFrames = 0
+    package var validFrames = 0
     /// Frames that could not be read.
     public var errors: [FrameError] = []
     /// When the shutter was enabled.
@@ -263,13 +270,18 @@ public struct ProcessingSummary: Sendable {
     /// Threads used.
     public var jobs = 1
     /// When processing was stopped early: how many frames were handed over before the stop.
-    var stoppedAfter: Int?
+    package var stoppedAfter: Int?
 
     /// Total time the shutter was enabled (including holds).
     var enabledTime: Duration { stretches.reduce(.zero) { $0 + $1.duration } }
 
     /// Frames handed over: all of them, or those before an early stop.
-    var processedFrames: Int { stoppedAfter ?? frames }
+    package var processedFrames: Int { stoppedAfter ?? frames }
+
+    /// A summary of a folder of `frames` frames, nothing counted yet.
+    package init(frames: Int) {
+        self.frames = frames
+    }
 
     /// Frames processed per second of wall time.
     public var framesPerSecond: Double {

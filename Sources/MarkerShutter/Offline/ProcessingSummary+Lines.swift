@@ -1,7 +1,7 @@
 extension ProcessingSummary {
     /// The summary's lines about the timeline, as `process` and `merge` print them alike: valid
     /// frames, when the shutter was enabled, and the frames that could not be read (ten at most).
-    var timelineLines: [String] {
+    package var timelineLines: [String] {
         var lines = [
             "  valid frames: \(validFrames) of \(processedFrames)",
             String(format: "  shutter enabled: %.2f s in %d stretch%@", enabledTime.inSeconds, stretches.count, stretches.count == 1 ? "" : "es")

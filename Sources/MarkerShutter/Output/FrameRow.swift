@@ -1,4 +1,4 @@
-import FileFormats
+package import FileFormats
 import MarkerDetection
 
 /// The ``ProcessRow`` of each frame `marker-shutter process` reads, made from its observation and
@@ -15,7 +15,7 @@ public enum FrameRow {
     }
 
     /// A shard file's line of a frame that was read: its row without the shutter, and its time to the nanosecond.
-    static func shardFrame(_ observation: FrameObservation) -> ShardLine.Frame {
+    package static func shardFrame(_ observation: FrameObservation) -> ShardLine.Frame {
         let fields = ProcessRow.Detected(
             sequence: observation.sequence, valid: observation.isValid, detection: observation.detection.recorded,
             sharpness: observation.detection.sharpness, detectMilliseconds: observation.detection.milliseconds,
@@ -25,7 +25,7 @@ public enum FrameRow {
     }
 
     /// A shard file's line of a frame that could not be read.
-    static func shardFrame(index: Int, file: String, time: FrameTime, reason: String) -> ShardLine.Frame {
+    package static func shardFrame(index: Int, file: String, time: FrameTime, reason: String) -> ShardLine.Frame {
         ShardLine.Frame(row: ProcessRow(index: index, file: file, t: time.seconds, outcome: .unreadable(reason: reason)),
                         nanoseconds: time.nanoseconds)
     }

@@ -32,3 +32,11 @@ extension Duration {
     /// The duration in seconds, as a `Double` (for rates, reports and JSON).
     public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
+
+extension FrameTime {
+    /// The instant in whole nanoseconds since the origin (how shard files keep it exactly).
+    package var nanoseconds: Int64 {
+        let (seconds, attoseconds) = offset.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

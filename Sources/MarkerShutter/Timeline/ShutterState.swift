@@ -37,7 +37,7 @@ public struct ShutterState<Snapshot: Sendable>: Sendable {
     var isEnabled: Bool { phase != .disabled }
 
     /// The index of the frame whose detection is held.
-    var heldIndex: Int? { held?.index }
+    package var heldIndex: Int? { held?.index }
 
     /// How long the current hold has lasted at `now`, or `nil` when not holding.
     public func holdAge(at now: FrameTime) -> Duration? {

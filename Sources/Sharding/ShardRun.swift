@@ -1,6 +1,7 @@
 public import FileFormats
 import Foundation
 public import MarkerDetection
+public import MarkerShutter
 import SystemCalls
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+package import MarkerShutter
 extension FolderProcessor {
     /// The frames of each of `shards` shards of a folder of `frames` frames, in order: contiguous
     /// runs of whole stretches (``stretchLength(frames:)``), so that every shard starts where the
@@ -13,7 +14,7 @@ extension FolderProcessor {
     ///   - frames: The number of frames in the folder.
     ///   - shards: How many shards; 1 or more.
     /// - Returns: `shards` ranges, one per shard, together covering `0..<frames`.
-    static func shardRanges(frames: Int, shards: Int) -> [Range<Int>] {
+    package static func shardRanges(frames: Int, shards: Int) -> [Range<Int>] {
         precondition(frames >= 0 && shards >= 1, "cannot cut \(frames) frames into \(shards) shards")
         let stretch = stretchLength(frames: frames)
         let stretches = (frames + stretch - 1) / stretch

@@ -1,4 +1,5 @@
 import FileFormats
+import MarkerShutter
 /// One task of a job split `count` ways: task `index`, from 0 to `count - 1`.
 ///
 /// Written `K/N` on the command line, or taken from the environment a scheduler gives each task

@@ -1,6 +1,7 @@
 package import FileFormats
 import Foundation
 package import MarkerDetection
+package import MarkerShutter
 
 extension ShardLine.Header.Options {
     /// The options of a processor.
@@ -34,13 +35,5 @@ extension FrameFolder {
     /// The folder's absolute path with links resolved: the same for every task given it.
     var resolvedPath: String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-    }
-}
-
-extension FrameTime {
-    /// The instant in whole nanoseconds since the origin (how shard files keep it exactly).
-    package var nanoseconds: Int64 {
-        let (seconds, attoseconds) = offset.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

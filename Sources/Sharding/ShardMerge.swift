@@ -1,5 +1,6 @@
 package import FileFormats
 import Foundation
+public import MarkerShutter
 
 /// Puts the shard files of `process --shard` back together (`marker-shutter merge`): checks that
 /// they are one folder's, made with one set of options, none missing, doubled or cut short, and

@@ -1,4 +1,5 @@
 import Foundation
+import MarkerShutter
 
 /// A list of recorded folders to process as one job (`process --folders LIST`): a text file with
 /// one folder per line; blank lines and lines starting with `#` are skipped, and a relative path is
