@@ -29,6 +29,9 @@ typedef enum mcal_model {
     MCAL_MODEL_RATIONAL = 1,
     /* cv::fisheye::calibrate (Kannala-Brandt, k1 k2 k3 k4), skew fixed at 0. */
     MCAL_MODEL_FISHEYE = 2,
+    /* MCAL_MODEL_PINHOLE with k3 held at 0 (CALIB_FIX_K3): k1 k2 p1 p2, written as 5 coefficients
+     * whose fifth is 0 (Kalibr's pinhole-radtan, mrcal's LENSMODEL_OPENCV4). */
+    MCAL_MODEL_PINHOLE_RADTAN = 3,
 } mcal_model;
 
 /* The most distortion coefficients any model has. */

@@ -34,6 +34,7 @@ enum CalibrationShim {
     private static func cModel(_ model: CameraModel) -> mcal_model {
         switch model {
         case .pinhole: MCAL_MODEL_PINHOLE
+        case .pinholeRadtan: MCAL_MODEL_PINHOLE_RADTAN
         case .rational: MCAL_MODEL_RATIONAL
         case .fisheye: MCAL_MODEL_FISHEYE
         }
