@@ -28,11 +28,12 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.split(separator: "\n") == [
             "cal/calibration.yaml", "cal/camera_info.yaml", "cal/calibration.json", "cal/coverage.png", "cal/residuals.png", "cal/uncertainty.png",
-            "cal/undistorted/",
+            "cal/calibration.cameramodel", "cal/undistorted/",
         ])
         #expect(Self.contents(scratch) == ["cal"])
         #expect(Self.contents(scratch + "/cal") == [
-            "calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png", "uncertainty.png", "undistorted",
+            "calibration.cameramodel", "calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png",
+            "uncertainty.png", "undistorted",
         ])
         #expect(Self.contents(scratch + "/cal/undistorted") == (1...9).map { "left0\($0).png" })
         let lines = result.standardError.split(separator: "\n").map(String.init)
