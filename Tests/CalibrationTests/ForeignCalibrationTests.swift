@@ -165,3 +165,33 @@ struct ForeignCalibrationTests {
         #expect(throws: ComparisonError.self) { try SavedCalibration(reading: "/dev/zero") }
     }
 }
+
+/// Documents nested far deeper than any calibration (a few megabytes of brackets) are refused
+/// before a recursive parser (Foundation's JSON, OpenCV's FileStorage, libyaml through Yams) sees
+/// them: they would overflow its stack.
+@Suite struct DeepDocumentTests {
+    @Test(arguments: [
+        ("deep.json", "[", "]", "", ""), ("calibration.json", "{\"a\":", "}", "", ""), ("deep.yaml", "[", "]", "a: ", "\n"),
+        ("deepmap.yaml", "{b: ", "}", "a: ", "\n"), ("deepcv.yaml", "[", "]", "%YAML:1.0\n---\na: ", "\n"),
+        ("deepcv.xml", "<a>", "</a>", "<?xml version=\"1.0\"?>\n<opencv_storage>", "</opencv_storage>\n"),
+        ("deep.cameramodel", "[", "]", "", ""),
+    ])
+    func deepNestingIsRefused(name: String, open: String, close: String, head: String, tail: String) throws {
+        let root = try temporaryFolder("deep-\(name)")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let text = head + String(repeating: open, count: 100_000) + "1" + String(repeating: close, count: 100_000) + tail
+        try text.write(toFile: "\(root)/\(name)", atomically: true, encoding: .utf8)
+        #expect(throws: ComparisonError.self) { try SavedCalibration(reading: "\(root)/\(name)") }
+    }
+
+    /// Block nesting in YAML: a line indented 300 columns, or `- - - ...` a thousand deep on one line.
+    @Test func deepBlockYAMLIsRefused() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try ("a:\n" + String(repeating: " ", count: 300) + "b: 1\n").write(toFile: "\(root)/indent.yaml", atomically: true, encoding: .utf8)
+        try (String(repeating: "- ", count: 1000) + "1\n").write(toFile: "\(root)/dashes.yaml", atomically: true, encoding: .utf8)
+        for name in ["indent.yaml", "dashes.yaml"] {
+            #expect(throws: ComparisonError.self) { try SavedCalibration(reading: "\(root)/\(name)") }
+        }
+    }
+}

@@ -34,7 +34,7 @@ import Testing
             print("\(skipped) frames skipped while detection was busy: \(pictures.count) pictures taken")
             #expect((3...6).contains(pictures.count), "\(lines)")
         }
-        #expect(lines.count == pictures.count + 6, "\(lines)")
+        #expect(lines.count == pictures.count + Self.files.count, "\(lines)")
         #expect(lines.prefix(pictures.count).allSatisfy { $0.hasPrefix("picks/capture_000") && $0.hasSuffix(", auto)") })
         #expect(Array(lines.suffix(Self.files.count)) == Self.files.map { "picks/calibration/" + $0 })
         #expect(CalibrateCommandTests.contents(scratch + "/picks/calibration") == Self.files.sorted())

@@ -37,8 +37,9 @@ extension SavedCalibration {
                     path: path, reason: "the folder has no calibration.json (one camera) or rig.yaml (a rig): name a calibration file")
             }
         }
+        // This tool's calibration.json, with its map; a regular file of sane nesting first.
         if (file as NSString).lastPathComponent.lowercased().hasSuffix(".json"), name == nil,
-           let saved = try? SavedCalibration(path: file) {
+           NestingGuard.json(try DocumentReader.contents(of: file)) == nil, let saved = try? SavedCalibration(path: file) {
             self = saved
             return
         }

@@ -29,18 +29,22 @@ enum DocumentReader {
         let head = text.drop { $0.isWhitespace }
         do {
             if head.hasPrefix("%YAML") || head.hasPrefix("<?xml") {
+                if let reason = head.hasPrefix("<?xml") ? NestingGuard.xml(bytes) : NestingGuard.yaml(bytes) {
+                    throw ComparisonError.unreadable(path: path, reason: reason)
+                }
                 let json = try CalibrationShim.storageJSON(bytes)
                 return (try value(ofJSON: Data(json.utf8)), .openCV)
             }
             if path.lowercased().hasSuffix(".cameramodel") {
                 return (try PythonLiteral.parse(text), .python)
             }
-            if head.hasPrefix("{") || head.hasPrefix("["), let value = try? value(ofJSON: Data(bytes)) {
+            if head.hasPrefix("{") || head.hasPrefix("["), NestingGuard.json(bytes) == nil, let value = try? value(ofJSON: Data(bytes)) {
                 return (value, .json)
             }
             if head.hasPrefix("{") || head.hasPrefix("#"), let value = try? PythonLiteral.parse(text) {
                 return (value, .python)
             }
+            if let reason = NestingGuard.yaml(bytes) { throw ComparisonError.unreadable(path: path, reason: reason) }
             guard let node = try Yams.compose(yaml: text) else { throw ComparisonError.unreadable(path: path, reason: "it is empty") }
             var budget = maximumValues
             return (try value(of: node, budget: &budget, depth: 0), .yaml)
@@ -52,7 +56,7 @@ enum DocumentReader {
     }
 
     /// The bytes of a regular file of at most ``maximumBytes``.
-    private static func contents(of path: String) throws(ComparisonError) -> [UInt8] {
+    static func contents(of path: String) throws(ComparisonError) -> [UInt8] {
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
