@@ -244,14 +244,7 @@ struct LiveSessionMachine {
         tracks[camera].nextIndex += 1
         tracks[camera].statistics.noteReceived(frame)
         if let now, anchor.map({ frame.time >= $0.time }) ?? true { anchor = Anchor(time: frame.time, arrivedAt: now) }
-        var actions = arrive(camera: camera, at: frame.time, dropped: frame.droppedBefore)
-        let limitReached = stopAfter.map { tracks[camera].nextIndex >= $0 } ?? false
-        if limitReached, let stopAfter {
-            let reason = stopReason ?? "\(stopAfter) frames"
-            stopReason = reason
-            actions.append(.stopSources(reason: reason))
-        }
-        return Arrival(index: index, actions: actions, limitReached: limitReached)
+        return counted(index, camera: camera, actions: arrive(camera: camera, at: frame.time, dropped: frame.droppedBefore))
     }
 
     /// A recorded arrival of `camera` replayed (a rig's recording): as ``receive(_:camera:at:)`` with
@@ -260,14 +253,17 @@ struct LiveSessionMachine {
         let index = tracks[camera].nextIndex
         tracks[camera].nextIndex += 1
         tracks[camera].statistics.noteArrival(at: time, dropped: dropped)
-        var actions = arrive(camera: camera, at: time, dropped: dropped)
+        return counted(index, camera: camera, actions: arrive(camera: camera, at: time, dropped: dropped))
+    }
+
+    /// Frame `index` of `camera` arrived with `actions`: the sources stop (after the actions) once
+    /// the camera delivered ``stopAfter`` frames.
+    private mutating func counted(_ index: Int, camera: Int, actions: [Action]) -> Arrival {
         let limitReached = stopAfter.map { tracks[camera].nextIndex >= $0 } ?? false
-        if limitReached, let stopAfter {
-            let reason = stopReason ?? "\(stopAfter) frames"
-            stopReason = reason
-            actions.append(.stopSources(reason: reason))
-        }
-        return Arrival(index: index, actions: actions, limitReached: limitReached)
+        guard limitReached, let stopAfter else { return Arrival(index: index, actions: actions, limitReached: false) }
+        let reason = stopReason ?? "\(stopAfter) frames"
+        stopReason = reason
+        return Arrival(index: index, actions: actions + [.stopSources(reason: reason)], limitReached: true)
     }
 
     private mutating func arrive(camera: Int, at time: FrameTime, dropped: Int) -> [Action] {
