@@ -124,7 +124,9 @@ extension LiveTests {
             let replayChanges = Self.rigChanges(replayed.standardError)
             #expect(liveChanges.contains { $0.hasPrefix("rig disabled: right does not see the board (") }, "\(liveChanges)")
             #expect(liveChanges.contains { $0.hasPrefix("rig disabled: left") && $0.contains(" not see the board (") }, "\(liveChanges)")
-            #expect(liveChanges.filter { $0.hasPrefix("rig enabled: ") }.count >= 2, "\(liveChanges)")
+            // Enabled at least once (the set below is taken then); how often it is enabled again
+            // depends on which frames a busy machine detected in time.
+            #expect(liveChanges.contains { $0.hasPrefix("rig enabled: ") }, "\(liveChanges)")
             // The 5 frames the camera leaves out, and any next to them a busy machine lost too.
             let gap = liveChanges.compactMap { line -> Int? in
                 guard line.hasPrefix("rig disabled: right dropped "), let range = line.range(of: #"dropped [0-9]+ frames \("#, options: .regularExpression)
