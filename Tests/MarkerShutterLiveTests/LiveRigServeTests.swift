@@ -126,14 +126,18 @@ extension LiveTests {
             let cameras = try #require(refused["cameras"] as? [[String: Any]])
             #expect(cameras[1]["state"] as? String == "disabled" && cameras[1]["badge"] as? String == "NOT SEEING")
 
+            // Refused, naming right: it does not see the board, or, when a busy machine held its
+            // frames back past its stall limit meanwhile, it stalled.
+            let rightReason = #"right (does not see the board|stalled: no frame for [0-9]+ ms)"#
             let answer = try await Self.capture(port: port)
             #expect(answer.0 == 409)
-            #expect(answer.1 == #"{"accepted":false,"command":"capture","reason":"right does not see the board"}"# + "\n")
+            #expect(answer.1.range(of: #"^\{"accepted":false,"command":"capture","reason":""# + rightReason + #""\}\n$"#,
+                                   options: .regularExpression) != nil, "\(answer.1)")
 
             #expect(try await Self.exchange("POST", "/stop", port: port).status == 200)
             let result = try await process.wait(timeout: .seconds(60))
             #expect(result.status == 0, "\(result.standardError)")
-            #expect(result.standardError.contains("no set taken: right does not see the board"), "\(result.standardError)")
+            #expect(result.standardError.range(of: "no set taken: " + rightReason, options: .regularExpression) != nil, "\(result.standardError)")
             #expect(result.standardError.contains("sets: 0 saved, 1 refused"), "\(result.standardError)")
             #expect(!FileManager.default.fileExists(atPath: out + "/set_0001.json"))
         }
