@@ -63,6 +63,10 @@ public struct BagIndex: Sendable {
             guard !list.isEmpty else {
                 throw BagError(.missingTopic, path: bag.path, "topic \(topics[topic].name) has no messages")
             }
+            if let count = topics[topic].count, count != list.count {
+                throw BagError(.truncated, path: bag.path, "topic \(topics[topic].name) holds \(list.count) messages, "
+                    + "but the recording's index counts \(count): messages are missing (a file cut off or damaged)")
+            }
             // In the order of the stamps (as recorded where they agree); two frames of one camera
             // at one instant cannot be told apart.
             let sorted = list.enumerated().sorted { ($0.element.stamp, $0.offset) < ($1.element.stamp, $1.offset) }

@@ -70,7 +70,7 @@ final class Rosbag2Folder: MessageContainer {
                 for channel in mcap.topics { channels[channel.id] = global(channel.name, type: channel.type, encoding: channel.encoding) }
                 files.append(.mcap(mcap, channels: channels))
             case .sqlite3:
-                _ = try BagFile(path: filePath)  // a regular file, refused otherwise before SQLite opens it
+                try Self.checkSize(of: try BagFile(path: filePath))
                 let database = try SQLiteDatabase(path: filePath)
                 let statement = try SQLiteDatabase.Statement(database, "SELECT id, name, type, serialization_format FROM topics",
                                                              what: "cannot read its topics table")
@@ -84,6 +84,28 @@ final class Rosbag2Folder: MessageContainer {
         }
         self.topics = topics
         self.files = files
+    }
+
+    /// Refuses a `.db3` shorter than its header says: SQLite would read the pages past the end as
+    /// zeros and give rows whose data are cut.
+    ///
+    /// SQLite's header: "SQLite format 3\0", the page size (u16, big-endian, at 16; 1 for 65536),
+    /// the change counter (u32 at 24), the database's size in pages (u32 at 28), valid when the
+    /// version-valid-for number (u32 at 92) equals the change counter.
+    static func checkSize(of file: BagFile) throws(BagError) {
+        guard file.size >= 100 else { throw BagError(.truncated, path: file.path, "truncated: \(file.size) bytes, shorter than an SQLite header") }
+        let header = try file.read(at: 0, count: 100, what: "the SQLite header")
+        guard header.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw BagError(.malformed, path: file.path, "is not an SQLite database")
+        }
+        func number(_ offset: Int, _ count: Int) -> UInt64 { header[offset..<(offset + count)].reduce(0) { $0 << 8 | UInt64($1) } }
+        let pageSize = number(16, 2) == 1 ? 65_536 : number(16, 2)
+        let pages = number(28, 4)
+        guard number(24, 4) == number(92, 4), pages > 0 else { return }
+        guard file.size >= pages * pageSize else {
+            throw BagError(.truncated, path: file.path,
+                           "truncated: its header counts \(pages) pages of \(pageSize) bytes, but the file has \(file.size) bytes")
+        }
     }
 
     func walk(topics: Set<Int>, complete: Bool) throws(BagError) -> any MessageWalker {

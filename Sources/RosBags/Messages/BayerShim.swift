@@ -20,12 +20,11 @@ enum BayerShim {
         }
     }
 
-    /// Demosaics `mosaic` (gray8, one sample a pixel) into BGR24, or into gray8 with `gray`.
+    /// Demosaics `mosaic` (gray8, one sample a pixel) into BGR24 (or gray8, `format`).
     ///
     /// - Throws: ``ImageMessageError`` with what the shim said.
-    static func demosaic(_ mosaic: PixelBuffer, pattern: Pattern, gray: Bool) throws(ImageMessageError) -> PixelBuffer {
+    static func demosaic(_ mosaic: PixelBuffer, pattern: Pattern, into format: PixelFormat = .bgr24) throws(ImageMessageError) -> PixelBuffer {
         do {
-            let format: PixelFormat = gray ? .gray8 : .bgr24
             // Written while the buffer is made, the one time its memory may be written.
             return try PixelBuffer(width: mosaic.width, height: mosaic.height, format: format) { memory in
                 var target = shim_pixels(data: memory.baseAddress, width: Int32(mosaic.width), height: Int32(mosaic.height),

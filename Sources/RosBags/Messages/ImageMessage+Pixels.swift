@@ -35,9 +35,9 @@ extension ImageMessage {
     /// BGR, a Bayer mosaic through OpenCV's demosaicing), a compressed image through ``ImageFile``.
     ///
     /// - Parameters:
-    ///   - channels: `.bgr` for colour; `.gray` when only the luma is needed (then a mono or Bayer
-    ///     image is given as gray, a JPEG decoded to its luma alone, and a colour image left as it is,
-    ///     for detection converts it).
+    ///   - channels: `.bgr` for colour; `.gray` when only the luma is needed (then a JPEG is decoded
+    ///     to its luma alone; raw pixels come as they are, gray for mono8 and BGR for colour, for
+    ///     detection converts them).
     ///   - pixelLimit: The most pixels to accept, checked before any is copied or decoded.
     /// - Throws: ``ImageMessageError`` saying what does not fit.
     public func pixels(channels: ImageFile.Channels = .bgr, pixelLimit: Int = ImageFile.defaultPixelLimit) throws(ImageMessageError) -> PixelBuffer {
@@ -99,7 +99,10 @@ extension ImageMessage {
                 throw ImageMessageError("its image cannot be held: \(error)")
             }
             guard let bayer else { return image }
-            return try BayerShim.demosaic(image, pattern: bayer, gray: channels == .gray)
+            // BGR for gray too: detection then takes the luma of the colours, as it does of a folder
+            // of the same colours (a mosaic's own gray demosaicing gives other values, by up to 0.015 px
+            // in the corners found).
+            return try BayerShim.demosaic(image, pattern: bayer)
         }
     }
 
