@@ -17,20 +17,6 @@ extension ImageMessage {
     /// The raw encodings read: ROS's `sensor_msgs/image_encodings` names.
     public static let rawEncodings = ["mono8", "8UC1", "bgr8", "8UC3", "rgb8", "bayer_rggb8", "bayer_bggr8", "bayer_gbrg8", "bayer_grbg8"]
 
-    /// The extension of the image file this message is best kept as: a compressed image's own
-    /// format (`jpg`, `png`), PNG for raw pixels (lossless).
-    public var fileExtension: String {
-        switch payload {
-        case .raw: return "png"
-        case .compressed(let format):
-            let start = bytes[data.lowerBound..<min(bytes.count, data.upperBound)].prefix(4)
-            if start.starts(with: [0xFF, 0xD8]) { return "jpg" }
-            if start.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
-            let lower = format.lowercased()
-            return lower.contains("png") ? "png" : lower.contains("jp") ? "jpg" : "img"
-        }
-    }
-
     /// Decodes the image: raw pixels copied out row by row (`mono8` as gray, `bgr8` and `rgb8` as
     /// BGR, a Bayer mosaic through OpenCV's demosaicing), a compressed image through ``ImageFile``.
     ///

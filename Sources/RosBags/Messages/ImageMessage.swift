@@ -46,6 +46,20 @@ public struct ImageMessage: Sendable {
     /// Whether ``bytes`` holds the whole message (and so its data).
     var isComplete: Bool { data.upperBound <= bytes.count }
 
+    /// The extension of the image file this message is best kept as: a compressed image's own
+    /// format (`jpg`, `png`), PNG for raw pixels (lossless).
+    public var fileExtension: String {
+        switch payload {
+        case .raw: return "png"
+        case .compressed(let format):
+            let start = bytes[data.lowerBound..<min(bytes.count, data.upperBound)].prefix(4)
+            if start.starts(with: [0xFF, 0xD8]) { return "jpg" }
+            if start.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
+            let lower = format.lowercased()
+            return lower.contains("png") ? "png" : lower.contains("jp") ? "jpg" : "img"
+        }
+    }
+
     /// The type names that are images, as ROS 1 (and MCAP's ros1msg) and ROS 2 spell them.
     static func kind(ofType type: String) -> Kind? {
         switch type {
