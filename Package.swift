@@ -307,7 +307,8 @@ let bagTargets: [Target] = [
     ),
     .testTarget(
         name: "RosBagsTests",
-        dependencies: ["RosBags", "MarkerShutter", "Calibration", "MarkerDetection", "Pixels", "FileFormats"],
+        // The executable too: `swift test` builds it for the tests that run `process` and `calibrate` on bags.
+        dependencies: ["RosBags", "MarkerShutter", "Calibration", "MarkerDetection", "Pixels", "FileFormats", "MarkerShutterCLI"],
         // The writer of the tests' recordings, run with Python (rosbags, mcap).
         exclude: ["Python"],
         swiftSettings: strictSwift
