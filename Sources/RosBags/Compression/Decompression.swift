@@ -4,45 +4,50 @@ import CBagCompression
 /// that calls into `CBagCompression`.
 ///
 /// Each takes the compressed bytes as a range of a buffer (no copy) and, where the container states
-/// it, the size they decompress to: the output is allocated at that size, after the caller checked
-/// it against ``BagLimits/chunkBytes``, and data that decompresses to more or less is refused.
+/// it, the size they decompress to (which the caller checked against ``BagLimits/chunkBytes``):
+/// the output grows as the data decompresses, never past that size, so that a few bytes claiming a
+/// large size cost no more memory than they hold, and data that decompresses to more or less is
+/// refused.
 enum Decompression {
-    /// Zstandard (`ZSTD_decompress`), one frame or several, to exactly `expected` bytes.
+    /// The first size to allocate for data of `compressed` bytes that may decompress to at most
+    /// `limit`: the output then grows as the data really decompresses, so that a few bytes that
+    /// claim a gigabyte cost no more memory than they hold.
+    private static func initialCapacity(compressed: Int, limit: Int) -> Int { min(limit, max(compressed * 4, 1 << 16)) }
+
+    /// Makes room for more output: doubles `output` up to `limit`; false when it is at the limit.
+    private static func grow(_ output: inout [UInt8], limit: Int) -> Bool {
+        guard output.count < limit else { return false }
+        output.append(contentsOf: repeatElement(0, count: min(limit, output.count * 2) - output.count))
+        return true
+    }
+
+    /// Zstandard (`ZSTD_decompressStream`), one frame or several, to exactly `expected` bytes.
     ///
     /// - Throws: ``Malformed`` when the data is not zstd, is cut short, or gives another size.
     static func zstd(_ input: [UInt8], _ range: Range<Int>, expected: Int) throws(Malformed) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: expected)
-        let result = output.withUnsafeMutableBytes { target in
-            input.withUnsafeBytes { source in
-                ZSTD_decompress(target.baseAddress, target.count, source.baseAddress! + range.lowerBound, range.count)
-            }
-        }
-        if ZSTD_isError(result) != 0 {
-            throw Malformed("zstd data cannot be decompressed (\(String(cString: ZSTD_getErrorName(result))))")
-        }
-        guard result == expected else { throw Malformed("zstd data decompresses to \(result) bytes, not the \(expected) stated") }
+        // One byte more than stated: data that fills it decompresses to more than stated.
+        let output = try zstdStream(input, range, limit: expected + 1, bound: "the \(expected) bytes stated")
+        guard output.count == expected else { throw Malformed("zstd data decompresses to \(output.count) bytes, not the \(expected) stated") }
         return output
     }
 
-    /// Zstandard whose size is given in its frame header, or found by decompressing (rosbag2's
-    /// messages compressed one by one), to at most `limit` bytes.
+    /// Zstandard of a size found by decompressing (rosbag2's messages compressed one by one), at most `limit` bytes.
     ///
     /// - Throws: ``Malformed`` when the data is not zstd, is cut short, or decompresses to more than `limit`.
     static func zstd(_ input: [UInt8], _ range: Range<Int>, limit: Int) throws(Malformed) -> [UInt8] {
-        let stated = input.withUnsafeBytes { ZSTD_getFrameContentSize($0.baseAddress! + range.lowerBound, range.count) }
-        if stated == ZSTD_CONTENTSIZE_ERROR { throw Malformed("the data is not a zstd frame") }
-        if stated != ZSTD_CONTENTSIZE_UNKNOWN {
-            guard stated <= UInt64(limit) else { throw Malformed("zstd frame states \(stated) bytes, more than the \(limit) allowed") }
-            return try zstd(input, range, expected: Int(stated))
-        }
-        // No size in the header: decompress in steps, growing the output up to the limit.
+        try zstdStream(input, range, limit: limit, bound: "the \(limit) bytes allowed")
+    }
+
+    /// Zstandard to at most `limit` bytes (`bound` says what that limit is, for the error).
+    private static func zstdStream(_ input: [UInt8], _ range: Range<Int>, limit: Int, bound: String) throws(Malformed) -> [UInt8] {
         guard let stream = ZSTD_createDStream() else { throw Malformed("zstd: out of memory") }
         defer { ZSTD_freeDStream(stream) }
-        var output = [UInt8](repeating: 0, count: min(limit, max(range.count * 4, 1 << 16)))
+        var output = [UInt8](repeating: 0, count: initialCapacity(compressed: range.count, limit: limit))
         var produced = 0
         var consumed = 0
+        var hint = 1
         while true {
-            let (hint, read, written) = output.withUnsafeMutableBytes { target in
+            let (result, read, written) = output.withUnsafeMutableBytes { target in
                 input.withUnsafeBytes { source in
                     var inBuffer = ZSTD_inBuffer(src: source.baseAddress! + range.lowerBound, size: range.count, pos: consumed)
                     var outBuffer = ZSTD_outBuffer(dst: target.baseAddress, size: target.count, pos: produced)
@@ -50,19 +55,18 @@ enum Decompression {
                     return (hint, inBuffer.pos, outBuffer.pos)
                 }
             }
-            if ZSTD_isError(hint) != 0 {
-                throw Malformed("zstd data cannot be decompressed (\(String(cString: ZSTD_getErrorName(hint))))")
+            if ZSTD_isError(result) != 0 {
+                throw Malformed("zstd data cannot be decompressed (\(String(cString: ZSTD_getErrorName(result))))")
             }
             consumed = read
             produced = written
-            if hint == 0 && consumed == range.count { break }
-            if produced == output.count {
-                guard output.count < limit else { throw Malformed("zstd data decompresses to more than the \(limit) bytes allowed") }
-                output.append(contentsOf: repeatElement(0, count: min(limit, output.count * 2) - output.count))
-            } else if consumed == range.count {
-                throw Malformed("zstd data is cut short")
+            hint = result
+            if consumed == range.count && (hint == 0 || produced < output.count) { break }
+            if produced == output.count, !grow(&output, limit: limit) {
+                throw Malformed("zstd data decompresses to more than \(bound)")
             }
         }
+        guard hint == 0 else { throw Malformed("zstd data is cut short: its frame does not end") }
         output.removeLast(output.count - produced)
         return output
     }
@@ -76,11 +80,17 @@ enum Decompression {
         let created = LZ4F_createDecompressionContext(&context, UInt32(LZ4F_VERSION))
         guard LZ4F_isError(created) == 0, let context else { throw Malformed("lz4: cannot make a decompression context") }
         defer { LZ4F_freeDecompressionContext(context) }
-        var output = [UInt8](repeating: 0, count: expected)
+        // One byte more than stated: data that fills it decompresses to more than stated.
+        let limit = expected + 1
+        var output = [UInt8](repeating: 0, count: initialCapacity(compressed: range.count, limit: limit))
         var consumed = 0
         var produced = 0
-        var hint = 0
-        while consumed < range.count {
+        var hint = 1
+        while true {
+            if consumed == range.count && (hint == 0 || produced < output.count) { break }
+            if produced == output.count, !grow(&output, limit: limit) {
+                throw Malformed("lz4 data decompresses to more than the \(expected) bytes stated")
+            }
             let (result, read, written) = output.withUnsafeMutableBytes { target in
                 input.withUnsafeBytes { source in
                     var targetSize = target.count - produced
@@ -96,45 +106,58 @@ enum Decompression {
             consumed += read
             produced += written
             hint = result
-            if read == 0 && written == 0 {
-                throw Malformed(produced == expected ? "lz4 data decompresses to more than the \(expected) bytes stated" : "lz4 data makes no progress")
-            }
+            if read == 0 && written == 0 && produced < output.count && consumed < range.count { throw Malformed("lz4 data makes no progress") }
         }
         guard hint == 0 else { throw Malformed("lz4 data is cut short: its frame does not end") }
         guard produced == expected else { throw Malformed("lz4 data decompresses to \(produced) bytes, not the \(expected) stated") }
+        output.removeLast(output.count - produced)
         return output
     }
 
-    /// bzip2 (`BZ2_bzBuffToBuffDecompress`: ROS 1's bz2 chunks) to exactly `expected` bytes.
+    /// bzip2 (`BZ2_bzDecompress`: ROS 1's bz2 chunks) to exactly `expected` bytes.
     ///
     /// - Throws: ``Malformed`` when the data is not bzip2, is cut short, or gives another size.
     static func bzip2(_ input: [UInt8], _ range: Range<Int>, expected: Int) throws(Malformed) -> [UInt8] {
-        guard let inputCount = UInt32(exactly: range.count), UInt32(exactly: expected) != nil else {
-            throw Malformed("bz2 data of \(range.count) bytes for \(expected) is beyond what libbz2 takes")
-        }
-        // One more byte than stated: data that fills it decompresses to more than stated.
-        var output = [UInt8](repeating: 0, count: expected + 1)
-        var produced = UInt32(expected + 1)
-        let status = output.withUnsafeMutableBytes { target in
-            input.withUnsafeBytes { bytes in
-                // libbz2 takes a mutable pointer to its input but never writes through it.
-                BZ2_bzBuffToBuffDecompress(target.baseAddress!.assumingMemoryBound(to: CChar.self), &produced,
-                                           UnsafeMutablePointer(mutating: bytes.baseAddress!.advanced(by: range.lowerBound)
-                                               .assumingMemoryBound(to: CChar.self)),
-                                           inputCount, 0, 0)
+        var stream = bz_stream()
+        guard BZ2_bzDecompressInit(&stream, 0, 0) == BZ_OK else { throw Malformed("bz2: cannot start decompressing") }
+        defer { BZ2_bzDecompressEnd(&stream) }
+        // One byte more than stated: data that fills it decompresses to more than stated.
+        let limit = expected + 1
+        var output = [UInt8](repeating: 0, count: initialCapacity(compressed: range.count, limit: limit))
+        var consumed = 0
+        var produced = 0
+        while true {
+            // libbz2 counts in 32 bits: at most 1 GiB in and out at a time.
+            if produced == output.count, !grow(&output, limit: limit) {
+                throw Malformed("bz2 data decompresses to more than the \(expected) bytes stated")
+            }
+            let inCount = min(range.count - consumed, 1 << 30)
+            let outCount = min(output.count - produced, 1 << 30)
+            let status = output.withUnsafeMutableBytes { target in
+                input.withUnsafeBytes { source in
+                    // libbz2 takes a mutable pointer to its input but never writes through it.
+                    stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress!.advanced(by: range.lowerBound + consumed)
+                        .assumingMemoryBound(to: CChar.self))
+                    stream.avail_in = UInt32(inCount)
+                    stream.next_out = target.baseAddress!.advanced(by: produced).assumingMemoryBound(to: CChar.self)
+                    stream.avail_out = UInt32(outCount)
+                    return BZ2_bzDecompress(&stream)
+                }
+            }
+            consumed += inCount - Int(stream.avail_in)
+            produced += outCount - Int(stream.avail_out)
+            switch status {
+            case BZ_STREAM_END:
+                guard produced == expected else { throw Malformed("bz2 data decompresses to \(produced) bytes, not the \(expected) stated") }
+                output.removeLast(output.count - produced)
+                return output
+            case BZ_OK:
+                if consumed == range.count && produced < output.count { throw Malformed("bz2 data is cut short") }
+            case BZ_DATA_ERROR, BZ_DATA_ERROR_MAGIC: throw Malformed("bz2 data is corrupt (libbz2 status \(status))")
+            case BZ_MEM_ERROR: throw Malformed("bz2: out of memory")
+            default: throw Malformed("bz2 data cannot be decompressed (libbz2 status \(status))")
             }
         }
-        switch status {
-        case BZ_OK: break
-        case BZ_OUTBUFF_FULL: throw Malformed("bz2 data decompresses to more than the \(expected) bytes stated")
-        case BZ_DATA_ERROR, BZ_DATA_ERROR_MAGIC: throw Malformed("bz2 data is corrupt (libbz2 status \(status))")
-        case BZ_UNEXPECTED_EOF: throw Malformed("bz2 data is cut short")
-        case BZ_MEM_ERROR: throw Malformed("bz2: out of memory")
-        default: throw Malformed("bz2 data cannot be decompressed (libbz2 status \(status))")
-        }
-        guard Int(produced) == expected else { throw Malformed("bz2 data decompresses to \(produced) bytes, not the \(expected) stated") }
-        output.removeLast()
-        return output
     }
 
     /// The CRC-32 (ISO-HDLC, as zlib computes it) of `range` of `bytes`: MCAP's chunk checksum.
