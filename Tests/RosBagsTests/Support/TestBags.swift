@@ -112,13 +112,22 @@ enum TestBags {
         return String(decoding: outputData, as: UTF8.self)
     }
 
-    /// A fresh folder under the system's temporary folder.
+    /// A fresh folder under the system's temporary folder, removed when the test process ends (the
+    /// suites' recordings are written once and shared by their tests).
     static func temporaryFolder(_ name: String = #function) throws -> String {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         let path = NSTemporaryDirectory() + "rosbags-tests-\(safe)-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let first = made.withLock { folders in
+            folders.append(path)
+            return folders.count == 1
+        }
+        if first { atexit { for folder in TestBags.made.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: folder) } } }
         return path
     }
+
+    /// The folders ``temporaryFolder(_:)`` made.
+    static let made = Mutex<[String]>([])
 }
 
 struct TestBagError: Error, CustomStringConvertible {
