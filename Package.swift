@@ -145,7 +145,12 @@ let calibrationTargets: [Target] = [
         linkerSettings: [.linkedLibrary("ceres"), .linkedLibrary("glog")] + openCVLibraries([])
     ),
     .target(
-        name: "Calibration", dependencies: ["FileFormats", "MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "CCeresShim", "ShimCore"],
+        // Yams (libyaml) reads the YAML that ROS and Kalibr write, for `compare`.
+        name: "Calibration",
+        dependencies: [
+            "FileFormats", "MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "CCeresShim", "ShimCore",
+            .product(name: "Yams", package: "Yams"),
+        ],
         swiftSettings: strictSwift
     ),
     .testTarget(
@@ -362,7 +367,7 @@ let package = Package(
     products: products,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // rosbag2's metadata.yaml; in the tests, an independent reader of the calibration files.
+        // ROS's and Kalibr's YAML for `compare`, rosbag2's metadata.yaml; in the tests, an independent reader of the calibration files.
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         // The live view's HTTP server; its swift-configuration support is not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: ["FullFoundation"]),
