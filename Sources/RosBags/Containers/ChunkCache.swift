@@ -45,4 +45,27 @@ final class ChunkCache: Sendable {
         }
         return loaded
     }
+
+    /// The bytes of a message `length` long, `within` bytes into the records of the chunk `key`,
+    /// checked to lie inside them; the records from the cache, or from `load` (a compressed chunk's).
+    ///
+    /// - Throws: What `load` throws; ``BagError`` (`malformed`) for a message outside the records.
+    func message(in key: Key, within: Int, length: Int, path: String, load: () throws(BagError) -> ChunkRecords) throws(BagError) -> [UInt8] {
+        let records = try bytes(of: key) { () throws(BagError) -> [UInt8] in
+            guard case .memory(let bytes) = try load() else {
+                throw BagError(.malformed, path: path, "the chunk at offset \(key.offset) is no longer compressed")
+            }
+            return bytes
+        }
+        guard within >= 0, within <= records.count, length <= records.count - within else {
+            throw BagError(.malformed, path: path, "a message lies outside the chunk at offset \(key.offset)")
+        }
+        return Array(records[within..<(within + length)])
+    }
+}
+
+/// Where a chunk's records are: in memory once decompressed, or in the file (uncompressed).
+enum ChunkRecords {
+    case memory([UInt8])
+    case file(start: UInt64, end: UInt64)
 }

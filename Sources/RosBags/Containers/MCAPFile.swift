@@ -261,25 +261,12 @@ struct MCAPData: Sendable {
         case .file(let offset):
             return try file.read(at: offset, count: UInt64(location.length), what: "a message")
         case .chunk(let chunk, let within):
-            let records = try cache.bytes(of: ChunkCache.Key(file: fileIndex, offset: chunk)) { () throws(BagError) -> [UInt8] in
-                guard case .memory(let bytes) = try self.chunk(at: chunk).records else {
-                    throw BagError(.malformed, path: path, "the chunk at offset \(chunk) is no longer compressed")
-                }
-                return bytes
+            return try cache.message(in: ChunkCache.Key(file: fileIndex, offset: chunk), within: within, length: location.length, path: path) {
+                () throws(BagError) in try self.chunk(at: chunk).records
             }
-            guard within >= 0, within <= records.count, location.length <= records.count - within else {
-                throw BagError(.malformed, path: path, "a message lies outside the chunk at offset \(chunk)")
-            }
-            return Array(records[within..<(within + location.length)])
         case .row:
             throw BagError(.malformed, path: path, "an MCAP file has no rows")
         }
-    }
-
-    /// Where a chunk's records are: in memory once decompressed, or in the file (uncompressed).
-    enum ChunkRecords {
-        case memory([UInt8])
-        case file(start: UInt64, end: UInt64)
     }
 
     /// The chunk whose record starts at `offset`: its records (decompressed and checked against
@@ -355,7 +342,7 @@ final class MCAPWalker: MessageWalker {
     private let wanted: Set<Int>?
     private let complete: Bool
     private var cursor: UInt64
-    private var chunk: (offset: UInt64, records: MCAPData.ChunkRecords, position: UInt64)?
+    private var chunk: (offset: UInt64, records: ChunkRecords, position: UInt64)?
     /// The schemas and channels seen on the way.
     private(set) var schemas: [Int: MCAPFile.Schema] = [:]
     private(set) var channels: [Int: MCAPFile.Channel] = [:]
@@ -426,7 +413,7 @@ final class MCAPWalker: MessageWalker {
         }
     }
 
-    private func nextInChunk(_ current: (offset: UInt64, records: MCAPData.ChunkRecords, position: UInt64)) throws(BagError) -> RawMessage? {
+    private func nextInChunk(_ current: (offset: UInt64, records: ChunkRecords, position: UInt64)) throws(BagError) -> RawMessage? {
         switch current.records {
         case .memory(let bytes):
             var reader = ByteReader(bytes, range: Int(current.position)..<bytes.count)

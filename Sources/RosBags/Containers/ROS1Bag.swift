@@ -166,25 +166,12 @@ final class ROS1Bag: MessageContainer {
         case .file(let offset):
             return try file.read(at: offset, count: UInt64(location.length), what: "a message")
         case .chunk(let chunk, let within):
-            let records = try cache.bytes(of: ChunkCache.Key(file: 0, offset: chunk)) { () throws(BagError) -> [UInt8] in
-                guard case .memory(let bytes) = try self.chunk(at: chunk).records else {
-                    throw BagError(.malformed, path: path, "the chunk at offset \(chunk) is no longer compressed")
-                }
-                return bytes
+            return try cache.message(in: ChunkCache.Key(file: 0, offset: chunk), within: within, length: location.length, path: path) {
+                () throws(BagError) in try self.chunk(at: chunk).records
             }
-            guard within >= 0, within <= records.count, location.length <= records.count - within else {
-                throw BagError(.malformed, path: path, "a message lies outside the chunk at offset \(chunk)")
-            }
-            return Array(records[within..<(within + location.length)])
         case .row:
             throw BagError(.malformed, path: path, "a ROS 1 bag has no rows")
         }
-    }
-
-    /// Where a chunk's records are: in memory once decompressed, or in the file (uncompressed).
-    enum ChunkRecords {
-        case memory([UInt8])
-        case file(start: UInt64, end: UInt64)
     }
 
     /// The chunk whose record starts at `offset`: its records (decompressed), and where the record ends.
@@ -337,7 +324,7 @@ final class ROS1Walker: MessageWalker {
     /// The next top-level record.
     private var cursor: UInt64
     /// The chunk being walked: its record's offset, its records, and the next record in it.
-    private var chunk: (offset: UInt64, records: ROS1Bag.ChunkRecords, position: UInt64)?
+    private var chunk: (offset: UInt64, records: ChunkRecords, position: UInt64)?
 
     init(bag: ROS1Bag, topics: Set<Int>, complete: Bool) {
         self.bag = bag
@@ -382,7 +369,7 @@ final class ROS1Walker: MessageWalker {
     }
 
     /// The next wanted message of the chunk being walked, or `nil` once it has none left (then it is left).
-    private func nextInChunk(_ current: (offset: UInt64, records: ROS1Bag.ChunkRecords, position: UInt64)) throws(BagError) -> RawMessage? {
+    private func nextInChunk(_ current: (offset: UInt64, records: ChunkRecords, position: UInt64)) throws(BagError) -> RawMessage? {
         switch current.records {
         case .memory(let bytes):
             var position = Int(current.position)

@@ -102,6 +102,16 @@ def imu(store, stamp_ns):
         linear_acceleration=Vector3(x=0.0, y=0.0, z=9.81), linear_acceleration_covariance=zero)
 
 
+def write_all(writer, messages, store):
+    """Writes every message with a rosbags writer (ROS 1 or rosbag2), a connection a topic."""
+    with writer:
+        connections = {}
+        for receive, topic, typename, data in messages:
+            if topic not in connections:
+                connections[topic] = writer.add_connection(topic, typename, typestore=store)
+            writer.write(connections[topic], receive, data)
+
+
 def main():
     spec = json.load(open(sys.argv[1]))
     container = spec["container"]
@@ -145,12 +155,7 @@ def main():
             writer.set_compression({"bz2": Writer.CompressionFormat.BZ2, "lz4": Writer.CompressionFormat.LZ4}[compression])
         if "chunk_size" in spec:
             writer.chunk_threshold = spec["chunk_size"]
-        with writer:
-            connections = {}
-            for receive, topic, typename, data in messages:
-                if topic not in connections:
-                    connections[topic] = writer.add_connection(topic, typename, typestore=store)
-                writer.write(connections[topic], receive, data)
+        write_all(writer, messages, store)
     elif container.startswith("rosbag2"):
         from rosbags.rosbag2 import Writer
         from rosbags.rosbag2.enums import CompressionFormat, CompressionMode, StoragePlugin
@@ -161,12 +166,7 @@ def main():
             writer.set_compression(CompressionMode.MESSAGE, CompressionFormat.ZSTD)
         elif compression == "zstd":
             writer.set_compression(CompressionMode.STORAGE, CompressionFormat.ZSTD)
-        with writer:
-            connections = {}
-            for receive, topic, typename, data in messages:
-                if topic not in connections:
-                    connections[topic] = writer.add_connection(topic, typename, typestore=store)
-                writer.write(connections[topic], receive, data)
+        write_all(writer, messages, store)
     elif container == "mcap":
         from mcap.writer import CompressionType, Writer
 
