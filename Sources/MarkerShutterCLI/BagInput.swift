@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MarkerShutter
 import RosBags
 
 /// A bag named where `process` and `calibrate` take a folder, with the topics `--topic` chose:
@@ -38,6 +39,17 @@ struct BagInput {
         }
         let derived = BagCameraNames.names(for: index.topics.map(\.name))
         names = zip(given.map(\.name) + Array(repeating: nil, count: max(0, index.topics.count - given.count)), derived).map { $0 ?? $1 }
+    }
+
+    /// The chosen topics as a rig's recording, each a camera named by ``names``.
+    ///
+    /// - Throws: ``ValidationError`` for a name that cannot name a camera.
+    func rigRecording() throws -> RigRecording {
+        do {
+            return try RigRecording(index, names: names)
+        } catch {
+            throw ValidationError("--topic: \(error) (name it with --topic NAME=TOPIC)")
+        }
     }
 
     /// The paths a command must never write to or into: the bag (a file, or a rosbag2 folder).

@@ -16,12 +16,7 @@ extension ProcessCommand {
         }
         let input = try BagInput(path: path, topics: topics)
         guard input.index.topics.count >= 2 else { return try process(FrameFolder(input.index), inputs: input.inputs) }
-        let recording: RigRecording
-        do {
-            recording = try RigRecording(input.index, names: input.names)
-        } catch {
-            throw ValidationError("--topic: \(error) (name it with --topic NAME=TOPIC)")
-        }
+        let recording = try input.rigRecording()
         let destination: SafeOutput.Destination
         do {
             if let annotate {

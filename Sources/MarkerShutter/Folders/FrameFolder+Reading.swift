@@ -64,3 +64,14 @@ extension ImageFileError {
         }
     }
 }
+
+extension RigRecording.Frame {
+    /// Reads the frame's pixels (BGR): through its ``content`` when it has one (a message of a
+    /// bag), else the file at ``path``.
+    ///
+    /// - Throws: ``ImageFileError`` naming the frame as ``path`` shows it.
+    func readPixels() throws(ImageFileError) -> PixelBuffer {
+        if let content { return try content.content.pixels(channels: .bgr, pixelLimit: ImageFile.defaultPixelLimit) }
+        return try ImageFile.read(path)
+    }
+}
