@@ -5,6 +5,7 @@ import Foundation
 import FrameCapture
 import MarkerDetection
 import MarkerShutter
+import RosBags
 import SystemCalls
 
 extension LiveCommand {
@@ -32,22 +33,43 @@ extension LiveCommand {
         if let (_, names) = unavailable.first(where: { $0.0 }) { throw ValidationError("\(names): not available with --replay of a rig's recording") }
     }
 
+    /// With `--replay` of a ROS bag, the topics `--topic` chose, listed (a rig's replay options are
+    /// checked first, for two topics or more); nil for a camera or a folder.
+    ///
+    /// - Throws: A usage error for `--topic` with a folder, or `RuntimeError` with the bag's error.
+    func openBag() throws -> BagInput? {
+        guard let replay else { return nil }
+        guard BagInput.isBag(replay) else {
+            if !topics.isEmpty {
+                throw ValidationError("--topic goes with a ROS bag (.bag, .mcap or a rosbag2 folder); \(replay) is a folder of frames")
+            }
+            return nil
+        }
+        // A rig's options are checked before a large bag is listed.
+        if topics.count >= 2 { try validateRigReplay() }
+        return try BagInput(path: replay, topics: topics)
+    }
+
     /// The cameras `live` watches, as the options give them.
     struct CameraSetup {
         /// One camera, or a rig's (empty for a rig's recording replayed).
         var cameras: [LiveSession.Camera] = []
         /// A rig's recording to replay.
         var recording: RigRecording?
+        /// Whether the recording is a bag's topics (its timing is then told).
+        var recordingIsBag = false
         /// Whether several cameras make a rig.
         var isRig: Bool { cameras.count > 1 || recording != nil }
     }
 
     /// The cameras `--device`, `--replay` or `--camera` give, with what each needs in `configuration`:
-    /// one camera (a device or a replayed folder), a rig of `--camera`s, or a rig's recording replayed.
+    /// one camera (a device, a replayed folder or a bag's topic), a rig of `--camera`s, or a rig's
+    /// recording (a folder, or a bag's topics) replayed.
     ///
+    /// - Parameter bag: The bag `--replay` names, listed (``openBag()``).
     /// - Throws: A usage error for rig options that cannot work, or `RuntimeError` for a recording
     ///   that cannot be replayed or an `--out` inside it.
-    func prepareCameras(_ configuration: inout LiveSession.Configuration) throws -> CameraSetup {
+    func prepareCameras(_ configuration: inout LiveSession.Configuration, bag: BagInput?) throws -> CameraSetup {
         if rig.isRig {
             let arguments = try rig.cameraArguments(defaults: captureSettings, controls: cameraControls.settings)
             configuration.rig = try rig.rigConfiguration(arguments, hold: detection.holdDuration)
@@ -58,19 +80,25 @@ extension LiveCommand {
                     path: argument.device, request: Self.cameraRequest(argument.settings, controls: argument.controls)))
             })
         }
-        if let folder = replay, RigRecording.isRig(folder) {
+        if let folder = replay, bag.map({ $0.index.topics.count >= 2 }) ?? RigRecording.isRig(folder) {
             let recording: RigRecording
-            do { recording = try RigRecording(folder: folder) } catch { throw RuntimeError("cannot replay \(folder): \(error)") }
+            if let bag {
+                recording = try bag.rigRecording()
+            } else {
+                do { recording = try RigRecording(folder: folder) } catch { throw RuntimeError("cannot replay \(folder): \(error)") }
+            }
             do { try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [folder]) } catch { throw RuntimeError("\(error)") }
             configuration.rig = try rig.rules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
-            return CameraSetup(recording: recording)
+            return CameraSetup(recording: recording, recordingIsBag: bag != nil)
         }
         configuration.record = record
         configuration.calibration = calibration.configuration(pictures: out, replay: replay)
         if let replay {
             do { try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
         }
-        return CameraSetup(cameras: [LiveSession.Camera(name: "camera", source: try sourceRequest())])
+        // A bag's one topic is replayed as a folder of its frames, read from the bag.
+        let source = try bag.map { LiveSession.SourceRequest.source(ReplaySource(FrameFolder($0.index))) } ?? sourceRequest()
+        return CameraSetup(cameras: [LiveSession.Camera(name: "camera", source: source)])
     }
 
     /// What `live` says before the frames: what each camera is, and the session's rules and folders.
@@ -84,7 +112,7 @@ extension LiveCommand {
         var lines: [String]
         if let recording = setup.recording {
             lines = ["replaying the rig recorded in \(recording.folder): \(recording.frames.count) frames of "
-                + recording.cameras.map(\.name).joined(separator: ", ")]
+                + recording.cameras.map(\.name).joined(separator: ", ") + (setup.recordingIsBag ? ", \(recording.timing)" : "")]
         } else {
             lines = zip(session.cameras, session.sources).map { "\($0.name): \($1.banner)" }
         }

@@ -17,8 +17,14 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The camera (default /dev/video0; see `marker-shutter devices`).", valueName: "path"))
     var device: String?
 
-    @Option(help: ArgumentHelp("Instead of a camera, replay a recorded frame folder in real time.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Instead of a camera, replay a recorded frame folder, or a ROS bag (.bag, .mcap or a rosbag2 folder), in real time.",
+                               valueName: "dir"))
     var replay: String?
+
+    @Option(name: .customLong("topic"),
+            help: ArgumentHelp("With --replay of a ROS bag: the image topic to replay (needed when it has several); twice or more for a rig (NAME=TOPIC names its camera).",
+                               valueName: "topic"))
+    var topics: [String] = []
 
     @OptionGroup(title: "Rigs: several cameras, one shutter for the set")
     var rig: LiveRigOptions
@@ -76,6 +82,7 @@ struct LiveCommand: AsyncParsableCommand {
 
     func validate() throws {
         if device != nil, replay != nil { throw ValidationError("give --device or --replay, not both") }
+        if !topics.isEmpty, replay == nil { throw ValidationError("--topic goes with --replay of a ROS bag (.bag, .mcap or a rosbag2 folder)") }
         guard let frameSize else { throw ValidationError("--size must look like 1280x720, got \(size)") }
         try InputLimits.cameraSide.validate(frameSize.width, option: "--size width")
         try InputLimits.cameraSide.validate(frameSize.height, option: "--size height")
@@ -93,6 +100,8 @@ struct LiveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A bag is listed once, before anything is opened.
+        let bag = try openBag()
         // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
         let interruption = InterruptFlag()
         // The cameras, the recording, the pictures and the browser view's connections all take file
@@ -111,7 +120,7 @@ struct LiveCommand: AsyncParsableCommand {
         configuration.automatic = auto
         configuration.stopAfter = stopAfter
         if let settle { configuration.controlSettling = .milliseconds((settle * 1000).rounded()) }
-        let setup = try prepareCameras(&configuration)
+        let setup = try prepareCameras(&configuration, bag: bag)
         let browser = try await startBrowserView(console: console, interruption: interruption)
         let session: LiveSession
         do {

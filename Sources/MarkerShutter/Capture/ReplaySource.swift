@@ -37,7 +37,10 @@ public final class ReplaySource: FrameSource {
         let started = Task {
             let clock = ContinuousClock()
             let start = clock.now
-            let origin = folder.frames[0].time
+            guard let origin = folder.frames.first?.time else {
+                continuation.finish()
+                return
+            }
             for frame in folder.frames {
                 try? await clock.sleep(until: start + origin.duration(to: frame.time))
                 if Task.isCancelled { break }

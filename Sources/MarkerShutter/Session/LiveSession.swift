@@ -667,7 +667,7 @@ public final class LiveSession: Sendable {
                 let frame = recording.frames[number]
                 let pixels: PixelBuffer
                 do {
-                    pixels = try ImageFile.read(frame.path)
+                    pixels = try frame.readPixels()
                 } catch {
                     let name = cameras[frame.camera].name
                     failures.withLock { $0.rig.append("\(name): \(frame.path): \(error)") }
