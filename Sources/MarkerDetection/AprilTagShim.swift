@@ -27,6 +27,8 @@ private func shimFamily(_ family: AprilTagFamily) -> atag_family {
     case .tagStandard52h13: ATAG_FAMILY_TAGSTANDARD52H13
     case .tagCircle21h7: ATAG_FAMILY_TAGCIRCLE21H7
     case .tagCustom48h12: ATAG_FAMILY_TAGCUSTOM48H12
+    case .tag36h10: ATAG_FAMILY_TAG36H10
+    case .tagCircle49h12: ATAG_FAMILY_TAGCIRCLE49H12
     }
 }
 
@@ -138,3 +140,4 @@ final class AprilTagHandle: @unchecked Sendable {
         return (tags, found.pointee.has_sharpness != 0 ? found.pointee.sharpness : nil)
     }
 }
+

@@ -46,8 +46,8 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         ID          the first marker or tag id of the board (the others count on from
                     it): a whole number from 0 to 1000000
         FAMILY      tag36h11, tag25h9, tag16h5, tagStandard41h12, tagStandard52h13,
-                    tagCircle21h7, tagCustom48h12 (any case); an AprilGrid takes one of
-                    the first three
+                    tagCircle21h7, tagCustom48h12, tag36h10, tagCircle49h12 (any case);
+                    an AprilGrid takes tag36h11, tag25h9, tag16h5 or tag36h10
         """
 
     /// The largest marker or tag id a pattern may name (`first=ID`): more than any dictionary or
@@ -177,7 +177,7 @@ private struct PatternParser {
             let (columns, rows) = try size(minimum: 1, of: "tags")
             let family = try family()
             guard family.hasPlainBorder else {
-                throw error("an AprilGrid family Kalibr prints (tag36h11, tag25h9 or tag16h5), found '\(family)'")
+                throw error("an AprilGrid family with a plain border (tag36h11, tag25h9, tag16h5 or tag36h10), found '\(family)'")
             }
             var grid = AprilGrid(columns: columns, rows: rows, family: family)
             var options = try options(allowed: ["size", "spacing", "first", "decimate", "sigma", "refine"])

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-/// The tag families libapriltag 3.3 provides (tagCircle49h12 and tag36h10 are left out).
+/// The tag families libapriltag 3.3 provides.
 typedef enum atag_family {
     ATAG_FAMILY_TAG36H11 = 0,
     ATAG_FAMILY_TAG25H9 = 1,
@@ -24,7 +24,12 @@ typedef enum atag_family {
     ATAG_FAMILY_TAGSTANDARD52H13 = 4,
     ATAG_FAMILY_TAGCIRCLE21H7 = 5,
     ATAG_FAMILY_TAGCUSTOM48H12 = 6,
+    ATAG_FAMILY_TAG36H10 = 7,
+    ATAG_FAMILY_TAGCIRCLE49H12 = 8,
 } atag_family;
+
+/// How many families atag_family names.
+#define ATAG_FAMILY_COUNT 9
 
 /// What a family is: how many codes, and its drawing grid.
 typedef struct atag_family_info {
