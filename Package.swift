@@ -96,7 +96,7 @@ let detectionTargets: [Target] = [
     // libjpeg (the one OpenCV decodes JPEG with) decodes common JPEGs straight to BGR.
     .target(
         name: "COpenCVShim", dependencies: ["CShimCore"], exclude: ["opencv4"], cxxSettings: openCVHeaders,
-        linkerSettings: openCVLibraries(["imgproc", "imgcodecs", "calib3d", "aruco"]) + [.linkedLibrary("jpeg")]
+        linkerSettings: openCVLibraries(["imgproc", "imgcodecs", "features2d", "calib3d", "aruco"]) + [.linkedLibrary("jpeg")]
     ),
     // A pure C header over libapriltag 3 (Debian's libapriltag-dev ships no pkg-config file; its
     // image and container helpers live in libapriltag-utils): the AprilTag and AprilGrid backend.

@@ -18,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include "circles_grid.hpp"
 #include "detector.hpp"
 
 namespace msd {
@@ -102,7 +103,7 @@ void check_lengths(std::initializer_list<std::pair<const char *, double>> length
 
 void configure(msd_detector &detector, const msd_dictionary *dictionary) {
     const msd_pattern &pattern = detector.pattern;
-    if (pattern.kind != MSD_PATTERN_CHESSBOARD) {
+    if (pattern.kind != MSD_PATTERN_CHESSBOARD && !is_circle_grid(pattern)) {
         require(dictionary, "dictionary");
         detector.dictionary = dictionary->dictionary;
         detector.parameters = cv::aruco::DetectorParameters::create();
@@ -146,6 +147,14 @@ void configure(msd_detector &detector, const msd_dictionary *dictionary) {
             fail(SHIM_STATUS_INVALID_ARGUMENT, "a chessboard needs at least 3x3 inner corners, not %dx%d", pattern.columns,
                  pattern.rows);
         }
+        return;
+    case MSD_PATTERN_CIRCLES:
+    case MSD_PATTERN_ACIRCLES:
+        if (pattern.columns < 2 || pattern.rows < 2) {
+            fail(SHIM_STATUS_INVALID_ARGUMENT, "a circle grid needs at least 2x2 circles, not %dx%d", pattern.columns,
+                 pattern.rows);
+        }
+        check_lengths({{"spacing", pattern.square_length}});
         return;
     }
     fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown pattern kind %d", int(pattern.kind));
@@ -201,7 +210,7 @@ void drop_near_cut_edges(const msd_detector &detector, msd_detection &result, cv
         kept.marker_corners.insert(kept.marker_corners.end(), result.marker_corners.begin() + 8 * marker,
                                    result.marker_corners.begin() + 8 * (marker + 1));
     }
-    const bool chessboard = detector.pattern.kind == MSD_PATTERN_CHESSBOARD;
+    const bool chessboard = detector.pattern.kind == MSD_PATTERN_CHESSBOARD || is_circle_grid(detector.pattern);
     if (!chessboard || clear(result.corner_points, 0, result.corner_points.size())) {
         for (size_t corner = 0; corner < result.corner_ids.size(); ++corner) {
             if (!clear(result.corner_points, 2 * corner, 2)) continue;
@@ -451,6 +460,14 @@ void detect(const msd_detector &detector, const shim_pixels *pixels, const msd_d
         return;
     }
     result = msd_detection{};
+    if (is_circle_grid(detector.pattern)) {
+        // Found whole or not at all, by cv::findCirclesGrid (fast mode first in a shrunk copy).
+        detect_circles(detector, gray, mode == MSD_DETECT_FAST, result);
+        if (!whole_image) drop_near_cut_edges(detector, result, region, wrapped.size());
+        measure_sharpness(gray, result);
+        if (region.x != 0 || region.y != 0) move_detection(result, cv::Point2f(float(region.x), float(region.y)));
+        return;
+    }
     bool tried = false;
     msd_detection partial;
     const bool nothing_before = hinted && near.empty();
@@ -689,6 +706,8 @@ shim_status msd_detector_render(const msd_detector *detector, int32_t width, int
         case MSD_PATTERN_ARUCO_GRID: msd::render_grid(*detector, canvas); break;
         case MSD_PATTERN_CHARUCO: msd::render_charuco(*detector, canvas); break;
         case MSD_PATTERN_CHESSBOARD: msd::render_chessboard(detector->pattern, canvas); break;
+        case MSD_PATTERN_CIRCLES:
+        case MSD_PATTERN_ACIRCLES: msd::render_circles(detector->pattern, canvas.image, canvas.margin); break;
         }
         *image = new msd_image{canvas.image, SHIM_PIXEL_FORMAT_GRAY8};
     });

@@ -38,6 +38,9 @@ double typical_feature_side(const msd_pattern &pattern, double width) {
     case MSD_PATTERN_ARUCO_GRID: return 0;
     case MSD_PATTERN_CHARUCO: return board * pattern.marker_length / (pattern.columns * pattern.square_length);
     case MSD_PATTERN_CHESSBOARD: return board / (pattern.columns + 1);
+    // Circle grids are searched in a shrunk copy of their own (circles_grid.cpp).
+    case MSD_PATTERN_CIRCLES:
+    case MSD_PATTERN_ACIRCLES: return 0;
     }
     return 0;
 }

@@ -251,6 +251,11 @@ final class DetectorHandle: @unchecked Sendable {
             description.kind = MSD_PATTERN_CHESSBOARD
             description.columns = try int32(board.columns, "columns")
             description.rows = try int32(board.rows, "rows")
+        case .circleGrid(let grid):
+            description.kind = grid.asymmetric ? MSD_PATTERN_ACIRCLES : MSD_PATTERN_CIRCLES
+            description.columns = try int32(grid.columns, "columns")
+            description.rows = try int32(grid.rows, "rows")
+            description.square_length = grid.spacing
         case .aprilTag, .aprilGrid:
             throw .invalidPattern(reason: "\(pattern) is detected with libapriltag, not OpenCV")
         }

@@ -7,7 +7,8 @@
 /// Examples: `aruco:DICT_6X6_250`, `aruco:DICT_APRILTAG_36h11`, `aruco:boards/custom.yml`,
 /// `gridboard:5x7:DICT_6X6_250`, `charuco:5x7:DICT_6X6_250`,
 /// `charuco:8x6:DICT_4X4_50:square=0.035,marker=0.026,legacy`, `chessboard:9x6`,
-/// `apriltag:tag36h11`, `aprilgrid:6x6:tag36h11:size=0.088,spacing=0.3`.
+/// `apriltag:tag36h11`, `aprilgrid:6x6:tag36h11:size=0.088,spacing=0.3`, `circles:7x6`,
+/// `acircles:4x11:spacing=0.02`.
 /// Paths may not contain `:`.
 public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessStringConvertible {
     /// Loose markers of one dictionary, any id it holds.
@@ -22,6 +23,8 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
     case aprilTag(AprilTagFamily, AprilTagOptions)
     /// Kalibr's AprilGrid, found by libapriltag 3; only its own tag ids count.
     case aprilGrid(AprilGrid)
+    /// A grid of circles, symmetric or OpenCV's asymmetric one, found whole by `findCirclesGrid`.
+    case circleGrid(CircleGrid)
 
     /// The pattern grammar, for `--help` texts and error messages.
     public static let grammar = """
@@ -36,6 +39,10 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         aprilgrid:COLSxROWS:FAMILY[:OPTIONS]       Kalibr AprilGrid, COLS x ROWS tags (libapriltag 3)
             options: size=LENGTH (0.088), spacing=RATIO (0.3), first=ID (0), and
             those of apriltag
+        circles:COLSxROWS[:OPTIONS]                circle grid, COLS x ROWS circles
+        acircles:COLSxROWS[:OPTIONS]               OpenCV's asymmetric circle grid: ROWS rows
+                                                   of COLS, every other row shifted by half
+            options: spacing=LENGTH (1), the distance between neighbouring rows
 
         DICTIONARY  an OpenCV name (DICT_4X4_50 ... DICT_7X7_1000, DICT_ARUCO_ORIGINAL,
                     DICT_APRILTAG_16h5, _25h9, _36h10, _36h11; any case), or the path of an
@@ -100,6 +107,10 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
                 grid.firstTag == 0 ? nil : "first=\(grid.firstTag)",
             ]
             return Self.joined("aprilgrid:\(grid.columns)x\(grid.rows):\(grid.family)", options + grid.options.patternOptions)
+        case .circleGrid(let grid):
+            let kind = grid.asymmetric ? "acircles" : "circles"
+            return Self.joined(
+                "\(kind):\(grid.columns)x\(grid.rows)", [grid.spacing == CircleGrid.defaultSpacing ? nil : "spacing=\(grid.spacing)"])
         }
     }
 
@@ -110,7 +121,7 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         case .aruco(let dictionary): dictionary
         case .gridBoard(let board): board.dictionary
         case .charuco(let board): board.dictionary
-        case .chessboard, .aprilTag, .aprilGrid: nil
+        case .chessboard, .aprilTag, .aprilGrid, .circleGrid: nil
         }
     }
 
@@ -169,6 +180,12 @@ private struct PatternParser {
             let (columns, rows) = try size(minimum: 3, of: "inner corners")
             try end()
             return .chessboard(Chessboard(columns: columns, rows: rows))
+        case "circles", "acircles":
+            let (columns, rows) = try size(minimum: 2, of: "circles")
+            var grid = CircleGrid(columns: columns, rows: rows, asymmetric: kind.lowercased() == "acircles")
+            var options = try options(allowed: ["spacing"])
+            grid.spacing = try options.length("spacing") ?? grid.spacing
+            return .circleGrid(grid)
         case "apriltag":
             let family = try family()
             var options = try options(allowed: ["decimate", "sigma", "refine"])
@@ -191,7 +208,7 @@ private struct PatternParser {
             }
             return .aprilGrid(grid)
         default:
-            throw error("a pattern kind (aruco, gridboard, charuco, chessboard, apriltag or aprilgrid) followed by ':', "
+            throw error("a pattern kind (aruco, gridboard, charuco, chessboard, apriltag, aprilgrid, circles or acircles) followed by ':', "
                 + "found '\(kind)'")
         }
     }

@@ -169,13 +169,21 @@ typedef enum msd_pattern_kind {
     MSD_PATTERN_CHARUCO = 2,
     /* A chessboard of columns x rows inner corners. */
     MSD_PATTERN_CHESSBOARD = 3,
+    /* A symmetric grid of columns x rows circles (dark on light), found with cv::findCirclesGrid;
+     * point (column, row) lies at (column, row) x square_length, its id row * columns + column. */
+    MSD_PATTERN_CIRCLES = 4,
+    /* OpenCV's asymmetric circle grid: rows of `columns` circles, every other row shifted by half
+     * the spacing within a row; point (column, row) lies at ((2 column + row % 2), row) x
+     * square_length, its id row * columns + column (OpenCV's order). */
+    MSD_PATTERN_ACIRCLES = 5,
 } msd_pattern_kind;
 
 typedef struct msd_pattern {
     msd_pattern_kind kind;
     int32_t columns;
     int32_t rows;
-    /* ChArUco: square side; grid board: unused. Any unit, only ratios matter. */
+    /* ChArUco: square side; circle grids: the spacing (the distance between neighbouring rows);
+     * grid board: unused. Any unit, only ratios matter. */
     double square_length;
     /* ChArUco and grid board: marker side. */
     double marker_length;
