@@ -107,7 +107,7 @@ let detectionTargets: [Target] = [
     .target(name: "MarkerDetection", dependencies: ["Pixels", "SystemCalls", "COpenCVShim", "CAprilTagShim", "ShimCore"], swiftSettings: strictSwift),
     // Warping, blur and noise for synthetic ground truth: used by tests only, never exported.
     .target(
-        name: "MarkerDetectionTestSupport", dependencies: ["Pixels"],
+        name: "MarkerDetectionTestSupport", dependencies: ["Pixels", "MarkerDetection"],
         path: "Tests/MarkerDetectionTestSupport", swiftSettings: strictSwift
     ),
     .testTarget(name: "COpenCVShimTests", dependencies: ["COpenCVShim", "CShimCore"], swiftSettings: strictSwift),

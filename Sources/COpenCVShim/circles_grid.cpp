@@ -58,11 +58,19 @@ std::vector<cv::Point2f> turn_labels(const std::vector<cv::Point2f> &found, int 
     return points;
 }
 
-}  // namespace
+// A blob "detector" that gives blobs found already, so that findCirclesGrid does not look again.
+class KeptBlobs : public cv::Feature2D {
+public:
+    explicit KeptBlobs(std::vector<cv::KeyPoint> blobs) : blobs_(std::move(blobs)) {}
+    void detect(cv::InputArray, std::vector<cv::KeyPoint> &keypoints, cv::InputArray) override { keypoints = blobs_; }
 
-bool find_circle_grid(const cv::Mat &gray, int columns, int rows, bool asymmetric, std::vector<cv::Point2f> &points) {
+private:
+    std::vector<cv::KeyPoint> blobs_;
+};
+
+bool find_circle_grid_with(const cv::Mat &gray, int columns, int rows, bool asymmetric, const cv::Ptr<cv::FeatureDetector> &blobs,
+                           std::vector<cv::Point2f> &points) {
     points.clear();
-    const auto blobs = circle_blob_detector(gray.size(), columns * rows);
     const int flags = asymmetric ? cv::CALIB_CB_ASYMMETRIC_GRID : cv::CALIB_CB_SYMMETRIC_GRID;
     if (cv::findCirclesGrid(gray, cv::Size(columns, rows), points, flags, blobs)) return true;
     points.clear();
@@ -73,6 +81,17 @@ bool find_circle_grid(const cv::Mat &gray, int columns, int rows, bool asymmetri
     if (!cv::findCirclesGrid(gray, cv::Size(rows, columns), turned, flags, blobs)) return false;
     points = turn_labels(turned, columns, rows);
     return true;
+}
+
+}  // namespace
+
+bool find_circle_grid(const cv::Mat &gray, int columns, int rows, bool asymmetric, std::vector<cv::Point2f> &points) {
+    return find_circle_grid_with(gray, columns, rows, asymmetric, circle_blob_detector(gray.size(), columns * rows), points);
+}
+
+bool find_circle_grid(const cv::Mat &gray, int columns, int rows, bool asymmetric, const std::vector<cv::KeyPoint> &blobs,
+                      std::vector<cv::Point2f> &points) {
+    return find_circle_grid_with(gray, columns, rows, asymmetric, cv::makePtr<KeptBlobs>(blobs), points);
 }
 
 void refine_circle_centres(const cv::Mat &gray, const msd_pattern &pattern, std::vector<cv::Point2f> &points) {

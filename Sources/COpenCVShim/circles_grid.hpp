@@ -27,6 +27,10 @@ cv::Ptr<cv::SimpleBlobDetector> circle_blob_detector(cv::Size image, int points)
 // then labelled as the board's own rows and columns); the centres in OpenCV's order.
 bool find_circle_grid(const cv::Mat &gray, int columns, int rows, bool asymmetric, std::vector<cv::Point2f> &points);
 
+// The same with the blobs found already (`blobs`, in `gray`'s pixels) instead of OpenCV's blob detector.
+bool find_circle_grid(const cv::Mat &gray, int columns, int rows, bool asymmetric, const std::vector<cv::KeyPoint> &blobs,
+                      std::vector<cv::Point2f> &points);
+
 // Moves `point`, near a dark blob's centre, to the centroid of the blob's darkness within `radius`
 // (levels taken from the disc itself), again from each answer until it settles. False, leaving
 // `point` as it was, where the disc has no contrast or the answer leaves it.

@@ -97,6 +97,34 @@ extern const int32_t atag_minimum_side;
 shim_status atag_detector_detect(atag_detector *detector, const shim_pixels *pixels, atag_tags **tags, shim_error *error);
 void atag_tags_free(atag_tags *tags);
 
+/// Tags of every family at once, for finding out what a target is: the classic families (36h11,
+/// 36h10, 25h9, 16h5) with Kalibr's border of two cells (looked for, as the AprilGrid detector looks,
+/// with black thinned by a pixel), the others with their own border. The classic families with
+/// their own one-cell border are left to OpenCV's AprilTag dictionaries. Bit errors are corrected
+/// only where a family's codes lie far apart (at most one). Any number of threads may call
+/// atag_identifier_detect at once.
+typedef struct atag_identifier atag_identifier;
+
+shim_status atag_identifier_create(atag_identifier **identifier, shim_error *error);
+void atag_identifier_free(atag_identifier *identifier);
+
+/// One tag found by an identifier: its family, its border and, as atag_tag, its id and corners.
+typedef struct atag_identified_tag {
+    atag_family family;
+    int32_t border_cells;
+    int32_t id;
+    double corners[8];
+} atag_identified_tag;
+
+typedef struct atag_identified_tags {
+    size_t count;
+    atag_identified_tag *tags;
+} atag_identified_tags;
+
+shim_status atag_identifier_detect(atag_identifier *identifier, const shim_pixels *pixels, atag_identified_tags **tags,
+                                  shim_error *error);
+void atag_identified_tags_free(atag_identified_tags *tags);
+
 /// Where the libapriltag this process runs with was loaded from. libapriltag has no version call
 /// and its headers no version macro; its shared object's file name carries the version it was
 /// built as (libapriltag.so.3.3.0), so this names that file: the object that holds
