@@ -8,13 +8,20 @@ import MarkerShutter
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "board",
-        abstract: "Render a printable calibration target to a PNG file.",
+        abstract: "Render a printable calibration target to a PNG file, or identify the target in photos.",
         discussion: """
             The target is given as words or as one pattern string: charuco 5x7 DICT_6X6_250 is the same \
             as charuco:5x7:DICT_6X6_250. `aruco` renders an ArUco grid board (gridboard). `aprilgrid` renders \
             Kalibr's AprilGrid; `apriltag COLSxROWS FAMILY[:first=ID]` a sheet of loose AprilTags, ids row by \
-            row from the top-left, to detect with apriltag:FAMILY. Print the file without scaling, and give \
-            the same pattern to `live` and `process`.
+            row from the top-left, to detect with apriltag:FAMILY; `circles` and `acircles` a symmetric or \
+            OpenCV's asymmetric circle grid (circles half a spacing across, a spacing of white around the \
+            grid). Print the file without scaling, and give the same pattern to `live` and `process`.
+
+            --identify IMAGE... prints the pattern string of the target the photos show (the board you \
+            own, whatever its kind, size, dictionary or layout) on standard output, and what was found in \
+            how many photos on standard error; when the photos leave doubt it prints nothing on standard \
+            output, says why on standard error and lists the candidates with the photos that show each \
+            (exit status 1). `live`, `process` and `calibrate` do the same with --pattern auto.
 
             --out writes a new file, or replaces a regular file only with --force; `-` is standard \
             output (the line saying what was written then goes to standard error); a device, FIFO or \
@@ -32,12 +39,18 @@ struct BoardCommand: ParsableCommand {
               marker-shutter board charuco:6x8:DICT_5X5_100:legacy --out legacy.png
               marker-shutter board aprilgrid 6x6 tag36h11 --out aprilgrid.png
               marker-shutter board apriltag 4x3 tag36h11 --out tags.png
+              marker-shutter board acircles 4x11 --out acircles.png
+              marker-shutter board --identify photos/*.jpg
             """
     )
 
-    @Argument(help: ArgumentHelp("The target: charuco|aruco|chessboard|aprilgrid|apriltag followed by its size and dictionary or family, or a pattern string.",
-                                 valueName: "target"))
-    var target: [String]
+    @Argument(help: ArgumentHelp(
+        "The target: charuco|aruco|chessboard|aprilgrid|apriltag|circles|acircles followed by its size and dictionary or family, or a pattern string; with --identify, the photos.",
+        valueName: "target"))
+    var target: [String] = []
+
+    @Flag(help: "Print the pattern of the target the photos given show, instead of rendering one.")
+    var identify = false
 
     /// The sizes `--width` and `--height` may have.
     static let sides = AllowedRange(100...PrintableTarget.maximumSide, unit: "pixels")
@@ -57,12 +70,21 @@ struct BoardCommand: ParsableCommand {
     var margin: Int?
 
     @Option(help: ArgumentHelp("Where to write the PNG.", valueName: "file"))
-    var out: String
+    var out: String?
 
     @Flag(help: "Replace the output file if it exists.")
     var force = false
 
     func validate() throws {
+        if identify {
+            guard !target.isEmpty else { throw ValidationError("--identify needs the photos to look at") }
+            if out != nil || force || height != nil || margin != nil {
+                throw ValidationError("--identify prints a pattern: it takes no --out, --force, --height or --margin")
+            }
+            return
+        }
+        guard out != nil else { throw ValidationError("give --out FILE (or --identify IMAGE...)") }
+        guard !target.isEmpty else { throw ValidationError("name the target to render (or give --identify IMAGE...)") }
         do {
             _ = try PrintableTarget.Target(parsing: target)
         } catch .pattern(let error) {
@@ -80,6 +102,8 @@ struct BoardCommand: ParsableCommand {
     }
 
     func run() throws {
+        if identify { return try runIdentify() }
+        guard let out else { throw ValidationError("give --out FILE") }
         let destination: SafeOutput.Destination
         do {
             destination = try SafeOutput.destination(for: out, replacing: force)
@@ -122,5 +146,13 @@ struct BoardCommand: ParsableCommand {
         case .invalidPattern, .cannotRender: UsageError("cannot render \(name): \(error)")
         default: RuntimeError("cannot render \(name): \(error)")
         }
+    }
+
+    /// `--identify`: the pattern of the photos on standard output, the finding on standard error.
+    private func runIdentify() throws {
+        let found = try PatternChoice.identify(photos: target)
+        FileHandle.standardError.write(found.description + "\n")
+        guard let pattern = found.pattern else { throw ExitCode(1) }
+        StandardOutput.line(pattern.description)
     }
 }

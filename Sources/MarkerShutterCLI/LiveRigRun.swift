@@ -42,7 +42,18 @@ extension LiveCommand {
         if folder != nil { try validateRigReplay() }
         let window = preview ? try LivePreview.open(console: console) : nil  // without a display, before anything is opened
         defer { window?.close() }
-        let detector = try detection.makeDetector()
+        let detector: MarkerDetector
+        if let folder, detection.identifiesPattern {
+            let recording: RigRecording
+            do { recording = try RigRecording(folder: folder) } catch { throw RuntimeError("cannot replay \(folder): \(error)") }
+            detector = try detection.makeDetector(identifyingIn: recording.frames.map(\.path), source: folder)
+        } else {
+            // A live rig identifies the target on its first camera.
+            let first = try rig.cameraArguments(defaults: captureSettings, controls: cameraControls.settings).first
+            detector = try await sessionDetector(
+                replay: nil, camera: (first?.device ?? device ?? "/dev/video0", first?.settings ?? captureSettings), console: console,
+                interruption: interruption)
+        }
         let session: RigSession
         let names: [String]
         let rigConfiguration: RigShutterMachine.Configuration

@@ -33,7 +33,7 @@ extension ProcessCommand {
         } catch {
             throw RuntimeError("\(error)")
         }
-        let detector = try detection.makeDetector()
+        let detector = try detection.makeDetector(identifyingIn: recording.frames.map(\.path), source: folder)
         var configuration = RigProcessRun.Configuration(recording: recording, rig: rig, detector: detector,
                                                         rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration
