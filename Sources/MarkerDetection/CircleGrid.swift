@@ -14,8 +14,11 @@ public struct CircleGrid: Sendable, Hashable {
     public var rows: Int
     /// Whether every other row is shifted by half a row's spacing (OpenCV's `acircles` pattern).
     public var asymmetric: Bool
-    /// The distance between neighbouring rows, in any unit (the calibration's unit of length).
+    /// The distance between neighbouring rows, in ``unit`` (1 when the pattern names no size:
+    /// lengths are then in spacings).
     public var spacing: Double
+    /// The unit of ``spacing``, or `nil` for board units.
+    public var unit: LengthUnit?
 
     /// The spacing a pattern string implies when it names none: 1, so that lengths come out in
     /// spacings.
@@ -27,18 +30,20 @@ public struct CircleGrid: Sendable, Hashable {
     ///   - columns: Circles in each row, at least 2.
     ///   - rows: Rows of circles, at least 2.
     ///   - asymmetric: OpenCV's asymmetric layout.
-    ///   - spacing: The distance between neighbouring rows.
-    public init(columns: Int, rows: Int, asymmetric: Bool, spacing: Double = defaultSpacing) {
+    ///   - spacing: The distance between neighbouring rows, in `unit`.
+    ///   - unit: The unit of `spacing`, or `nil` for board units.
+    public init(columns: Int, rows: Int, asymmetric: Bool, spacing: Double = defaultSpacing, unit: LengthUnit? = nil) {
         self.columns = columns
         self.rows = rows
         self.asymmetric = asymmetric
         self.spacing = spacing
+        self.unit = unit
     }
 
     /// How many circles the grid has.
     public var pointCount: Int { columns * rows }
 
-    /// Where point `id` lies on the board, in ``spacing``'s unit.
+    /// Where point `id` lies on the board, in ``unit``.
     public func position(of id: Int) -> (x: Double, y: Double) {
         let (row, column) = id.quotientAndRemainder(dividingBy: columns)
         let x = asymmetric ? Double(2 * column + row % 2) : Double(column)
