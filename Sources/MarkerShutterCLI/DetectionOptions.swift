@@ -91,13 +91,15 @@ struct DetectionOptions: ParsableArguments {
     /// A detector for `parsed`, searching as `--detect` says.
     func makeDetector(for parsed: Pattern) throws -> MarkerDetector {
         let mode = try mode()
+        // The pattern as the user wrote it, or the one identified.
+        let name = identifiesPattern ? parsed.description : pattern
         do {
             return try MarkerDetector(pattern: parsed, mode: mode)
         } catch .invalidPattern(let reason) {
             // A board its dictionary cannot hold, lengths too far apart: a mistake in the pattern.
-            throw UsageError("cannot use pattern \(parsed): invalid pattern: \(reason)")
+            throw UsageError("cannot use pattern \(name): invalid pattern: \(reason)")
         } catch {
-            throw RuntimeError("cannot use pattern \(parsed): \(error)")
+            throw RuntimeError("cannot use pattern \(name): \(error)")
         }
     }
 }
