@@ -20,15 +20,23 @@ import Testing
 
     /// OpenCV's asymmetric grid as the board command draws it, through the distorting pinhole lens of
     /// the synthetic calibrations, views detected whole (a view that cuts the grid finds nothing).
+    ///
+    /// 8 of the 24 views are found: those OpenCV 4.6's own finder finds. The grid is whole in the
+    /// three views tilted 45 degrees sideways (and 35 both ways) too, but `cv2.findCirclesGrid` with
+    /// its default flags does not find it there either (checked with python3-opencv on the same
+    /// renders; CALIB_CB_CLUSTERING finds two of them). With views that near the centre, the distortion
+    /// away from them is held less well than by the ChArUco sets: the model's mean error over the
+    /// image is 0.48 px, so it is held to 0.6 px here (the focal lengths, centre and intervals to the
+    /// same bounds as every rendered set).
     @Test func renderedAsymmetricGridViewsRecoverThePinholeCamera() throws {
         let pattern = try Pattern(parsing: "acircles:6x13:spacing=0.015")
         let board = try PrintableTarget.render(pattern, width: 1080, height: 960, margin: 20)
         let views = try SyntheticViews.rendered(pattern, board: board, camera: SyntheticCalibrationTests.pinhole, noise: 0.1, seed: 23)
         let whole = views.filter { $0.points.count == 78 }.count
-        #expect(whole >= 12, "views with the whole grid: \(whole) of \(views.count)")
+        #expect(whole >= 8, "views with the whole grid: \(whole) of \(views.count)")
         #expect(views.allSatisfy { $0.points.isEmpty || $0.points.count == 78 })
         let result = try CameraCalibration.calibrate(views.filter { !$0.points.isEmpty }, model: .pinhole)
         #expect(result.run.rms < 0.6, "RMS \(result.run.rms)")
-        try SyntheticCalibrationTests.expectRecovers(SyntheticCalibrationTests.pinhole, result)
+        try SyntheticCalibrationTests.expectRecovers(SyntheticCalibrationTests.pinhole, result, maximumModelError: 0.6)
     }
 }
