@@ -205,6 +205,40 @@ public enum IdentificationSet {
         return frames
     }
 
+    /// How one case came out: what was found, whether it is the truth, and of the frames where the
+    /// true pattern's detector finds the board, those where the identified pattern's does too.
+    public struct Outcome: Sendable {
+        public var truth: String
+        public var found: String
+        public var correct: Bool
+        public var sure: Bool
+        public var truthFrames: Int
+        public var foundFrames: Int
+
+        /// `ok`, `unsure` or `WRONG` (sure, and not the truth).
+        public var mark: String { correct ? "ok    " : sure ? "WRONG " : "unsure" }
+    }
+
+    /// Identifies `item`'s frames (its seed moved by `seedOffset`) with `identifier` and counts, frame
+    /// by frame, where the true pattern's detector finds the board and where the identified one's does.
+    public static func measure(_ item: Case, seedOffset: UInt64, with identifier: PatternIdentifier) throws -> Outcome {
+        let moved = Case(item.truth, sheet: item.sheet, scattered: item.scattered, seed: item.seed &+ seedOffset, roll: item.roll)
+        let truth = try Pattern(parsing: moved.truth)
+        let frames = try Self.frames(for: moved)
+        let identification = try identifier.identify(frames)
+        let truthDetector = try MarkerDetector(pattern: truth)
+        let foundDetector = try identification.pattern.map { try MarkerDetector(pattern: $0) }
+        var truthFrames = 0, foundFrames = 0
+        for frame in frames where !(try truthDetector.detect(frame).isEmpty) {
+            truthFrames += 1
+            if let foundDetector, !(try foundDetector.detect(frame).isEmpty) { foundFrames += 1 }
+        }
+        return Outcome(
+            truth: moved.truth, found: identification.description,
+            correct: identification.pattern.map { equivalent($0, truth) } ?? false, sure: identification.isSure,
+            truthFrames: truthFrames, foundFrames: foundFrames)
+    }
+
     /// Whether `found` describes the same target as `truth`: the same kind, size, first id and
     /// layout; the same codes for every id the target carries (a dictionary of the same nest that
     /// holds them); proportions within 0.02 (ChArUco) or 0.05 (gaps, spacings); and a chessboard or

@@ -66,24 +66,12 @@ func set(offset: UInt64) throws {
     let identifier = try PatternIdentifier()
     var identified = 0, wrong = 0, truthFrames = 0, foundFrames = 0
     let cases = IdentificationSet.cases
-    for original in cases {
-        let item = IdentificationSet.Case(original.truth, sheet: original.sheet, scattered: original.scattered,
-                                          seed: original.seed &+ offset, roll: original.roll)
-        let truth = try Pattern(parsing: item.truth)
-        let frames = try IdentificationSet.frames(for: item)
-        let found = try identifier.identify(frames)
-        let truthDetector = try MarkerDetector(pattern: truth)
-        let foundDetector = try found.pattern.map { try MarkerDetector(pattern: $0) }
-        var shown = 0, kept = 0
-        for frame in frames where !(try truthDetector.detect(frame).isEmpty) {
-            shown += 1
-            if let foundDetector, !(try foundDetector.detect(frame).isEmpty) { kept += 1 }
-        }
-        truthFrames += shown
-        foundFrames += kept
-        let correct = found.pattern.map { IdentificationSet.equivalent($0, truth) } ?? false
-        if correct { identified += 1 } else if found.isSure { wrong += 1 }
-        print("\(correct ? "ok    " : found.isSure ? "WRONG " : "unsure") \(item.truth): \(found) [board \(kept)/\(shown)]")
+    for item in cases {
+        let outcome = try IdentificationSet.measure(item, seedOffset: offset, with: identifier)
+        truthFrames += outcome.truthFrames
+        foundFrames += outcome.foundFrames
+        if outcome.correct { identified += 1 } else if outcome.sure { wrong += 1 }
+        print("\(outcome.mark) \(outcome.truth): \(outcome.found) [board \(outcome.foundFrames)/\(outcome.truthFrames)]")
     }
     print(String(format: "%d folders (seeds +%d): identified %.1f%%, wrongly %d, board found in %.1f%% of the %d frames where the true pattern finds it",
                  cases.count, offset, 100 * Double(identified) / Double(cases.count), wrong,
