@@ -47,6 +47,8 @@ extension LiveCommand {
             let recording: RigRecording
             do { recording = try RigRecording(folder: folder) } catch { throw RuntimeError("cannot replay \(folder): \(error)") }
             detector = try detection.makeDetector(identifyingIn: recording.frames.map(\.path), source: folder)
+        } else if !detection.identifiesPattern {
+            detector = try detection.makeDetector()
         } else {
             // A live rig identifies the target on its first camera.
             let first = try rig.cameraArguments(defaults: captureSettings, controls: cameraControls.settings).first
