@@ -209,7 +209,7 @@ let pipelineTargets: [Target] = [
         name: "MarkerShutterCLI",
         dependencies: [
             "MarkerShutter", "FileFormats", "MarkerDetection", "Calibration", "FrameCapture", "Pixels", "Debounce", "BrowserView",
-            "PreviewWindow",
+            "PreviewWindow", "RosBags",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         swiftSettings: strictSwift
@@ -285,6 +285,41 @@ let previewTargets: [Target] = [
     ),
 ]
 
+// MARK: - ROS bags: the recordings ROS users have, as frames for process, calibrate and live --replay
+
+let bagProducts: [Product] = [
+    .library(name: "RosBags", targets: ["RosBags"]),
+]
+
+let bagTargets: [Target] = [
+    // Debian's libzstd, liblz4 (its frame format), libbz2 and zlib's CRC-32: the chunks of ROS 1 bags
+    // and MCAP files, rosbag2's compressed messages.
+    .systemLibrary(name: "CBagCompression", providers: [.apt(["libzstd-dev", "liblz4-dev", "libbz2-dev", "zlib1g-dev"])]),
+    // Debian's libsqlite3: rosbag2's .db3 files.
+    .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
+    // A pure C header over OpenCV's demosaicing, for the Bayer images cameras record.
+    .target(name: "CBayerShim", dependencies: ["CShimCore"], exclude: ["opencv4"], cxxSettings: openCVHeaders,
+            linkerSettings: openCVLibraries(["imgproc"])),
+    // ROS 1 bags, MCAP files and rosbag2 folders read as their specifications say, sensor_msgs/Image
+    // and CompressedImage deserialized by hand, and their frames as FrameFolders, rigs and PictureSets.
+    .target(
+        name: "RosBags",
+        dependencies: [
+            "CBagCompression", "CSQLite3", "CBayerShim", "CShimCore", "ShimCore", "SystemCalls", "Pixels", "MarkerDetection",
+            "FileFormats", "MarkerShutter", "Calibration", .product(name: "Yams", package: "Yams"),
+        ],
+        swiftSettings: strictSwift
+    ),
+    .testTarget(
+        name: "RosBagsTests",
+        // The executable too: `swift test` builds it for the tests that run `process` and `calibrate` on bags.
+        dependencies: ["RosBags", "MarkerShutter", "Calibration", "MarkerDetection", "Pixels", "FileFormats", "MarkerShutterCLI"],
+        // The writer of the tests' recordings, run with Python (rosbags, mcap).
+        exclude: ["Python"],
+        swiftSettings: strictSwift
+    ),
+]
+
 // MARK: - Samples: the recorded sample session and the program that renders it
 
 let samplesProducts: [Product] = [
@@ -310,6 +345,7 @@ products += captureProducts
 products += pipelineProducts
 products += viewProducts
 products += previewProducts
+products += bagProducts
 products += samplesProducts
 
 var targets: [Target] = debounceTargets
@@ -323,6 +359,7 @@ targets += captureTargets
 targets += pipelineTargets
 targets += viewTargets
 targets += previewTargets
+targets += bagTargets
 targets += samplesTargets
 
 let package = Package(
@@ -330,7 +367,7 @@ let package = Package(
     products: products,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Tests only: an independent YAML parser reads back the calibration files.
+        // ROS's and Kalibr's YAML for `compare`, rosbag2's metadata.yaml; in the tests, an independent reader of the calibration files.
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         // The live view's HTTP server; its swift-configuration support is not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: ["FullFoundation"]),

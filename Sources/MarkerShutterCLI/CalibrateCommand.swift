@@ -79,6 +79,14 @@ struct CalibrateCommand: ParsableCommand {
               marker-shutter calibrate photos --pattern aprilgrid:6x6:tag36h11:size=0.088
               marker-shutter calibrate --camera left=L --camera right=R --pattern chessboard:9x6
               marker-shutter calibrate rig-pictures --model wide=fisheye
+              marker-shutter calibrate calibration.bag --topic /camera/image_raw --pattern chessboard:9x6
+              marker-shutter calibrate stereo.mcap --topic left=/left/image_raw --topic right=/right/image_raw --pattern chessboard:9x6
+
+            A ROS bag takes the place of the folder (a .bag, an .mcap, or a rosbag2 folder with metadata.yaml): \
+            --pattern is detected in every frame of the --topic (sensor_msgs/Image or CompressedImage), each \
+            view named by its header stamp. Two --topic or more are a rig, each topic a camera (named from the \
+            topics, or --topic NAME=TOPIC); frames whose stamps are within --sync-tolerance milliseconds (half the \
+            longest frame interval unless given) are a set, the other frames views of their camera alone.
             """
     )
 
@@ -89,6 +97,16 @@ struct CalibrateCommand: ParsableCommand {
         name: .customLong("camera"),
         help: ArgumentHelp("A camera of a rig and its folder of pictures; once per camera, the reference first.", valueName: "name=dir"))
     var cameras: [String] = []
+
+    @Option(name: .customLong("topic"),
+            help: ArgumentHelp("With a bag: the image topic to calibrate; twice or more for a rig (NAME=TOPIC names its camera).",
+                               valueName: "topic"))
+    var topics: [String] = []
+
+    @Option(name: .customLong("sync-tolerance"), parsing: .unconditional,
+            help: ArgumentHelp("With a bag's rig: the largest difference between the stamps of a set's frames, in milliseconds; half the longest frame interval unless given.",
+                               valueName: "MS"))
+    var syncTolerance: Double?
 
     @Option(help: ArgumentHelp(
         "The target, for folders without sidecars (checked against the sidecars otherwise); auto or none: identified from the first pictures.",
@@ -178,6 +196,10 @@ struct CalibrateCommand: ParsableCommand {
             return try runRig(cameras: rig, rigFolder: nil, model: model, named: named)
         }
         guard let folder else { return }
+        if BagInput.isBag(folder) { return try runBag(folder, model: model, named: named) }
+        if !topics.isEmpty || syncTolerance != nil {
+            throw UsageError("--topic and --sync-tolerance go with a ROS bag (.bag, .mcap or a rosbag2 folder); \(FileNameText.escaped(folder)) is a folder")
+        }
         if RigPictureSet.isRigFolder(folder) {
             if undistort { throw UsageError("--undistort is for one camera, not a rig (\(FileNameText.escaped(folder)) holds one folder per camera)") }
             return try runRig(cameras: [], rigFolder: folder, model: model, named: named)
@@ -212,7 +234,7 @@ struct CalibrateCommand: ParsableCommand {
 
     /// Stops `job` on Ctrl-C or a termination signal, saying whether its files were already moved
     /// into --out, and ends the program with 130; cancel the returned flag once the job is done.
-    private func stopOnSignal(_ job: CalibrationJob) -> InterruptFlag {
+    func stopOnSignal(_ job: CalibrationJob) -> InterruptFlag {
         let interrupt = InterruptFlag()
         let out = out
         interrupt.onInterrupt { name in

@@ -17,8 +17,14 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The camera (default /dev/video0; see `marker-shutter devices`).", valueName: "path"))
     var device: String?
 
-    @Option(help: ArgumentHelp("Instead of a camera, replay a recorded frame folder in real time.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Instead of a camera, replay a recorded frame folder, or a ROS bag (.bag, .mcap or a rosbag2 folder), in real time.",
+                               valueName: "dir"))
     var replay: String?
+
+    @Option(name: .customLong("topic"),
+            help: ArgumentHelp("With --replay of a ROS bag: the image topic to replay (needed when it has several); twice or more for a rig (NAME=TOPIC names its camera).",
+                               valueName: "topic"))
+    var topics: [String] = []
 
     @OptionGroup(title: "Rigs: several cameras, one shutter for the set")
     var rig: LiveRigOptions
@@ -76,6 +82,7 @@ struct LiveCommand: AsyncParsableCommand {
 
     func validate() throws {
         if device != nil, replay != nil { throw ValidationError("give --device or --replay, not both") }
+        if !topics.isEmpty, replay == nil { throw ValidationError("--topic goes with --replay of a ROS bag (.bag, .mcap or a rosbag2 folder)") }
         guard let frameSize else { throw ValidationError("--size must look like 1280x720, got \(size)") }
         try InputLimits.cameraSide.validate(frameSize.width, option: "--size width")
         try InputLimits.cameraSide.validate(frameSize.height, option: "--size height")
@@ -94,7 +101,19 @@ struct LiveCommand: AsyncParsableCommand {
 
     func run() async throws {
         if rig.isRig { return try await runRig() }
-        if let replay, RigRecording.isRig(replay) { return try await runRig(replaying: replay) }
+        var source = sourceRequest
+        if let replay, BagInput.isBag(replay) {
+            // A rig's options are checked before a large bag is listed.
+            if topics.count >= 2 { try validateRigReplay() }
+            let input = try BagInput(path: replay, topics: topics)
+            if input.index.topics.count >= 2 { return try await runRig(replaying: replay, recording: try input.rigRecording()) }
+            source = .source(.replay(FrameFolder(input.index)))
+        } else if let replay {
+            if !topics.isEmpty {
+                throw ValidationError("--topic goes with a ROS bag (.bag, .mcap or a rosbag2 folder); \(replay) is a folder of frames")
+            }
+            if RigRecording.isRig(replay) { return try await runRig(replaying: replay) }
+        }
         // Watched from the start, so that a Ctrl-C while the camera opens still stops in good order.
         let interruption = InterruptFlag()
         // The camera, the recording, the pictures and the browser view's connections all take file
@@ -120,7 +139,7 @@ struct LiveCommand: AsyncParsableCommand {
         let browser = try await startBrowserView(console: console, interruption: interruption)
         let session: LiveSession
         do {
-            session = try LiveSession(source: sourceRequest, configuration: configuration)
+            session = try LiveSession(source: source, configuration: configuration)
         } catch {
             if case .camera = error { throw RuntimeError("\(error)\n(list cameras with `marker-shutter devices`)") }
             throw RuntimeError("\(error)")

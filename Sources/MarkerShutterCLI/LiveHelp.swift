@@ -40,6 +40,9 @@ enum LiveHelp {
         the shutter badge, rates, coverage, pictures, "Take picture" and "Stop"; --preview shows the \
         annotated image in a window, where Space, Enter and q work too.
 
+        --replay also takes a ROS bag (.bag, .mcap or a rosbag2 folder): --topic chooses its image topic, \
+        replayed at the pace of its header stamps; two --topic or more replay a rig, each topic a camera.
+
         Exit status: 0 stopped by quit, --stop-after, the end of a replay, the page's Stop or closing the \
         window; 1 the camera or folder failed (or could not be opened), a camera control was refused, \
         --serve's address could not be bound, --preview found no display, --calibration-out has files and no --force, or standard output \
@@ -53,6 +56,7 @@ enum LiveHelp {
           marker-shutter live --device /dev/video2 --size 1920x1080 --out shots
           marker-shutter live --auto --out calibration --record session1
           marker-shutter live --replay Samples/charuco-session --auto --out picks
+          marker-shutter live --replay session.mcap --topic /camera/image_raw --auto --out picks
           marker-shutter live --auto --calibrate --out pictures
           marker-shutter live --exposure 20000 --control gain=80 --lock --record take2
         """

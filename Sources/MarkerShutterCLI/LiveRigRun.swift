@@ -33,8 +33,9 @@ extension LiveCommand {
     }
 
     /// `live --camera NAME=DEVICE ...`: one shutter for the set of several cameras; or `live
-    /// --replay DIR` of a rig's recording, its cameras those the recording names.
-    func runRig(replaying folder: String? = nil) async throws {
+    /// --replay DIR` of a rig's recording, its cameras those the recording names (`given`, a bag's
+    /// topics, or the folder's).
+    func runRig(replaying folder: String? = nil, recording given: RigRecording? = nil) async throws {
         let interruption = InterruptFlag()
         SystemCall.raiseOpenFileLimit()
         SystemCall.giveLargeBlocksBack()
@@ -62,7 +63,11 @@ extension LiveCommand {
         var browser: BrowserServing?
         if let folder {
             let recording: RigRecording
-            do { recording = try RigRecording(folder: folder) } catch { throw RuntimeError("cannot replay \(folder): \(error)") }
+            if let given {
+                recording = given
+            } else {
+                do { recording = try RigRecording(folder: folder) } catch { throw RuntimeError("cannot replay \(folder): \(error)") }
+            }
             do { try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [folder]) } catch { throw RuntimeError("\(error)") }
             browser = try await startBrowserView(console: console, interruption: interruption)
             rigConfiguration = try rig.rules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
@@ -73,7 +78,7 @@ extension LiveCommand {
             do { session = try RigSession(replaying: recording, configuration: configuration) } catch { throw RuntimeError("\(error)") }
             names = recording.cameras.map(\.name)
             console.message("replaying the rig recorded in \(folder): \(recording.frames.count) frames of "
-                + names.joined(separator: ", "))
+                + names.joined(separator: ", ") + (given == nil ? "" : ", \(recording.timing)"))
         } else {
             let arguments = try rig.cameraArguments(defaults: captureSettings, controls: cameraControls.settings)
             rigConfiguration = try rig.rigConfiguration(arguments, hold: detection.holdDuration)

@@ -16,7 +16,6 @@ extension ProcessCommand {
         } catch {
             throw RuntimeError("cannot process \(folder): \(error)")
         }
-        let rig = try rigRules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
         let destination: SafeOutput.Destination
         do {
             if let annotate {
@@ -33,7 +32,13 @@ extension ProcessCommand {
         } catch {
             throw RuntimeError("\(error)")
         }
-        let detector = try detection.makeDetector(identifyingIn: recording.frames.map(\.path), source: folder)
+        try processRig(recording, destination: destination)
+    }
+
+    /// Processes a rig's frames (a recording, or a bag's topics) into `destination`.
+    func processRig(_ recording: RigRecording, destination: SafeOutput.Destination) throws {
+        let rig = try rigRules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
+        let detector = try detection.makeDetector(identifyingIn: recording.frames.map(\.path), source: recording.folder)
         var configuration = RigProcessRun.Configuration(recording: recording, rig: rig, detector: detector,
                                                         rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration

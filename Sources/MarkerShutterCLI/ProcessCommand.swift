@@ -40,6 +40,8 @@ struct ProcessCommand: ParsableCommand {
               marker-shutter process recording --shard 2/4 --output shards
               marker-shutter process --folders archive.txt --shard slurm --output shards
               marker-shutter process rig-recording --max-motion 5 --output rig-rows.jsonl
+              marker-shutter process calibration.bag --topic /camera/image_raw
+              marker-shutter process stereo.mcap --topic /left/image_raw --topic /right/image_raw
 
             A rig's recording (`live --camera ... --record DIR`: cameras.json, a manifest naming each frame's \
             camera) gives one stream in the order the rig took its frames: each frame's row with "camera" \
@@ -49,6 +51,15 @@ struct ProcessCommand: ParsableCommand {
             --sync-tolerance and --max-motion are the rig's rules, as for `live`; --annotate DIR draws \
             each camera's frames into DIR/NAME; --select and --shard take one camera's frames.
 
+            A ROS bag takes the place of the folder: a ROS 1 bag (.bag), an MCAP file (.mcap) or a rosbag2 \
+            folder (metadata.yaml with .db3 or .mcap files), its sensor_msgs/Image (mono8, bgr8, rgb8, Bayer) or \
+            sensor_msgs/CompressedImage (JPEG, PNG) messages the frames, their header stamps the times, each \
+            named STAMP_NS.png or .jpg. --topic chooses the topic (needed when the bag has several image topics); \
+            two --topic or more make a rig, each topic a camera named from the topics (or --topic NAME=TOPIC), \
+            the sets matched by the header stamps within --sync-tolerance. The bag is read as it is stored, a \
+            chunk at a time; one that is truncated or corrupt, or a topic that is not there or carries no images, \
+            is an error naming the file or the topic.
+
             With --shard (and --folders), the frames are cut into shards of whole stretches, each \
             detected as one machine would, and written as NAME.shard-K-of-N.jsonl into the --output \
             folder, whole or not at all (an earlier file of that name is replaced); `merge` puts them \
@@ -57,8 +68,13 @@ struct ProcessCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The folder of frames (JPEG, PNG, BMP or TIFF files, with or without manifest.jsonl).")
+    @Argument(help: "The folder of frames (JPEG, PNG, BMP or TIFF files, with or without manifest.jsonl), or a ROS bag (.bag, .mcap, a rosbag2 folder).")
     var folder: String?
+
+    @Option(name: .customLong("topic"),
+            help: ArgumentHelp("With a bag: the image topic to process; twice or more for a rig (NAME=TOPIC names its camera).",
+                               valueName: "topic"))
+    var topics: [String] = []
 
     @Option(help: ArgumentHelp(
         "Detect only shard K of N (K from 0) and write it as a shard file into the --output folder, for `merge`; "
@@ -114,8 +130,15 @@ struct ProcessCommand: ParsableCommand {
     }
 
     func run() throws {
-        if shard != nil || folders != nil { return try runShards() }
+        if shard != nil || folders != nil {
+            if let folder, BagInput.isBag(folder) { throw ValidationError("--shard takes folders of frames; process the bag \(folder) without it") }
+            return try runShards()
+        }
         guard let folder else { throw ValidationError("give the folder of frames (or --folders LIST)") }
+        if BagInput.isBag(folder) { return try runBag(folder) }
+        if !topics.isEmpty {
+            throw ValidationError("--topic goes with a ROS bag (.bag, .mcap or a rosbag2 folder); \(folder) is a folder of frames")
+        }
         if RigRecording.isRig(folder) { return try runRig(folder) }
         if let option = rigRules.firstGiven {
             throw ValidationError("\(option) goes with a rig's recording (a folder with cameras.json); \(folder) is one camera's")
@@ -126,8 +149,13 @@ struct ProcessCommand: ParsableCommand {
         } catch {
             throw RuntimeError("nothing to process: \(error)")
         }
-        let destination = try checkOutputs(frameFolder)
-        let detector = try detection.makeDetector(identifyingIn: frameFolder.frames.map(\.path), source: folder)
+        try process(frameFolder)
+    }
+
+    /// Processes one camera's frames: a folder, or a bag's topic (whose `inputs`, the bag, are never written).
+    func process(_ frameFolder: FrameFolder, inputs: [String] = []) throws {
+        let destination = try checkOutputs(frameFolder, inputs: inputs)
+        let detector = try detection.makeDetector(identifyingIn: frameFolder.frames.map(\.path), source: frameFolder.path)
         var configuration = ProcessRun.Configuration(folder: frameFolder, detector: detector, rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration
         noteCoreLimits()
@@ -179,7 +207,7 @@ struct ProcessCommand: ParsableCommand {
     }
 
     /// Refuses, before any work, outputs that would replace an input or a file kept without --force.
-    private func checkOutputs(_ frameFolder: FrameFolder) throws -> SafeOutput.Destination {
+    private func checkOutputs(_ frameFolder: FrameFolder, inputs: [String]) throws -> SafeOutput.Destination {
         do {
             for (option, folder) in [("--annotate", annotate), ("--select", select)] {
                 if let folder { try SafeOutput.checkFolder(folder, option: option, notAnyOf: [frameFolder.path]) }
@@ -187,7 +215,7 @@ struct ProcessCommand: ParsableCommand {
             if let annotate, let select { try SafeOutput.checkDistinct(("--annotate", annotate), ("--select", select)) }
             let manifest = (frameFolder.path as NSString).appendingPathComponent(FrameManifest.fileName)
             return try SafeOutput.destination(for: output ?? "-", replacing: force,
-                                                inputs: frameFolder.frames.map(\.path) + [manifest])
+                                                inputs: frameFolder.frames.map(\.path) + [manifest] + inputs)
         } catch {
             throw RuntimeError("\(error)")
         }

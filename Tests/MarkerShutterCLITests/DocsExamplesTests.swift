@@ -32,6 +32,11 @@ import Testing
         "(sleep 5; echo capture; sleep 2; echo quit) | marker-shutter live --camera left=/tmp/cam-rig/video0 --camera right=/tmp/cam-rig/video2 --camera-option right:size=1280x720,fps=25 --size 640x480 --out rig-pictures":
             "needs two emulated cameras set up in /tmp/cam-rig under Scripts/with-emulated-camera "
             + "(LiveRigTests runs rigs of two and three emulated cameras)",
+        "marker-shutter process charuco-session.bag --topic /camera/image_raw/compressed --output bag-rows.jsonl":
+            "needs a ROS bag, which the tests write with Python's rosbags; BagGuideExampleTests writes this one from the sample "
+            + "session and checks that process prints this summary for it",
+        "marker-shutter process stereo.bag --pattern chessboard:9x6":
+            "needs a ROS bag of two image topics; BagGuideExampleTests writes one from OpenCV's stereo sample and checks this error",
         "marker-shutter process rig-recording --max-motion 5 --output rig-rows.jsonl":
             "needs a rig's recording, which only cameras make; RigProcessCommandTests makes this one from the sample session "
             + "and checks that process prints this summary for it",

@@ -88,6 +88,8 @@ typedef enum SHIM_CLOSED_ENUM shim_area {
     SHIM_AREA_PREVIEW,
     /* CAprilTagShim: tag families and detection (libapriltag). */
     SHIM_AREA_APRILTAG,
+    /* CBayerShim: the Bayer mosaics of recorded camera images (OpenCV). */
+    SHIM_AREA_BAYER,
 } shim_area;
 
 /* MARK: - Error record */

@@ -34,6 +34,22 @@ public struct PictureSet: Sendable {
     public let empty: [RejectedView]
     /// The folder's image files by name.
     private let files: [String: FolderEntry]
+    /// The pictures read on demand, by name, when they are no files of a folder (``init(source:pictures:pattern:)``).
+    private var given: [String: Picture] = [:]
+
+    /// A picture that is not a file of a folder (a frame of a bag), read on demand from any thread.
+    public struct Picture: Sendable {
+        /// Its name (a view's name; unique in the set).
+        public let name: String
+        /// Decodes it.
+        public let read: @Sendable () throws(CalibrationError) -> PixelBuffer
+
+        /// A picture named `name`, decoded by `read`.
+        public init(name: String, read: @escaping @Sendable () throws(CalibrationError) -> PixelBuffer) {
+            self.name = name
+            self.read = read
+        }
+    }
 
     /// The image files detection reads.
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "bmp", "tif", "tiff"]
@@ -102,11 +118,37 @@ public struct PictureSet: Sendable {
             }
             let pattern = self.pattern
             source = .detected
-            let detected = try Self.detect(images, in: folder, pattern: pattern)
+            let detected = try Self.detect(names: images.map(\.text), in: folder, pattern: pattern) { index throws(CalibrationError) in
+                try images[index].image(in: folder)
+            }
             views = detected.filter { !$0.points.isEmpty }
             empty = detected.filter(\.points.isEmpty).map { RejectedView(name: $0.name, reason: "target not found") }
             files = Dictionary(images.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
         }
+    }
+
+    /// Detects `pattern` in pictures that are no files of a folder (the frames of a bag's topic), on
+    /// all cores, as in a folder without sidecars.
+    ///
+    /// - Parameters:
+    ///   - source: What holds them, as messages name it (``folder``).
+    ///   - pictures: The pictures, in order, their names unique.
+    ///   - pattern: The target.
+    /// - Throws: ``CalibrationError/unreadableInput(path:reason:)`` for no pictures or one that
+    ///   cannot be read; ``CalibrationError/patternWithoutLayout(_:)`` for loose markers.
+    public init(source: String, pictures: [Picture], pattern: Pattern) throws(CalibrationError) {
+        guard !pictures.isEmpty else { throw .unreadableInput(path: source, reason: "it holds no pictures") }
+        folder = source
+        self.pattern = pattern
+        identification = nil
+        self.source = .detected
+        let detected = try Self.detect(names: pictures.map(\.name), in: source, pattern: pattern) { index throws(CalibrationError) in
+            try pictures[index].read()
+        }
+        views = detected.filter { !$0.points.isEmpty }
+        empty = detected.filter(\.points.isEmpty).map { RejectedView(name: $0.name, reason: "target not found") }
+        files = [:]
+        given = Dictionary(pictures.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Calibrates `model` from these views; pictures without the target are reported as rejected.
@@ -123,7 +165,8 @@ public struct PictureSet: Sendable {
     ///
     /// - Throws: ``CalibrationError/unreadableInput(path:reason:)`` naming the picture.
     public func image(of name: String) throws(CalibrationError) -> PixelBuffer {
-        try (files[name] ?? FolderEntry(text: name, bytes: nil)).image(in: folder)
+        if let picture = given[name] { return try picture.read() }
+        return try (files[name] ?? FolderEntry(text: name, bytes: nil)).image(in: folder)
     }
 
     /// Reads one sidecar, every field checked (see ``PictureSidecar``).
@@ -174,8 +217,11 @@ public struct PictureSet: Sendable {
         }
     }
 
-    /// Detects `pattern` in every image, on all cores; views keep the names' order.
-    private static func detect(_ names: [FolderEntry], in folder: String, pattern: Pattern) throws(CalibrationError) -> [CalibrationView] {
+    /// Detects `pattern` in every picture (`read` decodes the one at an index), on all cores; views
+    /// keep the names' order.
+    private static func detect(
+        names: [String], in folder: String, pattern: Pattern, read: @Sendable (Int) throws(CalibrationError) -> PixelBuffer
+    ) throws(CalibrationError) -> [CalibrationView] {
         let layout = try TargetLayout(pattern)
         let detector: MarkerDetector
         do {
@@ -187,11 +233,11 @@ public struct PictureSet: Sendable {
         DispatchQueue.concurrentPerform(iterations: names.count) { index in
             let outcome: Result<CalibrationView, CalibrationError>
             do throws(CalibrationError) {
-                let image = try names[index].image(in: folder)
+                let image = try read(index)
                 do {
-                    outcome = .success(layout.view(named: names[index].text, try detector.detect(image)))
+                    outcome = .success(layout.view(named: names[index], try detector.detect(image)))
                 } catch {
-                    outcome = .failure(.unreadableInput(path: (folder as NSString).appendingPathComponent(names[index].text), reason: "\(error)"))
+                    outcome = .failure(.unreadableInput(path: (folder as NSString).appendingPathComponent(names[index]), reason: "\(error)"))
                 }
             } catch {
                 outcome = .failure(error)

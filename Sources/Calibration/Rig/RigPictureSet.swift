@@ -35,13 +35,30 @@ public struct RigPictureSet: Sendable {
         }
         var pictures: [PictureSet] = []
         for camera in cameras { pictures.append(try PictureSet(folder: camera.folder, pattern: pattern)) }
+        try self.init(names: cameras.map(\.name), pictures: pictures)
+    }
+
+    /// Cameras whose pictures are already read, the reference first; pictures of different cameras
+    /// with the same name were taken together.
+    ///
+    /// - Throws: ``CalibrationError/invalidInput(_:)`` for fewer than two cameras or a name that
+    ///   cannot name a folder of the results (see ``init(cameras:pattern:)``);
+    ///   ``CalibrationError/unreadableInput(path:reason:)`` for cameras of different patterns.
+    public init(names: [String], pictures: [PictureSet]) throws(CalibrationError) {
+        guard names.count >= 2, names.count == pictures.count else {
+            throw .invalidInput("a rig needs at least two cameras, each with its pictures, not \(names.count)")
+        }
+        for name in names {
+            try Self.checkName(name)
+            if names.filter({ $0 == name }).count > 1 { throw .invalidInput("two cameras are named \(name)") }
+        }
         let patterns = Set(pictures.map(\.pattern))
         guard patterns.count == 1, let common = patterns.first else {
             throw .unreadableInput(
-                path: cameras[0].folder,
+                path: pictures[0].folder,
                 reason: "the cameras' pictures are of different patterns (\(pictures.map(\.pattern.description).joined(separator: ", ")))")
         }
-        names = cameras.map(\.name)
+        self.names = names
         self.pictures = pictures
         self.pattern = common
     }

@@ -9,6 +9,7 @@ extension FrameFolder.Frame {
     /// - Parameter channels: BGR (the default), or gray for detection alone.
     /// - Throws: ``ImageFileError`` naming the file as ``path`` shows it.
     func readPixels(pixelLimit: Int = ImageFile.defaultPixelLimit, channels: ImageFile.Channels = .bgr) throws(ImageFileError) -> PixelBuffer {
+        if let content { return try content.content.pixels(channels: channels, pixelLimit: pixelLimit) }
         guard let pathBytes else { return try ImageFile.read(path, pixelLimit: pixelLimit, channels: channels) }
         let descriptor = try openPath(pathBytes)
         defer { close(descriptor) }
@@ -23,6 +24,7 @@ extension FrameFolder.Frame {
     ///
     /// - Throws: The error of reading it, or ``ImageFileError/unreadable(path:errno:)``.
     func readBytes() throws -> Data {
+        if let content { return Data(try content.content.fileBytes()) }
         guard let pathBytes else { return try Data(contentsOf: URL(fileURLWithPath: path)) }
         let descriptor = try openPath(pathBytes)
         defer { close(descriptor) }
@@ -60,5 +62,16 @@ extension ImageFileError {
         case .undecodable(_, let reason): .undecodable(path: path, reason: reason)
         case .unencodable: self
         }
+    }
+}
+
+extension RigRecording.Frame {
+    /// Reads the frame's pixels (BGR): through its ``content`` when it has one (a message of a
+    /// bag), else the file at ``path``.
+    ///
+    /// - Throws: ``ImageFileError`` naming the frame as ``path`` shows it.
+    func readPixels() throws(ImageFileError) -> PixelBuffer {
+        if let content { return try content.content.pixels(channels: .bgr, pixelLimit: ImageFile.defaultPixelLimit) }
+        return try ImageFile.read(path)
     }
 }

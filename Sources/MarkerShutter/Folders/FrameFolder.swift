@@ -25,11 +25,14 @@ public struct FrameFolder: Sendable {
         /// The camera controls set for the frame, as the manifest last gave them (see
         /// ``FrameManifest/Entry/controls``); empty without.
         public var controls: [String: Int64] = [:]
+        /// Where the frame is read from when it is not the file at `path` (a message of a bag);
+        /// `path` then only names it.
+        public var content: FrameContentReference? = nil
 
-        /// Makes a frame to read from `path`.
+        /// Makes a frame to read from `path`, or from `content`.
         public init(
             index: Int, file: String, path: String, pathBytes: [UInt8]? = nil, time: FrameTime, sequence: UInt64? = nil,
-            controls: [String: Int64] = [:]
+            controls: [String: Int64] = [:], content: FrameContentReference? = nil
         ) {
             self.index = index
             self.file = file
@@ -38,6 +41,7 @@ public struct FrameFolder: Sendable {
             self.time = time
             self.sequence = sequence
             self.controls = controls
+            self.content = content
         }
 
         /// Whether this frame came right after `previous` in the same video, so that the board is
@@ -56,11 +60,15 @@ public struct FrameFolder: Sendable {
         case manifest
         /// A fixed rate over files in natural name order.
         case rate(framesPerSecond: Double)
+        /// Timestamps the frames carry in the file they are in, described (`timestamps from the
+        /// header stamps of /camera/image_raw`).
+        case stamps(String)
 
         public var description: String {
             switch self {
             case .manifest: "timestamps from \(FrameManifest.fileName)"
             case .rate(let fps): "no \(FrameManifest.fileName): \(fps) frames per second in file name order"
+            case .stamps(let source): source
             }
         }
     }
@@ -74,6 +82,19 @@ public struct FrameFolder: Sendable {
     public let frames: [Frame]
     /// Where the timestamps came from.
     public let timing: Timing
+
+    /// Frames already listed, with their times: those of a file that holds them all (a bag's
+    /// topic), each with its ``Frame/content``.
+    ///
+    /// - Parameters:
+    ///   - path: What holds the frames, as messages name it.
+    ///   - frames: The frames, in order, their times increasing.
+    ///   - timing: Where their times came from.
+    public init(path: String, frames: [Frame], timing: Timing) {
+        self.path = path
+        self.frames = frames
+        self.timing = timing
+    }
 
     /// Lists a folder's frames.
     ///

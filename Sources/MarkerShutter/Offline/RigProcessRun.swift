@@ -84,6 +84,8 @@ public struct RigProcessRun: Sendable {
         let annotate: String?
         /// How the run ended.
         public let exit: ProcessRun.Exit
+        /// Where the frames' times came from.
+        var timing = FrameFolder.Timing.manifest
 
         /// The summary as `process` prints it, several lines.
         public var description: String {
@@ -92,7 +94,7 @@ public struct RigProcessRun: Sendable {
             let seconds = elapsed.inSeconds
             var lines = [
                 "\(folder): rig of \(cameras.count) cameras (\(cameras.map(\.name).joined(separator: ", "))), \(frames) frames, "
-                    + "timestamps from \(FrameManifest.fileName)",
+                    + "\(timing)",
                 String(format: "  processed in %.2f s (%.1f frames/s, %d job%@, OpenCV threads %@)", seconds,
                        seconds > 0 ? Double(written) / seconds : 0, jobs, jobs == 1 ? "" : "s", threads > 0 ? "\(threads)" : "default"),
             ]
@@ -152,11 +154,11 @@ public struct RigProcessRun: Sendable {
             let place = frames[frame.camera].count
             places.append(place)
             frames[frame.camera].append(FrameFolder.Frame(index: place, file: (frame.path as NSString).lastPathComponent, path: frame.path,
-                                                          time: frame.time, sequence: frame.sequence))
+                                                          time: frame.time, sequence: frame.sequence, content: frame.content))
         }
         let folders = recording.cameras.indices.map { camera in
             FrameFolder(path: (recording.folder as NSString).appendingPathComponent(recording.cameras[camera].name),
-                        frames: frames[camera], timing: .manifest)
+                        frames: frames[camera], timing: recording.timing)
         }
         return (folders, places)
     }
@@ -335,7 +337,7 @@ public struct RigProcessRun: Sendable {
         }
         return Result(cameras: cameras, rigChanges: rigChanges, enabledStretches: enabledStretches, enabledTime: enabledTime,
                       rigStopped: rigStopped, elapsed: clock.now - start, jobs: jobs, threads: openCVThreadCount,
-                      warnings: warnings, folder: recording.folder, annotate: configuration.annotate, exit: exit)
+                      warnings: warnings, folder: recording.folder, annotate: configuration.annotate, exit: exit, timing: recording.timing)
     }
 }
 
@@ -353,13 +355,4 @@ private final class SummaryBox: Sendable {
     func warn(_ failure: String) { failures.withLock { $0.append(failure) } }
 
     func warnings() -> [String] { failures.withLock { $0 } }
-}
-
-extension FrameFolder {
-    /// A folder of frames already listed.
-    fileprivate init(path: String, frames: [Frame], timing: Timing) {
-        self.path = path
-        self.frames = frames
-        self.timing = timing
-    }
 }

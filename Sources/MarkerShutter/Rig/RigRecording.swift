@@ -127,6 +127,19 @@ public struct RigRecording: Sendable {
         /// The camera controls set for the frame, as the manifest last gave them for its camera
         /// (given on the line where they change); empty without.
         public var controls: [String: Int64] = [:]
+        /// Where the frame is read from when it is not the file at `path` (a message of a bag).
+        public var content: FrameContentReference? = nil
+
+        /// A frame of `camera`, read from `path`, or through `content` (then `path` only names it).
+        public init(camera: Int, path: String, time: FrameTime, sequence: UInt64? = nil, controls: [String: Int64] = [:],
+                    content: FrameContentReference? = nil) {
+            self.camera = camera
+            self.path = path
+            self.time = time
+            self.sequence = sequence
+            self.controls = controls
+            self.content = content
+        }
     }
 
     /// The folder.
@@ -138,6 +151,24 @@ public struct RigRecording: Sendable {
     /// What the rig machine was told, in order (from `events.jsonl`; without it, each frame's arrival
     /// and detection, one frame after another).
     public let steps: [Step]
+    /// Where the frames' times came from.
+    public private(set) var timing = FrameFolder.Timing.manifest
+
+    /// A recording whose frames are already listed (a bag's topics, each a camera): each frame's
+    /// arrival and detection, one frame after another, in the order given.
+    ///
+    /// - Parameters:
+    ///   - folder: What holds the frames, as messages name it.
+    ///   - cameras: The cameras, in the rig's order.
+    ///   - frames: Every frame, in the order the rig saw them; each camera's times increasing.
+    ///   - timing: Where their times came from.
+    public init(folder: String, cameras: [RigCamera], frames: [Frame], timing: FrameFolder.Timing) {
+        self.folder = folder
+        self.cameras = cameras
+        self.frames = frames
+        self.steps = frames.indices.flatMap { [Step.arrived(camera: frames[$0].camera, time: frames[$0].time), .observed(frame: $0)] }
+        self.timing = timing
+    }
 
     /// Whether `folder` holds a rig's recording (a `cameras.json`, or a manifest whose first line names a
     /// camera) rather than a single camera's.

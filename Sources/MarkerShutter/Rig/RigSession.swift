@@ -535,7 +535,7 @@ public final class RigSession: Sendable {
                 let frame = recording.frames[number]
                 let pixels: PixelBuffer
                 do {
-                    pixels = try ImageFile.read(frame.path)
+                    pixels = try frame.readPixels()
                 } catch {
                     let name = cameras[frame.camera].camera.name
                     shared.withLock { $0.failures.append("\(name): \(frame.path): \(error)") }

@@ -1,0 +1,2 @@
+// SQLite's own header (pure C).
+#include <sqlite3.h>
