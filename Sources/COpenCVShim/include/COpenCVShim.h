@@ -1,6 +1,7 @@
 /*
- * msd: marker-shutter detection, a C interface over OpenCV 4.6 (core, imgproc, imgcodecs, calib3d
- * and the contrib aruco module).
+ * msd: marker-shutter detection, a C interface over OpenCV 4.6 (core, imgproc, calib3d and the
+ * contrib aruco module), libjpeg and libpng (image files; OpenCV's imgcodecs is loaded for BMP and
+ * TIFF files alone).
  *
  * Conventions:
  * - Every function returns a shim_status and writes results through out-parameters. When it fails
