@@ -24,7 +24,9 @@ public struct CalibrationComparison: Sendable {
         guard first.camera.imageSize == second.camera.imageSize else {
             throw .differentImageSizes("\(first.camera.imageSize) in \(first.path)", "\(second.camera.imageSize) in \(second.path)")
         }
-        guard first.camera.model == second.camera.model else {
+        // OpenCV's pinhole models are one family (4, 5 or 8 coefficients: the fewer are the more with
+        // zeros), so a Kalibr radtan camera compares with a pinhole one; the fisheye model is another.
+        guard first.camera.model == second.camera.model || (first.camera.model != .fisheye && second.camera.model != .fisheye) else {
             throw .differentModels("\(first.camera.model) in \(first.path)", "\(second.camera.model) in \(second.path)")
         }
         self.first = first
@@ -49,6 +51,17 @@ public struct CalibrationComparison: Sendable {
         verdict = CrossValidation.verdict(difference95: difference.percentile95, explained95: explained95, unsure: unsure)
     }
 
+    /// Why no verdict can be given, or `nil` when one can: a file without an uncertainty map (another
+    /// tool's) leaves unknown whether a difference beyond ``CrossValidation/closeEnough`` is more
+    /// than the calibrations can know.
+    public var unjudged: String? {
+        guard verdict != .consistent, first.uncertainty == nil || second.uncertainty == nil else { return nil }
+        let missing = [first, second].filter { $0.uncertainty == nil }.map { "\($0.path) (\($0.format))" }
+        return "\(missing.joined(separator: " and ")) \(missing.count == 1 ? "has" : "have") no uncertainty map, so whether "
+            + "\(ProjectionWording.pixels(difference.percentile95)) px apart (95th percentile) is more than the calibrations can know "
+            + "cannot be told; within \(ProjectionWording.pixels(CrossValidation.closeEnough)) px they would be consistent whatever it is"
+    }
+
     /// The lines `marker-shutter compare` prints.
     public var lines: [String] {
         let p = ProjectionWording.pixels
@@ -66,11 +79,15 @@ public struct CalibrationComparison: Sendable {
                     "\(name) (\(side.path)): uncertainty centre \(p(map.centre)) px, corners " + corners(map.corners)
                         + ", \(Int((map.share() * 100).rounded()))% of the image under 0.5 px")
             } else {
-                lines.append("\(name) (\(side.path)): no uncertainty map in the file")
+                lines.append("\(name) (\(side.path)): no uncertainty map in the file (\(side.format))")
             }
         }
-        let explained = explained95.isFinite ? "their uncertainties explain \(p(explained95)) px" : "their uncertainties are unknown"
-        lines.append("verdict: " + verdict.sentence(of: "the calibrations") + " (\(explained))")
+        if let unjudged {
+            lines.append("verdict: not judged: " + unjudged)
+        } else {
+            let explained = explained95.isFinite ? "their uncertainties explain \(p(explained95)) px" : "their uncertainties are unknown"
+            lines.append("verdict: " + verdict.sentence(of: "the calibrations") + " (\(explained))")
+        }
         return lines
     }
 }

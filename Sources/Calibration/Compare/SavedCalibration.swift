@@ -10,6 +10,9 @@ public struct SavedCalibration: Sendable {
     public var camera: Camera
     /// The uncertainty map, when the file has one.
     public var uncertainty: UncertaintyMap?
+    /// What the file is: `calibration.json`, `ROS camera_info`, `Kalibr camchain`, `mrcal
+    /// cameramodel`, `OpenCV FileStorage`, `rig.yaml`.
+    public var format = "calibration.json"
 
     private struct File: Decodable {
         let image_width: Int

@@ -12,7 +12,7 @@ enum LensProjection {
         let x = p.x / p.z, y = p.y / p.z
         let u: Double, v: Double
         switch model {
-        case .pinhole, .rational:
+        case .pinhole, .pinholeRadtan, .rational:
             let r2 = x * x + y * y, r4 = r2 * r2, r6 = r4 * r2
             let k1 = k[4], k2 = k[5], p1 = k[6], p2 = k[7], k3 = k[8]
             var radial = 1 + k1 * r2 + k2 * r4 + k3 * r6
