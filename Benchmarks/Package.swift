@@ -50,6 +50,12 @@ let detectionBenchmarkTargets: [Target] = [
         name: "apriltag-benchmark",
         dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
         path: "Sources/AprilTagBenchmark"),
+    // swift run -c release tracking-benchmark FOLDER PATTERN: a folder searched as `process` follows
+    // the board, against each frame alone: CPU time a frame and the corners found
+    .executableTarget(
+        name: "tracking-benchmark",
+        dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
+        path: "Sources/TrackingBenchmark"),
     // swift run -c release detection-memory
     .executableTarget(
         name: "detection-memory",

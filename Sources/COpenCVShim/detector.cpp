@@ -274,11 +274,55 @@ bool refine_chessboard(const msd_pattern &pattern, const cv::Mat &gray, std::vec
     return settled;
 }
 
+void order_chessboard(const msd_pattern &pattern, std::vector<cv::Point2f> &points) {
+    const int columns = pattern.columns, rows = pattern.rows;
+    if (columns % 2 != rows % 2 || points.size() != size_t(columns) * size_t(rows)) return;
+    const auto at = [&](int row, int column) { return points[size_t(row * columns + column)]; };
+    // From the first row's mean to the last's, and from the first column's to the last's.
+    cv::Point2d down(0, 0), across(0, 0);
+    for (int column = 0; column < columns; ++column) down += cv::Point2d(at(rows - 1, column) - at(0, column));
+    for (int row = 0; row < rows; ++row) across += cv::Point2d(at(row, columns - 1) - at(row, 0));
+    down /= double(columns);
+    across /= double(rows);
+    // The orders the corners can be given in, each with where its rows run down: as found, turned
+    // half a turn, and for a square board turned a quarter turn either way (its first row then one
+    // of the columns found).
+    enum class Turn { none, half, quarter, threeQuarters };
+    std::vector<std::pair<Turn, cv::Point2d>> turns = {{Turn::none, down}, {Turn::half, -down}};
+    if (columns == rows) {
+        turns.push_back({Turn::quarter, across});
+        turns.push_back({Turn::threeQuarters, -across});
+    }
+    const auto lower = [](cv::Point2d a, cv::Point2d b) { return a.y != b.y ? a.y > b.y : a.x > b.x; };
+    Turn best = Turn::none;
+    cv::Point2d best_down = down;
+    for (const auto &[turn, rows_down] : turns) {
+        if (lower(rows_down, best_down)) best = turn, best_down = rows_down;
+    }
+    if (best == Turn::none) return;
+    const std::vector<cv::Point2f> found = points;
+    const int n = columns;  // the quarter turns are of a square board
+    for (int row = 0; row < rows; ++row) {
+        for (int column = 0; column < columns; ++column) {
+            cv::Point2f &point = points[size_t(row * columns + column)];
+            switch (best) {
+            case Turn::none: break;
+            case Turn::half: point = found[size_t((rows - 1 - row) * columns + (columns - 1 - column))]; break;
+            // The first row is the first column found, read upwards; the last, the last column.
+            case Turn::quarter: point = found[size_t((n - 1 - column) * n + row)]; break;
+            // The first row is the last column found, read downwards; the last, the first column.
+            case Turn::threeQuarters: point = found[size_t(column * n + (n - 1 - row))]; break;
+            }
+        }
+    }
+}
+
 std::vector<cv::Point2f> find_chessboard_full(const msd_pattern &pattern, const cv::Mat &gray) {
     std::vector<cv::Point2f> points;
     const int flags = cv::CALIB_CB_ADAPTIVE_THRESH | cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
     if (!cv::findChessboardCorners(gray, cv::Size(pattern.columns, pattern.rows), points, flags)) return {};
     refine_chessboard(pattern, gray, points);
+    order_chessboard(pattern, points);
     return points;
 }
 
@@ -470,7 +514,10 @@ void detect(const msd_detector &detector, const shim_pixels *pixels, const msd_d
     }
     bool tried = false;
     msd_detection partial;
-    const bool nothing_before = hinted && near.empty();
+    // A chessboard is looked for by the passes all the same: a frame without one costs them a few
+    // milliseconds, and the frame where one comes back is found there, not by the full-resolution
+    // search (up to half a second at 1280x720).
+    const bool nothing_before = hinted && near.empty() && detector.pattern.kind != MSD_PATTERN_CHESSBOARD;
     // A board that has left the region where the frame before showed it may have changed its size
     // too (a cut, another view): the whole image is searched from the typical board's scale, not
     // from the markers' size before, which for a small board meant no downscaled pass at all.
@@ -487,7 +534,9 @@ void detect(const msd_detector &detector, const shim_pixels *pixels, const msd_d
             result = msd_detection{};
             // Part of the board seen by a downscaled pass: the full-resolution search looks where
             // the board is before it looks everywhere.
-            const bool around = tried && whole_image && detect_around_board(detector, gray, seen, result);
+            const bool around = tried && whole_image &&
+                                (detect_around_board(detector, gray, seen, result) ||
+                                 detect_chessboard_half(detector, gray, result));
             if (!around) {
                 result = msd_detection{};
                 detect_full(detector, gray, result);

@@ -1,6 +1,7 @@
 /*
- * msd: marker-shutter detection, a C interface over OpenCV 4.6 (core, imgproc, imgcodecs, calib3d
- * and the contrib aruco module).
+ * msd: marker-shutter detection, a C interface over OpenCV 4.6 (core, imgproc, calib3d and the
+ * contrib aruco module), libjpeg and libpng (image files; OpenCV's imgcodecs is loaded for BMP and
+ * TIFF files alone).
  *
  * Conventions:
  * - Every function returns a shim_status and writes results through out-parameters. When it fails
@@ -256,7 +257,9 @@ typedef struct msd_detect_options {
      *   rectangle, where it was looked for); otherwise the whole image is searched.
      * - No rectangle: the frame before showed no board. The image is searched at full resolution
      *   straight away: while nothing is in view the downscaled passes would run on every frame in
-     *   vain, and would save time only on the frame where a board comes back.
+     *   vain, and would save time only on the frame where a board comes back. A chessboard is
+     *   looked for by the passes all the same (a few milliseconds where there is none, against up
+     *   to half a second at full resolution on the frame where one comes back).
      * What is found is what a search without the hint finds, but for one case: with two copies of
      * one board in view, a search that accounts for the board in the rectangle keeps to the copy
      * there. */
