@@ -206,6 +206,8 @@ struct State {
     std::vector<Corner> corners;
     double regularization;
     bool hold_intrinsics;
+    // The rational model's weights per distortion coefficient, when given.
+    std::vector<double> rational_weights;
 };
 
 // How many intrinsics the refinement moves of one camera: all, fx fy cx cy when its distortion is
@@ -249,9 +251,17 @@ std::unique_ptr<ceres::Problem> build(State &state, const std::vector<uint8_t> &
                                       camera.pose.data(), state.poses[observation.set].data());
         }
     }
-    if (state.regularization > 0 && !state.hold_intrinsics) {
+    if ((state.regularization > 0 || !state.rational_weights.empty()) && !state.hold_intrinsics) {
         for (auto &camera : state.cameras) {
             if (camera.hold_distortion) continue;
+            if (camera.model == MCER_MODEL_RATIONAL && !state.rational_weights.empty()) {
+                for (int index = 4; index < camera.count; ++index) {
+                    const double weight = state.rational_weights[size_t(index - 4)];
+                    if (weight <= 0) continue;
+                    problem->AddResidualBlock(new Regularization(camera.count, index, weight), nullptr, camera.intrinsics.data());
+                }
+                continue;
+            }
             for (int index = first_regularized(camera.model); index < camera.count; ++index) {
                 ceres::CostFunction *cost = new Regularization(camera.count, index, state.regularization);
                 problem->AddResidualBlock(cost, nullptr, camera.intrinsics.data());
@@ -348,7 +358,13 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
     if (input.camera_count == 0) fail(SHIM_STATUS_INVALID_ARGUMENT, "no cameras");
     if (input.set_count == 0 || input.observation_count == 0) fail(SHIM_STATUS_INVALID_ARGUMENT, "no views");
     check_settings(settings);
-    State state{{}, {}, {}, {}, settings.regularization, input.hold_intrinsics != 0};
+    State state{{}, {}, {}, {}, settings.regularization, input.hold_intrinsics != 0, {}};
+    if (settings.rational_weights != nullptr) {
+        state.rational_weights.assign(settings.rational_weights, settings.rational_weights + 8);
+        for (double weight : state.rational_weights) {
+            if (!(weight >= 0) || !std::isfinite(weight)) fail(SHIM_STATUS_INVALID_ARGUMENT, "a rational weight of %g", weight);
+        }
+    }
     for (size_t index = 0; index < input.camera_count; ++index) {
         const mcer_rig_camera &given = input.cameras[index];
         const int count = intrinsic_count(given.model);
@@ -446,8 +462,9 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
                 for (size_t index = 0; index < 4; ++index) next[order[index]] = 1;
             }
         }
-        // After the robust solve the plain one always runs; afterwards only when a corner changed side.
-        if (round > 0 && next == kept) break;
+        // After a robust solve the plain one always runs; afterwards, or after a first solve that
+        // was plain already, only when a corner changed side.
+        if ((round > 0 || settings.loss_scale == 0) && next == kept) break;
         kept = next;
         problem = build(state, kept, 0);
         solve(state, *problem);
@@ -481,6 +498,9 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
              input.set_count);
     }
     const double sigma2 = squared / double(freedom);
+    if (settings.skip_covariance != 0 && output.full_covariance != nullptr) {
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "a full covariance was asked for without a covariance");
+    }
     // Each camera's blocks of (J^T J)^-1 over every parameter: the target poses marginalised out;
     // and, when asked for, the whole matrix over every camera's intrinsics and pose and every
     // target pose.
@@ -502,7 +522,9 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
         size += 6;
     }
     std::vector<double> full;
-    if (output.full_covariance != nullptr) {
+    if (settings.skip_covariance != 0) {
+        // Nothing to compute: every covariance block read below is 0.
+    } else if (output.full_covariance != nullptr) {
         std::vector<const double *> blocks;
         for (const auto &camera : state.cameras) blocks.push_back(camera.intrinsics.data());
         for (size_t index = 1; index < camera_count; ++index) blocks.push_back(state.cameras[index].pose.data());
@@ -526,7 +548,9 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
     }
     // A square block of the full matrix at `at`, or of Ceres's covariance for `block`.
     auto read_block = [&](const double *block, size_t at, size_t count, double *out) {
-        if (!full.empty()) {
+        if (settings.skip_covariance != 0) {
+            std::fill_n(out, count * count, 0.0);
+        } else if (!full.empty()) {
             for (size_t row = 0; row < count; ++row) std::copy_n(full.data() + (at + row) * size + at, count, out + row * count);
         } else if (!covariance.GetCovarianceBlock(block, block, out)) {
             fail(SHIM_STATUS_LIBRARY_ERROR, "a covariance block could not be read");

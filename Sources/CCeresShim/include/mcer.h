@@ -56,7 +56,14 @@ typedef enum mcer_model {
  *   rational one, k3 and k4 of the fisheye one) adds a residual `regularization * coefficient`,
  *   in pixels, pulling it towards 0 where the corners say little about it.
  * - `hold_distortion`: when nonzero, the distortion coefficients keep their initial values (only
- *   fx fy cx cy and the poses are refined; no regularization; their covariance is 0). */
+ *   fx fy cx cy and the poses are refined; no regularization; their covariance is 0).
+ * - `skip_covariance`: when nonzero, no covariance is computed (a solve whose spread alone is
+ *   wanted): the solution's covariance blocks are 0 and its `full_covariance` must be NULL.
+ * - `rational_weights`: when not NULL, 8 weights, one per distortion coefficient of the rational
+ *   model in its order (k1 k2 p1 p2 k3 k4 k5 k6), each adding the residual `weight * coefficient`
+ *   in place of `regularization` on k3 to k6 (a weight of 0 adds none).
+ * With `loss_scale` 0 the first solve is already plain least squares, and it is not repeated when
+ * no corner is dropped. */
 typedef struct mcer_settings {
     double loss_scale;
     double drop_sigmas;
@@ -64,6 +71,8 @@ typedef struct mcer_settings {
     double regularization;
     int32_t rounds;
     int32_t hold_distortion;
+    int32_t skip_covariance;
+    const double *rational_weights;
 } mcer_settings;
 
 /* Views of a planar target, as in mcal_problem, with the starting point of the refinement:

@@ -33,6 +33,10 @@ public struct CalibrationRefinement: Sendable, Hashable {
     /// Whether the rational model's distortion coefficients are refined too; when `false` they
     /// keep OpenCV's values and only fx, fy, cx, cy and the poses are refined.
     public var refinesRationalDistortion: Bool
+    /// The rational model's regularization weights, one per distortion coefficient (k1 k2 p1 p2
+    /// k3 k4 k5 k6), in pixels per unit, in place of ``regularization`` on k3 to k6; `nil` keeps
+    /// ``regularization`` there.
+    public var rationalWeights: [Double]?
 
     /// Makes settings.
     public init(
@@ -59,10 +63,21 @@ public struct CalibrationRefinement: Sendable, Hashable {
             + "and the rest solved again"
     }
 
-    /// What the 95% intervals cover, and what they do not, in one sentence.
+    /// What the 95% intervals cover, and what they do not, in one sentence, for intervals that
+    /// take in the views' spread.
     public static let intervalNote =
-        "95% intervals come from the corners' scatter about the fit (the covariance of the solve); they do not "
-            + "cover model error (a lens the model cannot follow), corner bias, or a board that is not flat"
+        "95% intervals cover the corners' scatter about the fit (the covariance of the solve) and the spread between "
+            + "views (a jackknife over groups of views); they do not cover an error every view shares alike (a board "
+            + "whose size is wrong, a lens every view sees the same way the model cannot follow)"
+
+    /// What the 95% intervals cover for a run with `spread`, or without one (`notMeasured` says why).
+    public static func intervalNote(spread: ViewSpread?, notMeasured: String?) -> String {
+        if spread != nil { return intervalNote }
+        return "95% intervals come from the corners' scatter about the fit alone (the covariance of the solve)"
+            + (notMeasured.map { ": the spread between views was not measured (\($0))" } ?? "")
+            + "; they do not cover errors that differ from view to view (a board that is not flat, corner bias, rolling "
+            + "shutter) or model error"
+    }
 
     /// Whether the refinement keeps `model`'s distortion coefficients at OpenCV's values.
     public func holdsDistortion(of model: CameraModel) -> Bool { model == .rational && !refinesRationalDistortion }
