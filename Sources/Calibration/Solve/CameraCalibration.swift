@@ -32,11 +32,16 @@ public enum CameraCalibration {
     ///     (whose intervals are OpenCV's: about 1.4 times too wide on ideal data).
     ///   - poseCovariance: Whether the refinement also gives the covariance over every view's pose
     ///     (``CalibrationRun/fullCovariance``), which the projection-uncertainty map needs.
+    ///   - spreadGroups: The views' spread (``ViewSpread``) is measured on the final run with this
+    ///     many groups and taken into its intervals; `nil` leaves it out (the intervals then cover
+    ///     the corners' scatter alone). When it cannot be measured, the run says why
+    ///     (``CalibrationRun/spreadNotMeasured``).
     /// - Throws: ``CalibrationError/mixedImageSizes(_:)``, ``CalibrationError/tooFewViews(usable:needed:model:rejected:)``,
     ///   or ``CalibrationError/openCV(_:)`` when OpenCV fails to solve.
     public static func calibrate(
         _ views: [CalibrationView], model: CameraModel, setAside: [RejectedView] = [],
-        refinement: CalibrationRefinement? = .standard, poseCovariance: Bool = true
+        refinement: CalibrationRefinement? = .standard, poseCovariance: Bool = true,
+        spreadGroups: Int? = ViewSpread.defaultGroups
     ) throws(CalibrationError) -> CalibrationResult {
         let sizes = Dictionary(grouping: views, by: \.imageSize)
         if sizes.count > 1 {
@@ -75,8 +80,19 @@ public enum CameraCalibration {
                         + " px")
             }
         }
+        if let spreadGroups {
+            if final.refinement == nil {
+                final.spreadNotMeasured = "OpenCV's solve alone is not solved again without views"
+            } else {
+                do {
+                    final.include(try ViewSpread.measure(final, groups: spreadGroups))
+                } catch {
+                    final.spreadNotMeasured = "\(error)"
+                }
+            }
+        }
         return CalibrationResult(
-            imageSize: imageSize, model: model, firstRun: first, finalRun: dropped.isEmpty ? nil : final,
+            imageSize: imageSize, model: model, firstRun: dropped.isEmpty ? final : first, finalRun: dropped.isEmpty ? nil : final,
             unusable: unusable, outliers: dropped)
     }
 
@@ -92,6 +108,41 @@ public enum CameraCalibration {
             views, camera: start.camera, rotations: start.rotations, translations: start.translations, settings: refinement,
             fullCovariance: poseCovariance)
         return try checked(CalibrationRun(start: start, refined: refined, settings: refinement, views: views))
+    }
+
+    /// The views of `run` at `indices` solved again, starting from `run`'s camera and those views'
+    /// poses, over the corners `run` kept, by plain least squares (no robust solve, no corner
+    /// dropped): the solves of parts of the views that ``ViewSpread`` and ``CrossValidation``
+    /// compare. The run's ``CalibrationRun/openCVCamera`` is then `run`'s camera, where it started.
+    ///
+    /// - Parameters:
+    ///   - fullCovariance: Whether the covariance over every pose is computed too (for an
+    ///     uncertainty map).
+    ///   - covariance: Whether any covariance is computed; without it the parameters' standard
+    ///     deviations are 0.
+    /// - Throws: What the refinement throws, and ``CalibrationError/nonFiniteSolve(_:)``.
+    static func resolve(
+        _ run: CalibrationRun, views indices: [Int], fullCovariance: Bool = false, covariance: Bool = true
+    ) throws(CalibrationError) -> CalibrationRun {
+        var settings = run.refinement ?? .standard
+        settings.lossScale = 0
+        settings.dropSigmas = .infinity
+        settings.rounds = 1
+        let views = indices.map { index -> CalibrationView in
+            let solved = run.views[index]
+            guard !solved.droppedCorners.isEmpty else { return solved.view }
+            var view = solved.view
+            let dropped = Set(solved.droppedCorners)
+            view.points.removeAll { dropped.contains($0.id) }
+            return view
+        }
+        let refined = try CeresShim.refine(
+            views, camera: run.camera, rotations: indices.map { run.poseRotations[$0] },
+            translations: indices.map { run.poseTranslations[$0] }, settings: settings, fullCovariance: fullCovariance,
+            covariance: covariance)
+        let start = ShimSolution(
+            camera: run.camera, rms: run.rms, standardDeviations: [], viewRMS: [], rotations: [], translations: [], projected: [])
+        return try checked(CalibrationRun(start: start, refined: refined, settings: settings, views: views))
     }
 
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }
