@@ -12,9 +12,10 @@ struct CompareCommand: ParsableCommand {
             Reads two calibration.json files written by `calibrate` or `live --calibrate` (or the folders \
             holding them), fits the rotation between the two cameras, and prints how far apart they project \
             each pixel (mean, 95th percentile, centre and corners), each one's projection uncertainty from \
-            its file, and a verdict: "consistent", "the model does not fit: try `--model rational` or more \
-            views", or "too few views: the halves differ by 40 px". With --output, the difference map is \
-            drawn into DIR/difference.png.
+            its file (with the verdict the file gives itself), and whether the two agree: "consistent", \
+            "the calibrations disagree: they differ by 3.1 px, more than their uncertainties explain", or \
+            "too few views: the calibrations differ by 40 px"; "not enough to judge" when either file has no \
+            uncertainty map. With --output, the difference map is drawn into DIR/difference.png.
 
             Calibrations of different image sizes or lens models are refused.
 

@@ -14,8 +14,11 @@ public struct CalibrationComparison: Sendable {
     /// What the two uncertainty maps explain (as in ``CrossValidation``), in pixels; not a number
     /// when either file has no map.
     public var explained95: Double
-    /// The verdict.
-    public var verdict: CrossValidation.Verdict
+    /// The verdict in ``CrossValidation``'s words (by its rule), or `nil` when there is not enough
+    /// to judge (``notJudged`` says why).
+    public var verdict: CrossValidation.Verdict?
+    /// Why there is no verdict: a calibration without an uncertainty map.
+    public var notJudged: String?
 
     /// Compares `first` with `second`, at the first's map distance.
     ///
@@ -31,7 +34,6 @@ public struct CalibrationComparison: Sendable {
         self.second = second
         let distance = first.uncertainty?.distance ?? second.uncertainty?.distance ?? 1
         difference = ProjectionDifference(from: first.camera, to: second.camera, distance: distance)
-        var unsure = Double.infinity
         if let a = first.uncertainty, let b = second.uncertainty {
             var explained: [Double] = []
             for row in 0..<difference.rows {
@@ -41,12 +43,22 @@ public struct CalibrationComparison: Sendable {
                     explained.append(2.45 * (u * u + v * v).squareRoot())
                 }
             }
-            explained95 = ProjectionDifference.percentile(explained, 0.95)
-            unsure = max(ProjectionDifference.percentile(a.values, 0.95), ProjectionDifference.percentile(b.values, 0.95))
+            explained95 = Self.percentile95(explained)
+            let unsure = max(Self.percentile95(a.values), Self.percentile95(b.values))
+            verdict = CrossValidation.verdict(difference95: difference.percentile95, explained95: explained95, unsure: unsure)
         } else {
             explained95 = .nan
+            let without = [first, second].filter { $0.uncertainty == nil }.map(\.path)
+            notJudged = without.joined(separator: " and ") + (without.count == 1 ? " has" : " have")
+                + " no uncertainty map, so how far apart the calibrations may be is unknown"
         }
-        verdict = CrossValidation.verdict(difference95: difference.percentile95, explained95: explained95, unsure: unsure)
+    }
+
+    /// The 95th percentile of `values`, counting points of no bound (infinite) as the largest.
+    static func percentile95(_ values: [Double]) -> Double {
+        let sorted = values.filter { !$0.isNaN }.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1))]
     }
 
     /// The lines `marker-shutter compare` prints.
@@ -64,13 +76,19 @@ public struct CalibrationComparison: Sendable {
             if let map = side.uncertainty {
                 lines.append(
                     "\(name) (\(side.path)): uncertainty centre \(p(map.centre)) px, corners " + corners(map.corners)
-                        + ", \(Int((map.share() * 100).rounded()))% of the image under 0.5 px")
+                        + ", \(Int((map.share(under: 1) * 100).rounded()))% of the image under 1 px"
+                        + (side.verdict.map { "; its verdict: " + $0 } ?? ""))
             } else {
                 lines.append("\(name) (\(side.path)): no uncertainty map in the file")
             }
         }
-        let explained = explained95.isFinite ? "their uncertainties explain \(p(explained95)) px" : "their uncertainties are unknown"
-        lines.append("verdict: " + verdict.sentence(of: "the calibrations") + " (\(explained))")
+        if let verdict {
+            lines.append(
+                "verdict: " + verdict.sentence(of: "the calibrations") + " (their uncertainties explain "
+                    + ProjectionWording.amount(explained95) + ")")
+        } else {
+            lines.append("verdict: not enough to judge: " + (notJudged ?? "the uncertainties are unknown"))
+        }
         return lines
     }
 }
