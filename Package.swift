@@ -145,7 +145,12 @@ let calibrationTargets: [Target] = [
         linkerSettings: [.linkedLibrary("ceres"), .linkedLibrary("glog")] + openCVLibraries([])
     ),
     .target(
-        name: "Calibration", dependencies: ["FileFormats", "MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "CCeresShim", "ShimCore"],
+        // Yams (libyaml) reads the YAML that ROS and Kalibr write, for `compare`.
+        name: "Calibration",
+        dependencies: [
+            "FileFormats", "MarkerDetection", "Pixels", "SystemCalls", "CCalibrationShim", "CCeresShim", "ShimCore",
+            .product(name: "Yams", package: "Yams"),
+        ],
         swiftSettings: strictSwift
     ),
     .testTarget(

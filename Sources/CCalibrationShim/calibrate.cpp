@@ -139,8 +139,11 @@ void solve(const mcal_problem &problem, mcal_solution &solution) {
     solution.camera.model = problem.model;
     switch (problem.model) {
     case MCAL_MODEL_PINHOLE:
+    case MCAL_MODEL_PINHOLE_RADTAN:
     case MCAL_MODEL_RATIONAL: {
-        const int flags = problem.model == MCAL_MODEL_RATIONAL ? cv::CALIB_RATIONAL_MODEL : 0;
+        const int flags = problem.model == MCAL_MODEL_RATIONAL          ? cv::CALIB_RATIONAL_MODEL
+                          : problem.model == MCAL_MODEL_PINHOLE_RADTAN ? cv::CALIB_FIX_K3
+                                                                        : 0;
         cv::Mat std_intrinsics, std_extrinsics, per_view;
         cv::calibrateCamera(views.object, views.image, size, K, D, rvecs, tvecs, std_intrinsics,
                                     std_extrinsics, per_view, flags);
@@ -178,7 +181,7 @@ void solve(const mcal_problem &problem, mcal_solution &solution) {
     }
     for (int index = 0; index < 9; ++index) solution.camera.camera_matrix[index] = K.at<double>(index / 3, index % 3);
     const int count = int(D.total());
-    solution.camera.distortion_count = std::min(count, problem.model == MCAL_MODEL_PINHOLE ? 5 : problem.model == MCAL_MODEL_RATIONAL ? 8 : 4);
+    solution.camera.distortion_count = std::min(count, problem.model == MCAL_MODEL_RATIONAL ? 8 : problem.model == MCAL_MODEL_FISHEYE ? 4 : 5);
     for (int index = 0; index < solution.camera.distortion_count; ++index) {
         solution.camera.distortion[index] = D.ptr<double>()[index];
     }

@@ -8,7 +8,9 @@ cv::Mat camera_matrix(const mcal_camera &camera) {
 }
 
 cv::Mat distortion(const mcal_camera &camera) {
-    const int expected = camera.model == MCAL_MODEL_PINHOLE ? 5 : camera.model == MCAL_MODEL_RATIONAL ? 8 : 4;
+    const int expected = camera.model == MCAL_MODEL_PINHOLE || camera.model == MCAL_MODEL_PINHOLE_RADTAN ? 5
+                         : camera.model == MCAL_MODEL_RATIONAL                                     ? 8
+                                                                                                   : 4;
     if (camera.distortion_count != expected) {
         fail(SHIM_STATUS_INVALID_ARGUMENT, "model %d has %d distortion coefficients, not %d", int(camera.model),
              camera.distortion_count, expected);

@@ -27,14 +27,31 @@ using shim::require;
 int intrinsic_count(mcer_model model) {
     switch (model) {
     case MCER_MODEL_PINHOLE: return 9;
+    case MCER_MODEL_PINHOLE_RADTAN: return 9;
     case MCER_MODEL_RATIONAL: return 12;
     case MCER_MODEL_FISHEYE: return 8;
     }
     return 0;
 }
 
-// The index (into the intrinsics) of the first higher distortion term: k3 in every model.
-int first_regularized(mcer_model model) { return model == MCER_MODEL_FISHEYE ? 6 : 8; }
+// The index (into the intrinsics) of the first higher distortion term: k3 in every model; none
+// for pinhole-radtan, whose k3 is held.
+int first_regularized(mcer_model model) {
+    switch (model) {
+    case MCER_MODEL_FISHEYE: return 6;
+    case MCER_MODEL_PINHOLE_RADTAN: return 9;
+    default: return 8;
+    }
+}
+
+// The intrinsics a model holds at their initial values whatever the settings: k3 of pinhole-radtan.
+std::vector<int> held_by_model(mcer_model model) {
+    if (model == MCER_MODEL_PINHOLE_RADTAN) return {8};
+    return {};
+}
+
+// The projection a model uses: pinhole-radtan is the pinhole projection with k3 held.
+mcer_model projection_of(mcer_model model) { return model == MCER_MODEL_PINHOLE_RADTAN ? MCER_MODEL_PINHOLE : model; }
 
 // Where a point in the camera's frame appears, under OpenCV's models.
 template <mcer_model Model, typename T>
@@ -139,7 +156,8 @@ struct Observation {
 
 // The first camera's corners go through the target's pose alone, exactly as one camera's always
 // did; the others' through their own pose as well.
-ceres::CostFunction *reprojection(mcer_model model, bool reference, const Corner &corner) {
+ceres::CostFunction *reprojection(mcer_model given, bool reference, const Corner &corner) {
+    const mcer_model model = projection_of(given);
     const double o0 = corner.object[0], o1 = corner.object[1], o2 = corner.object[2];
     const double u = corner.image[0], v = corner.image[1];
     if (reference) {
@@ -153,6 +171,7 @@ ceres::CostFunction *reprojection(mcer_model model, bool reference, const Corner
         case MCER_MODEL_FISHEYE:
             return new ceres::AutoDiffCostFunction<Reprojection<MCER_MODEL_FISHEYE>, 2, 8, 6>(
                 new Reprojection<MCER_MODEL_FISHEYE>{o0, o1, o2, u, v});
+        case MCER_MODEL_PINHOLE_RADTAN: break;
         }
     } else {
         switch (model) {
@@ -165,6 +184,7 @@ ceres::CostFunction *reprojection(mcer_model model, bool reference, const Corner
         case MCER_MODEL_FISHEYE:
             return new ceres::AutoDiffCostFunction<RigReprojection<MCER_MODEL_FISHEYE>, 2, 8, 6, 6>(
                 new RigReprojection<MCER_MODEL_FISHEYE>{o0, o1, o2, u, v});
+        case MCER_MODEL_PINHOLE_RADTAN: break;
         }
     }
     fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown model %d", int(model));
@@ -184,7 +204,8 @@ void residual_for(bool reference, const Corner &corner, const double *intrinsics
 // The residual of one corner under the current parameters.
 void residual_of(mcer_model model, bool reference, const Corner &corner, const double *intrinsics, const double *camera,
                  const double *pose, double *out) {
-    switch (model) {
+    switch (projection_of(model)) {
+    case MCER_MODEL_PINHOLE_RADTAN:
     case MCER_MODEL_PINHOLE: residual_for<MCER_MODEL_PINHOLE>(reference, corner, intrinsics, camera, pose, out); break;
     case MCER_MODEL_RATIONAL: residual_for<MCER_MODEL_RATIONAL>(reference, corner, intrinsics, camera, pose, out); break;
     case MCER_MODEL_FISHEYE: residual_for<MCER_MODEL_FISHEYE>(reference, corner, intrinsics, camera, pose, out); break;
@@ -214,7 +235,7 @@ struct State {
 // held, none when every intrinsic is.
 int refined_count(const State &state, const CameraState &camera) {
     if (state.hold_intrinsics) return 0;
-    return camera.hold_distortion ? 4 : camera.count;
+    return camera.hold_distortion ? 4 : camera.count - int(held_by_model(camera.model).size());
 }
 
 // Builds the problem over the corners marked in `kept`, with a Huber loss of `huber_scale` on each
@@ -230,6 +251,8 @@ std::unique_ptr<ceres::Problem> build(State &state, const std::vector<uint8_t> &
         } else if (camera.hold_distortion) {
             std::vector<int> held;
             for (int index = 4; index < camera.count; ++index) held.push_back(index);
+            problem->SetManifold(intrinsics, new ceres::SubsetManifold(camera.count, held));
+        } else if (const std::vector<int> held = held_by_model(camera.model); !held.empty()) {
             problem->SetManifold(intrinsics, new ceres::SubsetManifold(camera.count, held));
         }
     }

@@ -13,8 +13,10 @@ public struct AprilGrid: Sendable, Hashable {
     public var rows: Int
     /// The tags' family: one with a plain border (``AprilTagFamily/hasPlainBorder``).
     public var family: AprilTagFamily
-    /// A tag's side, outer edge of the black border to outer edge, in any unit (Kalibr's `tagSize`).
+    /// A tag's side, outer edge of the black border to outer edge, in ``unit`` (Kalibr's `tagSize`).
     public var tagSize: Double
+    /// The unit of ``tagSize``, or `nil` for board units.
+    public var unit: LengthUnit?
     /// The gap between tags as a ratio of ``tagSize`` (Kalibr's `tagSpacing`), above 0 and at most 1.
     public var tagSpacing: Double
     /// The id of the bottom-left tag.
@@ -39,9 +41,11 @@ public struct AprilGrid: Sendable, Hashable {
     ///   - tagSpacing: The gap between tags as a ratio of the tag's side.
     ///   - firstTag: The id of the bottom-left tag.
     ///   - options: Detector options.
+    ///   - unit: The unit of `tagSize`, or `nil` for board units.
     public init(
         columns: Int, rows: Int, family: AprilTagFamily = .tag36h11, tagSize: Double = defaultTagSize,
-        tagSpacing: Double = defaultTagSpacing, firstTag: Int = 0, options: AprilTagOptions = AprilTagOptions()
+        tagSpacing: Double = defaultTagSpacing, firstTag: Int = 0, options: AprilTagOptions = AprilTagOptions(),
+        unit: LengthUnit? = nil
     ) {
         self.columns = columns
         self.rows = rows
@@ -50,6 +54,7 @@ public struct AprilGrid: Sendable, Hashable {
         self.tagSpacing = tagSpacing
         self.firstTag = firstTag
         self.options = options
+        self.unit = unit
     }
 
     /// How many tags the grid carries.

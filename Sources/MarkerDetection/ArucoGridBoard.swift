@@ -8,10 +8,12 @@ public struct ArucoGridBoard: Sendable, Hashable {
     public var rows: Int
     /// The markers' dictionary.
     public var dictionary: MarkerDictionary
-    /// A marker's side, in any unit (only the ratio to ``markerSeparation`` matters).
+    /// A marker's side, in ``unit`` (only the ratio to ``markerSeparation`` matters for detection).
     public var markerLength: Double
     /// The gap between neighbouring markers, in the same unit.
     public var markerSeparation: Double
+    /// The unit of both lengths, or `nil` for board units.
+    public var unit: LengthUnit?
     /// The id of the top-left marker.
     public var firstMarker: Int
 
@@ -29,10 +31,11 @@ public struct ArucoGridBoard: Sendable, Hashable {
     ///   - markerLength: A marker's side.
     ///   - markerSeparation: The gap between neighbouring markers.
     ///   - firstMarker: The id of the top-left marker.
+    ///   - unit: The unit of both lengths, or `nil` for board units.
     public init(
         columns: Int, rows: Int, dictionary: MarkerDictionary,
         markerLength: Double = defaultMarkerLength, markerSeparation: Double = defaultMarkerSeparation,
-        firstMarker: Int = 0
+        firstMarker: Int = 0, unit: LengthUnit? = nil
     ) {
         self.columns = columns
         self.rows = rows
@@ -40,6 +43,7 @@ public struct ArucoGridBoard: Sendable, Hashable {
         self.markerLength = markerLength
         self.markerSeparation = markerSeparation
         self.firstMarker = firstMarker
+        self.unit = unit
     }
 
     /// How many markers the board carries.

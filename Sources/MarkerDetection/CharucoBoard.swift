@@ -14,10 +14,12 @@ public struct CharucoBoard: Sendable, Hashable {
     public var rows: Int
     /// The markers' dictionary.
     public var dictionary: MarkerDictionary
-    /// A square's side, in any unit (only the ratio to ``markerLength`` matters for detection).
+    /// A square's side, in ``unit`` (only the ratio to ``markerLength`` matters for detection).
     public var squareLength: Double
     /// A marker's side, in the same unit as ``squareLength`` and smaller than it.
     public var markerLength: Double
+    /// The unit of both lengths, or `nil` for board units.
+    public var unit: LengthUnit?
     /// Places markers as OpenCV did before 4.6 on boards with an even number of rows.
     public var legacyLayout: Bool
 
@@ -35,10 +37,11 @@ public struct CharucoBoard: Sendable, Hashable {
     ///   - squareLength: A square's side.
     ///   - markerLength: A marker's side, smaller than `squareLength`.
     ///   - legacyLayout: Use the marker layout of OpenCV before 4.6 (matters for even `rows` only).
+    ///   - unit: The unit of both lengths, or `nil` for board units.
     public init(
         columns: Int, rows: Int, dictionary: MarkerDictionary,
         squareLength: Double = defaultSquareLength, markerLength: Double = defaultMarkerLength,
-        legacyLayout: Bool = false
+        legacyLayout: Bool = false, unit: LengthUnit? = nil
     ) {
         self.columns = columns
         self.rows = rows
@@ -46,6 +49,7 @@ public struct CharucoBoard: Sendable, Hashable {
         self.squareLength = squareLength
         self.markerLength = markerLength
         self.legacyLayout = legacyLayout
+        self.unit = unit
     }
 
     /// How many markers the board carries: half its squares, rounded down.

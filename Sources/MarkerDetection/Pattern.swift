@@ -6,9 +6,13 @@
 ///
 /// Examples: `aruco:DICT_6X6_250`, `aruco:DICT_APRILTAG_36h11`, `aruco:boards/custom.yml`,
 /// `gridboard:5x7:DICT_6X6_250`, `charuco:5x7:DICT_6X6_250`,
-/// `charuco:8x6:DICT_4X4_50:square=0.035,marker=0.026,legacy`, `chessboard:9x6`,
-/// `apriltag:tag36h11`, `aprilgrid:6x6:tag36h11:size=0.088,spacing=0.3`.
+/// `charuco:8x6:DICT_4X4_50:square=35mm,marker=26mm,legacy`, `chessboard:9x6`,
+/// `chessboard:9x6:square=25mm`, `apriltag:tag36h11`, `aprilgrid:6x6:tag36h11:size=88mm,spacing=0.3`.
 /// Paths may not contain `:`.
+///
+/// Lengths are ``Length``s, read in one place for every kind: with a unit (`mm`, `cm`, `m`, `in`)
+/// the target has a physical size (``unit``), and calibrations of it are in metres; without one
+/// they are board units, as before (only their ratios matter).
 public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessStringConvertible {
     /// Loose markers of one dictionary, any id it holds.
     case aruco(MarkerDictionary)
@@ -30,7 +34,8 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
             options: marker=LENGTH (0.04), gap=LENGTH (0.01), first=ID (0)
         charuco:COLSxROWS:DICTIONARY[:OPTIONS]     ChArUco board, COLS x ROWS squares
             options: square=LENGTH (0.04), marker=LENGTH (0.02), legacy
-        chessboard:COLSxROWS                       chessboard, COLS x ROWS inner corners
+        chessboard:COLSxROWS[:OPTIONS]             chessboard, COLS x ROWS inner corners
+            options: square=LENGTH (1: lengths in squares)
         apriltag:FAMILY[:OPTIONS]                  loose AprilTags (libapriltag 3)
             options: decimate=F (2, or 1 below 720 px), sigma=F (0), refine=0|1 (1)
         aprilgrid:COLSxROWS:FAMILY[:OPTIONS]       Kalibr AprilGrid, COLS x ROWS tags (libapriltag 3)
@@ -40,9 +45,13 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         DICTIONARY  an OpenCV name (DICT_4X4_50 ... DICT_7X7_1000, DICT_ARUCO_ORIGINAL,
                     DICT_APRILTAG_16h5, _25h9, _36h10, _36h11; any case), or the path of an
                     OpenCV FileStorage dictionary file ending in .yml, .yaml, .xml or .json
-        OPTIONS     comma-separated; lengths in any one unit (only their ratio matters);
-                    `legacy` places ChArUco markers as OpenCV did before 4.6 on boards with
-                    an even number of rows
+        OPTIONS     comma-separated; `legacy` places ChArUco markers as OpenCV did before
+                    4.6 on boards with an even number of rows
+        LENGTH      a positive number with a unit, mm, cm, m or in (square=25mm): the
+                    target's real size, so that calibrations come out in metres (the
+                    defaults are then metres: marker=20mm beside square=40mm may be left
+                    out); or without a unit, board units where only the ratios matter
+                    (the defaults as given); all of a pattern's lengths in one unit
         ID          the first marker or tag id of the board (the others count on from
                     it): a whole number from 0 to 1000000
         FAMILY      tag36h11, tag25h9, tag16h5, tagStandard41h12, tagStandard52h13,
@@ -77,25 +86,26 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
             return "aruco:\(dictionary)"
         case .gridBoard(let board):
             let options = [
-                board.markerLength == ArucoGridBoard.defaultMarkerLength ? nil : "marker=\(board.markerLength)",
-                board.markerSeparation == ArucoGridBoard.defaultMarkerSeparation ? nil : "gap=\(board.markerSeparation)",
+                Self.length("marker", board.markerLength, board.unit, default: ArucoGridBoard.defaultMarkerLength),
+                Self.length("gap", board.markerSeparation, board.unit, default: ArucoGridBoard.defaultMarkerSeparation),
                 board.firstMarker == 0 ? nil : "first=\(board.firstMarker)",
             ]
             return Self.joined("gridboard:\(board.columns)x\(board.rows):\(board.dictionary)", options)
         case .charuco(let board):
             let options = [
-                board.squareLength == CharucoBoard.defaultSquareLength ? nil : "square=\(board.squareLength)",
-                board.markerLength == CharucoBoard.defaultMarkerLength ? nil : "marker=\(board.markerLength)",
+                Self.length("square", board.squareLength, board.unit, default: CharucoBoard.defaultSquareLength),
+                Self.length("marker", board.markerLength, board.unit, default: CharucoBoard.defaultMarkerLength),
                 board.legacyLayout ? "legacy" : nil,
             ]
             return Self.joined("charuco:\(board.columns)x\(board.rows):\(board.dictionary)", options)
         case .chessboard(let board):
-            return "chessboard:\(board.columns)x\(board.rows)"
+            return Self.joined(
+                "chessboard:\(board.columns)x\(board.rows)", [Self.length("square", board.squareLength, board.unit, default: 1)])
         case .aprilTag(let family, let options):
             return Self.joined("apriltag:\(family)", options.patternOptions)
         case .aprilGrid(let grid):
             let options = [
-                grid.tagSize == AprilGrid.defaultTagSize ? nil : "size=\(grid.tagSize)",
+                Self.length("size", grid.tagSize, grid.unit, default: AprilGrid.defaultTagSize),
                 grid.tagSpacing == AprilGrid.defaultTagSpacing ? nil : "spacing=\(grid.tagSpacing)",
                 grid.firstTag == 0 ? nil : "first=\(grid.firstTag)",
             ]
@@ -121,6 +131,25 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         case .aprilGrid(let grid): grid.family
         default: nil
         }
+    }
+
+    /// The unit the pattern's lengths are in, or `nil` when they are board units (or it has none):
+    /// the target's physical size is known exactly when there is one.
+    public var unit: LengthUnit? {
+        switch self {
+        case .aruco, .aprilTag: nil
+        case .gridBoard(let board): board.unit
+        case .charuco(let board): board.unit
+        case .chessboard(let board): board.unit
+        case .aprilGrid(let grid): grid.unit
+        }
+    }
+
+    /// `key=LENGTH` as the pattern writes it: always with a unit; in board units only where the
+    /// value differs from `default`.
+    private static func length(_ key: String, _ value: Double, _ unit: LengthUnit?, default: Double) -> String? {
+        guard unit != nil || value != `default` else { return nil }
+        return "\(key)=\(Length(value, unit))"
     }
 
     private static func joined(_ head: String, _ options: [String?]) -> String {
@@ -149,29 +178,35 @@ private struct PatternParser {
         case "gridboard":
             let (columns, rows) = try size(minimum: 1, of: "markers")
             var board = ArucoGridBoard(columns: columns, rows: rows, dictionary: try dictionary())
-            var options = try options(allowed: ["marker", "gap", "first"])
-            board.markerLength = try options.length("marker") ?? board.markerLength
-            board.markerSeparation = try options.length("gap") ?? board.markerSeparation
+            var options = try options(allowed: ["marker", "gap", "first"], lengths: ["marker", "gap"])
+            board.unit = options.unit
+            board.markerLength = try options.length("marker", default: ArucoGridBoard.defaultMarkerLength)
+            board.markerSeparation = try options.length("gap", default: ArucoGridBoard.defaultMarkerSeparation)
             board.firstMarker = try options.count("first") ?? board.firstMarker
             return .gridBoard(board)
         case "charuco":
             let (columns, rows) = try size(minimum: 2, of: "squares")
             var board = CharucoBoard(columns: columns, rows: rows, dictionary: try dictionary())
-            var options = try options(allowed: ["square", "marker", "legacy"])
-            board.squareLength = try options.length("square") ?? board.squareLength
-            board.markerLength = try options.length("marker") ?? board.markerLength
+            var options = try options(allowed: ["square", "marker", "legacy"], lengths: ["square", "marker"])
+            board.unit = options.unit
+            board.squareLength = try options.length("square", default: CharucoBoard.defaultSquareLength)
+            board.markerLength = try options.length("marker", default: CharucoBoard.defaultMarkerLength)
             board.legacyLayout = try options.flag("legacy")
             guard board.markerLength < board.squareLength else {
-                throw error("a marker (\(board.markerLength)) smaller than its square (\(board.squareLength))")
+                throw error("a marker (\(Length(board.markerLength, board.unit))) smaller than its square "
+                    + "(\(Length(board.squareLength, board.unit)))")
             }
             return .charuco(board)
         case "chessboard":
             let (columns, rows) = try size(minimum: 3, of: "inner corners")
-            try end()
-            return .chessboard(Chessboard(columns: columns, rows: rows))
+            var options = try options(allowed: ["square"], lengths: ["square"])
+            let unit = options.unit
+            // Without a size the square is the unit of length (corners are in squares).
+            let square = try options.length("square", default: unit == nil ? 1 : nil)
+            return .chessboard(Chessboard(columns: columns, rows: rows, squareLength: square, unit: unit))
         case "apriltag":
             let family = try family()
-            var options = try options(allowed: ["decimate", "sigma", "refine"])
+            var options = try options(allowed: ["decimate", "sigma", "refine"], lengths: [])
             return .aprilTag(family, try options.aprilTagOptions())
         case "aprilgrid":
             let (columns, rows) = try size(minimum: 1, of: "tags")
@@ -180,8 +215,9 @@ private struct PatternParser {
                 throw error("an AprilGrid family Kalibr prints (tag36h11, tag25h9 or tag16h5), found '\(family)'")
             }
             var grid = AprilGrid(columns: columns, rows: rows, family: family)
-            var options = try options(allowed: ["size", "spacing", "first", "decimate", "sigma", "refine"])
-            grid.tagSize = try options.length("size") ?? grid.tagSize
+            var options = try options(allowed: ["size", "spacing", "first", "decimate", "sigma", "refine"], lengths: ["size"])
+            grid.unit = options.unit
+            grid.tagSize = try options.length("size", default: AprilGrid.defaultTagSize)
             grid.tagSpacing = try options.number("spacing", in: 0...1, excludingLower: true) ?? grid.tagSpacing
             grid.firstTag = try options.count("first") ?? grid.firstTag
             grid.options = try options.aprilTagOptions()
@@ -247,7 +283,14 @@ private struct PatternParser {
         return .file(path: field)
     }
 
-    private mutating func options(allowed: [String]) throws(PatternSyntaxError) -> PatternOptions {
+    /// The `key=value` options of the last field, of which `lengths` are ``Length``s in one unit.
+    private mutating func options(allowed: [String], lengths: [String]) throws(PatternSyntaxError) -> PatternOptions {
+        var options = try rawOptions(allowed: allowed)
+        try options.findUnit(of: lengths)
+        return options
+    }
+
+    private mutating func rawOptions(allowed: [String]) throws(PatternSyntaxError) -> PatternOptions {
         var options = PatternOptions(text: text)
         guard !fields.isEmpty else { return options }
         let field = fields.removeFirst()
@@ -270,12 +313,45 @@ private struct PatternOptions {
     let text: String
     var values: [String: String] = [:]
 
-    mutating func length(_ key: String) throws(PatternSyntaxError) -> Double? {
-        guard let value = values.removeValue(forKey: key) else { return nil }
-        guard let length = Double(value), length.isFinite, length > 0 else {
-            throw PatternSyntaxError(text: text, expected: "\(key)=LENGTH with a positive number, found '\(key)=\(value)'")
+    /// The unit every length of the pattern is in (see ``findUnit(of:)``), `nil` for board units.
+    private(set) var unit: LengthUnit?
+
+    /// Reads the lengths named in `keys` that are given, and finds their one unit: all of them carry
+    /// the same unit, or none does.
+    ///
+    /// - Throws: For a value that is no ``Length``, or lengths in different units.
+    mutating func findUnit(of keys: [String]) throws(PatternSyntaxError) {
+        var found: [(key: String, length: Length)] = []
+        for key in keys {
+            guard let value = values[key] else { continue }
+            guard let length = Length(parsing: value) else {
+                let symbol = value.reversed().prefix { $0.isLetter }
+                let unknownUnit = !symbol.isEmpty && symbol.count < value.count && LengthUnit(symbol: String(symbol.reversed())) == nil
+                throw PatternSyntaxError(
+                    text: text, expected: "\(key)=LENGTH with a positive number"
+                        + (unknownUnit ? ", with a unit (mm, cm, m, in) or without one" : "") + ", found '\(key)=\(value)'")
+            }
+            found.append((key, length))
         }
-        return length
+        guard let first = found.first else { return }
+        if let other = found.first(where: { $0.length.unit != first.length.unit }) {
+            throw PatternSyntaxError(
+                text: text, expected: "every length in one unit (or all without one), found "
+                    + "\(first.key)=\(values[first.key] ?? "") and \(other.key)=\(values[other.key] ?? "")")
+        }
+        unit = first.length.unit
+    }
+
+    /// The length `key`, in the pattern's ``unit``; when it is not given, `default` (in metres) in that
+    /// unit, or as it is in board units.
+    ///
+    /// - Throws: When `key` is not given and there is no default.
+    mutating func length(_ key: String, default: Double?) throws(PatternSyntaxError) -> Double {
+        if let value = values.removeValue(forKey: key), let length = Length(parsing: value) { return length.value }
+        guard let `default` else {
+            throw PatternSyntaxError(text: text, expected: "\(key)=LENGTH")
+        }
+        return unit.map { $0.value(ofMetres: `default`) } ?? `default`
     }
 
     /// A whole number in `0...Pattern.maximumID`, so that ids counted on from it cannot overflow.

@@ -8,13 +8,19 @@ import MarkerShutter
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "board",
-        abstract: "Render a printable calibration target to a PNG file.",
+        abstract: "Render a printable calibration target: a PNG, or a PDF or SVG sheet at its real size.",
         discussion: """
             The target is given as words or as one pattern string: charuco 5x7 DICT_6X6_250 is the same \
             as charuco:5x7:DICT_6X6_250. `aruco` renders an ArUco grid board (gridboard). `aprilgrid` renders \
             Kalibr's AprilGrid; `apriltag COLSxROWS FAMILY[:first=ID]` a sheet of loose AprilTags, ids row by \
             row from the top-left, to detect with apriltag:FAMILY. Print the file without scaling, and give \
             the same pattern to `live` and `process`.
+
+            An --out ending in .pdf or .svg draws the target at its real size on a sheet of --paper (A4, \
+            Letter or A3, turned to landscape when the target fits only that way): the pattern must give its \
+            size with a unit (chessboard:9x6:square=25mm). The sheet states the pattern and its size above \
+            the target and carries a 100 mm ruler (4 in for a pattern in inches) to check the print: print \
+            at 100%, never "fit to page", and measure a square. --width, --height and --margin are for PNG.
 
             --out writes a new file, or replaces a regular file only with --force; `-` is standard \
             output (the line saying what was written then goes to standard error); a device, FIFO or \
@@ -31,6 +37,8 @@ struct BoardCommand: ParsableCommand {
               marker-shutter board chessboard 9x6 --out chessboard.png
               marker-shutter board charuco:6x8:DICT_5X5_100:legacy --out legacy.png
               marker-shutter board aprilgrid 6x6 tag36h11 --out aprilgrid.png
+              marker-shutter board chessboard:9x6:square=25mm --out chessboard.pdf
+              marker-shutter board charuco:5x7:DICT_6X6_250:square=35mm,marker=26mm --paper A3 --out charuco.svg
               marker-shutter board apriltag 4x3 tag36h11 --out tags.png
             """
     )
@@ -56,8 +64,16 @@ struct BoardCommand: ParsableCommand {
             transform: margins.parse(option: "--margin"))
     var margin: Int?
 
-    @Option(help: ArgumentHelp("Where to write the PNG.", valueName: "file"))
+    @Option(help: ArgumentHelp("Where to write the target: a .pdf or .svg sheet at its real size, otherwise PNG.", valueName: "file"))
     var out: String
+
+    @Option(help: ArgumentHelp("The paper of a PDF or SVG sheet: A4, Letter or A3.", valueName: "paper"))
+    var paper: String = "A4"
+
+    /// The sheet format --out's extension asks for, or `nil` for PNG.
+    private var sheetFormat: PrintSheet.Format? {
+        PrintSheet.Format(rawValue: (out as NSString).pathExtension.lowercased())
+    }
 
     @Flag(help: "Replace the output file if it exists.")
     var force = false
@@ -71,6 +87,12 @@ struct BoardCommand: ParsableCommand {
             throw ValidationError("\(error)")
         }
         try validateSizes()
+        guard PrintSheet.Paper(name: paper) != nil else {
+            throw ValidationError("unknown --paper '\(paper)': expected A4, Letter or A3")
+        }
+        if sheetFormat != nil, case .tagSheet = try? PrintableTarget.Target(parsing: target) {
+            throw ValidationError("a sheet of loose tags has no size: write it as PNG")
+        }
     }
 
     private func validateSizes() throws {
@@ -95,8 +117,15 @@ struct BoardCommand: ParsableCommand {
         let name = target.name
         let height = self.height ?? target.fittingHeight(width: width)
         let image: [UInt8]
+        var what = "\(width)x\(height) pixels"
         do {
-            image = try ImageFile.encode(target.render(width: width, height: height, margin: margin), as: .png)
+            if let format = sheetFormat, case .board(let pattern) = target, let paper = PrintSheet.Paper(name: paper) {
+                image = try PrintSheet.render(pattern, paper: paper, format: format)
+                let extent = PrintSheet.extent(of: pattern).map { String(format: "%.1f x %.1f mm", $0.width * 1000, $0.height * 1000) } ?? ""
+                what = "\(PrintSheet.sizeText(of: pattern)), \(extent) on \(paper) at 100%: check the ruler after printing"
+            } else {
+                image = try ImageFile.encode(target.render(width: width, height: height, margin: margin), as: .png)
+            }
         } catch {
             throw Self.renderingError(error, of: name)
         }
@@ -107,7 +136,7 @@ struct BoardCommand: ParsableCommand {
         } catch {
             throw RuntimeError("\(error)")
         }
-        let summary = "wrote \(destination == .standardOutput ? "standard output" : out): \(name), \(width)x\(height) pixels"
+        let summary = "wrote \(destination == .standardOutput ? "standard output" : out): \(name), \(what)"
         if destination == .standardOutput {
             FileHandle.standardError.write(summary + "\n")
         } else {

@@ -94,7 +94,7 @@ struct CalibrateCommand: ParsableCommand {
     var pattern: String?
 
     @Option(help: ArgumentHelp(
-        "The lens model: pinhole (k1 k2 p1 p2 k3), rational (8 coefficients) or fisheye (4); NAME=MODEL for one camera of a rig.",
+"The lens model: pinhole (k1 k2 p1 p2 k3), pinhole-radtan (k1 k2 p1 p2, k3 held at 0: what Kalibr's camchain and mrcal's OPENCV4 hold), rational (8 coefficients) or fisheye (4); NAME=MODEL for one camera of a rig.",
         valueName: "model"))
     var model: [String] = []
 
@@ -123,7 +123,7 @@ struct CalibrateCommand: ParsableCommand {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             let value = parts.count == 2 ? parts[1] : text
             guard let parsed = CameraModel(rawValue: value) else {
-                throw ValidationError("unknown --model '\(value)': expected pinhole, rational or fisheye")
+                throw ValidationError("unknown --model '\(value)': expected pinhole, pinhole-radtan, rational or fisheye")
             }
             if parts.count == 2 {
                 guard !cameras.isEmpty || folder != nil else { throw ValidationError("--model \(text) names a camera") }

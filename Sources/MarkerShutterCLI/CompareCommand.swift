@@ -9,15 +9,24 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare two calibrations of one camera: how far apart they project over the image.",
         discussion: """
-            Reads two calibration.json files written by `calibrate` or `live --calibrate` (or the folders \
-            holding them), fits the rotation between the two cameras, and prints how far apart they project \
-            each pixel (mean, 95th percentile, centre and corners), each one's projection uncertainty from \
-            its file (with the verdict the file gives itself), and whether the two agree: "consistent", \
+            Reads two calibrations, fits the rotation between the two cameras, and prints how far apart they \
+            project each pixel (mean, 95th percentile, centre and corners), each one's projection uncertainty \
+            from its file (with the verdict the file gives itself), and whether the two agree: "consistent", \
             "the calibrations disagree: they differ by 3.1 px, more than their uncertainties explain", or \
-            "too few views: the calibrations differ by 40 px"; "not enough to judge" when either file has no \
-            uncertainty map. With --output, the difference map is drawn into DIR/difference.png.
+            "too few views: the calibrations differ by 40 px"; "not enough to judge" when a file has no \
+            uncertainty map and they differ by more than 0.5 px. With --output, the difference map is drawn \
+            into DIR/difference.png.
 
-            Calibrations of different image sizes or lens models are refused.
+            A calibration is a calibration.json written by `calibrate` or `live --calibrate` (or the folder \
+            holding one), a rig folder (its rig.yaml) with a camera by name, or another tool's file: an OpenCV \
+            FileStorage calibration in YAML, JSON or XML (camera_matrix, distortion_coefficients, image size; \
+            read by OpenCV's own parser), ROS camera_info, a Kalibr camchain.yaml, an mrcal .cameramodel \
+            (OPENCV4, 5 or 8). Name one camera of a file that holds several as FILE:NAME (rig:left, \
+            camchain.yaml:cam1, or by its rostopic's name, camchain.yaml:left). Other tools' files hold no \
+            uncertainty map: the difference is still measured, and a difference over 0.5 px is then not enough to judge.
+
+            Calibrations of different image sizes, or a fisheye and a pinhole one, are refused; OpenCV's pinhole \
+            models (4, 5 or 8 coefficients) compare with each other.
 
             Exit status: 0 compared; 1 a file that cannot be read, calibrations that cannot be compared, or \
             a picture that cannot be written.
@@ -25,10 +34,12 @@ struct CompareCommand: ParsableCommand {
             Examples:
               marker-shutter compare monday tuesday
               marker-shutter compare cam-a/calibration.json cam-b/calibration.json --output drift
+              marker-shutter compare rig/mrcal/left.cameramodel ros/left.yaml
+              marker-shutter compare kalibr/camchain.yaml:cam1 rig:right
             """
     )
 
-    @Argument(help: "The first calibration: a calibration.json or a folder holding one.")
+    @Argument(help: "The first calibration: a calibration.json or a folder holding one, a rig folder:CAMERA, or another tool's file[:CAMERA].")
     var first: String
 
     @Argument(help: "The second calibration.")
@@ -40,7 +51,7 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let comparison: CalibrationComparison
         do {
-            comparison = try CalibrationComparison(SavedCalibration(path: first), SavedCalibration(path: second))
+            comparison = try CalibrationComparison(SavedCalibration(reading: first), SavedCalibration(reading: second))
         } catch {
             throw RuntimeError(FileNameText.escaped("\(error)"))
         }

@@ -91,7 +91,7 @@ import Yams
             "rectification_matrix", "projection_matrix",
         ])
         #expect(node["camera_name"]?.string == "test_camera")
-        let names: [CameraModel: String] = [.pinhole: "plumb_bob", .rational: "rational_polynomial", .fisheye: "equidistant"]
+        let names: [CameraModel: String] = [.pinhole: "plumb_bob", .pinholeRadtan: "plumb_bob", .rational: "rational_polynomial", .fisheye: "equidistant"]
         #expect(node["distortion_model"]?.string == names[model])
         let k = try Self.matrix(node["camera_matrix"])
         #expect(k.rows == 3 && k.cols == 3 && k.data.count == 9)

@@ -12,7 +12,9 @@ import Testing
 struct CalibrationJobTests {
     static let photos = SharedPhotoTests.folder
     static let pattern = "chessboard:9x6"
-    static let fileNames = ["calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png", "uncertainty.png"]
+    static let fileNames = [
+        "calibration.cameramodel", "calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png", "uncertainty.png",
+    ]
 
     /// The photos solved once, for the tests that only write.
     static let report: Result<CalibrationReport, any Error> = Result {
@@ -31,7 +33,8 @@ struct CalibrationJobTests {
         }
         #expect(read == (1...9).map { "left0\($0).jpg" })
         #expect(written.paths == [
-            "calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png", "uncertainty.png", "undistorted/",
+            "calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png", "uncertainty.png",
+            "calibration.cameramodel", "undistorted/",
         ].map { root + "/cal/" + $0 })
         #expect(SidecarFolder.contents(root) == ["cal"])  // no staged folder left
         #expect(SidecarFolder.contents(root + "/cal") == Self.fileNames + ["undistorted"])
@@ -93,7 +96,7 @@ struct CalibrationJobTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let job = CalibrationJob(into: root + "/cal", input: nil)
         let paths = try job.write(report)
-        #expect(paths == CalibrationReport.fileNames.map { root + "/cal/" + $0 })
+        #expect(paths == (CalibrationReport.fileNames + ["calibration.cameramodel"]).map { root + "/cal/" + $0 })
         #expect(SidecarFolder.contents(root) == ["cal"])
         #expect(SidecarFolder.contents(root + "/cal") == Self.fileNames)
         #expect(try String(contentsOfFile: root + "/cal/camera_info.yaml", encoding: .utf8) == report.cameraInfoYAML)

@@ -20,10 +20,11 @@ import Testing
             poses: SyntheticViews.randomPoses(20, seed: 5))
     }
 
-    @Test(arguments: [CameraModel.pinhole, .rational, .fisheye])
+    @Test(arguments: [CameraModel.pinhole, .pinholeRadtan, .rational, .fisheye])
     func theSwiftLensModelsProjectAsOpenCVDoes(model: CameraModel) throws {
         let distortion: [Double] = switch model {
         case .pinhole: [-0.28, 0.09, 0.0012, -0.0008, -0.02]
+        case .pinholeRadtan: [-0.28, 0.09, 0.0012, -0.0008]
         case .rational: [0.2, 0.03, 0.001, -0.001, 0.0002, 0.5, 0.08, 0.002]
         case .fisheye: [0.05, -0.01, 0.003, -0.0005]
         }

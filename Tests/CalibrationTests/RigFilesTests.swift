@@ -9,11 +9,13 @@ import Testing
 @Suite(.enabled(if: StereoSample.available, "OpenCV's stereo sample is not installed (Debian's opencv-doc: /usr/share/doc/opencv-doc/examples/data)"))
 struct RigFilesTests {
     /// Solves the sample into a fresh folder; returns the folder, what was written and the result.
-    static func solved(_ name: String = #function) throws -> (root: String, out: String, written: CalibrationJob.RigWritten) {
+    static func solved(
+        _ name: String = #function, pattern: String = "chessboard:9x6", model: CameraModel = .pinhole
+    ) throws -> (root: String, out: String, written: CalibrationJob.RigWritten) {
         let folders = try StereoSample.folders(name)
         let out = "\(folders.root)/out"
         let written = try CalibrationJob(into: out, input: nil).runRig(
-            cameras: [("left", folders.left), ("right", folders.right)], pattern: try Pattern(parsing: "chessboard:9x6"))
+            cameras: [("left", folders.left), ("right", folders.right)], pattern: try Pattern(parsing: pattern), model: model)
         return (folders.root, out, written)
     }
 
@@ -21,8 +23,10 @@ struct RigFilesTests {
     @Test func everyFileIsWritten() throws {
         let (root, out, written) = try Self.solved()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let expected = ["rig.yaml", "camchain.yaml", "rig.json", "camera_info/left.yaml", "camera_info/right.yaml"]
-            + ["left", "right"].flatMap { camera in CalibrationReport.fileNames.map { "\(camera)/\($0)" } }
+        // The pinhole model's k3 has no place in Kalibr's radtan: no camchain.yaml (see camchainFollowsKalibr).
+        let expected = ["rig.yaml", "rig.json", "camera_info/left.yaml", "camera_info/right.yaml", "mrcal/left.cameramodel",
+                        "mrcal/right.cameramodel"]
+            + ["left", "right"].flatMap { camera in CalibrationReport.ownSolveFileNames.map { "\(camera)-alone/\($0)" } }
         #expect(written.paths == expected.map { "\(out)/\($0)" } + ["\(out)/rectified/"])
         for name in expected { #expect(FileManager.default.fileExists(atPath: "\(out)/\(name)"), "\(name)") }
         let rectified = try FileManager.default.contentsOfDirectory(atPath: "\(out)/rectified").sorted()
@@ -89,10 +93,10 @@ struct RigFilesTests {
         #expect(abs(abs(rectification.p2[3]) / rectification.p2[0] - baseline) < 1e-6 * baseline)
     }
 
-    /// camchain.yaml, field by field as Kalibr's documentation gives it.
+    /// camchain.yaml of a pinhole-radtan rig with a size, field by field as Kalibr's documentation gives it.
     @Test(.enabled(if: Python.hasYAML, "/usr/bin/python3 with yaml (Debian's python3-yaml) is not installed"))
     func camchainFollowsKalibr() throws {
-        let (root, out, written) = try Self.solved()
+        let (root, out, written) = try Self.solved(pattern: "chessboard:9x6:square=25mm", model: .pinholeRadtan)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let output = try Python.run("""
             import json, sys, yaml

@@ -17,9 +17,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let paths = try CalibrationJob(into: root + "/rig", input: nil).writeRig(report)
         #expect(paths == report.fileNames.map { root + "/rig/" + $0 })
-        #expect(SidecarFolder.contents(root + "/rig") == ["camchain.yaml", "camera_info", "left", "rig.json", "rig.yaml", "right"])
+        // A pinhole rig's camchain is left out (Kalibr's radtan has no k3); each camera alone has no camera_info.
+        #expect(SidecarFolder.contents(root + "/rig") == ["camera_info", "left-alone", "mrcal", "rig.json", "rig.yaml", "right-alone"])
         #expect(SidecarFolder.contents(root + "/rig/camera_info") == ["left.yaml", "right.yaml"])
-        #expect(SidecarFolder.contents(root + "/rig/left") == CalibrationReport.fileNames.sorted())
+        #expect(SidecarFolder.contents(root + "/rig/mrcal") == ["left.cameramodel", "right.cameramodel"])
+        #expect(SidecarFolder.contents(root + "/rig/left-alone") == CalibrationReport.ownSolveFileNames.sorted())
+        #expect(!CalibrationReport.ownSolveFileNames.contains("camera_info.yaml"))
     }
 
     /// A stop after every file is written and before the move: nothing is moved, nothing staged stays.

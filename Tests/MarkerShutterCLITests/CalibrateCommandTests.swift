@@ -28,11 +28,12 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.split(separator: "\n") == [
             "cal/calibration.yaml", "cal/camera_info.yaml", "cal/calibration.json", "cal/coverage.png", "cal/residuals.png", "cal/uncertainty.png",
-            "cal/undistorted/",
+            "cal/calibration.cameramodel", "cal/undistorted/",
         ])
         #expect(Self.contents(scratch) == ["cal"])
         #expect(Self.contents(scratch + "/cal") == [
-            "calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png", "uncertainty.png", "undistorted",
+            "calibration.cameramodel", "calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "residuals.png",
+            "uncertainty.png", "undistorted",
         ])
         #expect(Self.contents(scratch + "/cal/undistorted") == (1...9).map { "left0\($0).png" })
         let lines = result.standardError.split(separator: "\n").map(String.init)
@@ -89,7 +90,8 @@ import Testing
         }
         let result = try MarkerShutterBinary.run(["calibrate", "photos", "--pattern", pattern], in: scratch)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.split(separator: "\n").count == 6)
+        // The six files and the mrcal model.
+        #expect(result.standardOutput.split(separator: "\n").count == 7)
         let lines = result.standardError.split(separator: "\n").map(String.init)
         #expect(lines.first == "photos: detected \(pattern) in 9 pictures, target in 9")
         #expect(lines.contains("views: 9 used, 0 rejected (model pinhole, image 640x480, pattern \(pattern))"), "\(lines)")
@@ -177,6 +179,6 @@ import Testing
     @Test func anUnknownModelIsAUsageError() throws {
         let result = try MarkerShutterBinary.run(["calibrate", Self.chessboard, "--model", "orthographic"])
         #expect(result.status == 64)
-        #expect(result.standardError.contains("unknown --model 'orthographic': expected pinhole, rational or fisheye"))
+        #expect(result.standardError.contains("unknown --model 'orthographic': expected pinhole, pinhole-radtan, rational or fisheye"))
     }
 }

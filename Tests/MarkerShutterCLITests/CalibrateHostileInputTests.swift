@@ -109,7 +109,8 @@ import Testing
         let replaced = try MarkerShutterBinary.run(["calibrate", "picks", "--out", "cal", "--force"], in: scratch)
         #expect(replaced.status == 0, "\(replaced.standardError)")
         #expect(Self.contents(scratch + "/cal") == [
-            "calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "notes.txt", "residuals.png", "uncertainty.png",
+            "calibration.cameramodel", "calibration.json", "calibration.yaml", "camera_info.yaml", "coverage.png", "notes.txt", "residuals.png",
+            "uncertainty.png",
         ])
         #expect(Self.bytes(scratch + "/cal/notes.txt") == Data("notes".utf8))
         let json = try #require(try JSONSerialization.jsonObject(with: Self.bytes(scratch + "/cal/calibration.json") ?? Data()) as? [String: Any])

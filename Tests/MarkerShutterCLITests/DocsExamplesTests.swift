@@ -15,6 +15,8 @@ import Testing
         "swift test": "runs this test suite",
         "Scripts/package-deb": "builds the Debian package with a release build of its own, minutes of compiling",
         "sudo apt-get install ./marker-shutter_*.deb": "installs a package into the machine as root",
+        "marker-shutter process /usr/share/marker-shutter/charuco-session --output timeline.jsonl":
+            "runs the installed package's sample; Scripts/check-installed-package runs it and compares the summary README.md shows",
         "marker-shutter devices --directory /tmp/cam":
             "needs the emulated camera set up in /tmp/cam under Scripts/with-emulated-camera "
             + "(DevicesCommandTests checks what devices prints for such a camera)",

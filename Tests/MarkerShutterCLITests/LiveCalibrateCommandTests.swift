@@ -5,7 +5,9 @@ import Testing
 /// solved as they come, and `calibrate`'s files at the end.
 @Suite struct LiveCalibrateCommandTests {
     static let session = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"
-    static let files = ["calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png", "uncertainty.png"]
+    static let files = [
+        "calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png", "uncertainty.png", "calibration.cameramodel",
+    ]
 
     /// How many frames a replay skipped while detection was busy, from its summary.
     static func skippedFrames(_ standardError: String) -> Int? {
@@ -32,9 +34,9 @@ import Testing
             print("\(skipped) frames skipped while detection was busy: \(pictures.count) pictures taken")
             #expect((3...6).contains(pictures.count), "\(lines)")
         }
-        #expect(lines.count == pictures.count + 6, "\(lines)")
+        #expect(lines.count == pictures.count + Self.files.count, "\(lines)")
         #expect(lines.prefix(pictures.count).allSatisfy { $0.hasPrefix("picks/capture_000") && $0.hasSuffix(", auto)") })
-        #expect(Array(lines.suffix(6)) == Self.files.map { "picks/calibration/" + $0 })
+        #expect(Array(lines.suffix(Self.files.count)) == Self.files.map { "picks/calibration/" + $0 })
         #expect(CalibrateCommandTests.contents(scratch + "/picks/calibration") == Self.files.sorted())
         #expect(errors.contains("calibration to picks/calibration (good: RMS under 0.5 px and focal lengths within 1%)"))
         #expect(errors.contains("\ncalibration: \(pictures.count) views, RMS "), "\(errors)")

@@ -14,32 +14,39 @@ import Testing
         }
     }
 
+    /// What a rig of pinhole cameras writes: no camchain.yaml (Kalibr's radtan has no k3).
     static let files = [
-        "rig.yaml", "camchain.yaml", "rig.json", "camera_info/left.yaml", "camera_info/right.yaml",
-        "left/calibration.yaml", "left/camera_info.yaml", "left/calibration.json", "left/coverage.png", "left/residuals.png",
-        "left/uncertainty.png",
-        "right/calibration.yaml", "right/camera_info.yaml", "right/calibration.json", "right/coverage.png", "right/residuals.png",
-        "right/uncertainty.png",
+        "rig.yaml", "rig.json", "camera_info/left.yaml", "camera_info/right.yaml", "mrcal/left.cameramodel", "mrcal/right.cameramodel",
+        "left-alone/calibration.yaml", "left-alone/calibration.json", "left-alone/coverage.png", "left-alone/residuals.png",
+        "left-alone/uncertainty.png",
+        "right-alone/calibration.yaml", "right-alone/calibration.json", "right-alone/coverage.png", "right-alone/residuals.png",
+        "right-alone/uncertainty.png",
         "rectified/",
     ]
 
-    /// `--camera left=DIR --camera right=DIR`: every file, the summary per camera and for the rig.
+    /// `--camera left=DIR --camera right=DIR` with a size and pinhole-radtan: every file, camchain.yaml
+    /// among them, lengths in metres, the summary per camera and for the rig.
     @Test func perCameraFoldersGiveEveryFileAndASummary() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try Self.rigFolder(scratch + "/pictures")
         let result = try MarkerShutterBinary.run(
-            ["calibrate", "--camera", "left=pictures/left", "--camera", "right=pictures/right", "--pattern", "chessboard:9x6",
-             "--out", "rig"], in: scratch)
+            ["calibrate", "--camera", "left=pictures/left", "--camera", "right=pictures/right", "--pattern", "chessboard:9x6:square=25mm",
+             "--model", "pinhole-radtan", "--out", "rig"], in: scratch)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.split(separator: "\n").map(String.init) == Self.files.map { "rig/\($0)" })
+        let files = [Self.files[0], "camchain.yaml"] + Self.files.dropFirst()
+        #expect(result.standardOutput.split(separator: "\n").map(String.init) == files.map { "rig/\($0)" })
         let lines = result.standardError.split(separator: "\n").map(String.init)
-        #expect(lines.first == "left (pictures/left): detected chessboard:9x6 in 13 pictures, target in 13")
+        #expect(lines.first == "left (pictures/left): detected chessboard:9x6:square=25mm in 13 pictures, target in 13")
         #expect(lines.contains("camera left, on its own:"))
-        #expect(lines.contains("  views: 13 used, 0 rejected (model pinhole, image 640x480, pattern chessboard:9x6)"))
-        #expect(lines.contains("rig: 2 cameras, 13 sets used, 0 dropped (pattern chessboard:9x6)"))
+        #expect(lines.contains("  views: 13 used, 0 rejected (model pinhole-radtan, image 640x480, pattern chessboard:9x6:square=25mm)"))
+        #expect(lines.contains("rig: 2 cameras, 13 sets used, 0 dropped (pattern chessboard:9x6:square=25mm)"))
         #expect(lines.contains("  right placed from left (13 shared sets)"))
-        #expect(lines.contains { $0.hasPrefix("  right from left: baseline ") && $0.hasSuffix(" degrees (95%)") })
+        // 3.3268 squares of 25 mm (guide.md).
+        #expect(lines.contains { $0.hasPrefix("  right from left: baseline 0.0831") && $0.hasSuffix(" m, rotation 0.482 ± 0.095 degrees (95%)") },
+                "\(lines)")
+        #expect(lines.contains("  lengths (T, baselines, P2, Q, Tx of camera_info, T_cn_cnm1) are in metres (pattern chessboard:9x6:square=25mm)"))
+        #expect(!lines.contains { $0.contains("left out") })
         #expect(lines.contains { $0.hasPrefix("  epipolar error left-right: mean ") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch + "/rig/rectified").count == 13)
     }

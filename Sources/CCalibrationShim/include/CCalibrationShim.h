@@ -29,6 +29,9 @@ typedef enum mcal_model {
     MCAL_MODEL_RATIONAL = 1,
     /* cv::fisheye::calibrate (Kannala-Brandt, k1 k2 k3 k4), skew fixed at 0. */
     MCAL_MODEL_FISHEYE = 2,
+    /* MCAL_MODEL_PINHOLE with k3 held at 0 (CALIB_FIX_K3): k1 k2 p1 p2, written as 5 coefficients
+     * whose fifth is 0 (Kalibr's pinhole-radtan, mrcal's LENSMODEL_OPENCV4). */
+    MCAL_MODEL_PINHOLE_RADTAN = 3,
 } mcal_model;
 
 /* The most distortion coefficients any model has. */
@@ -144,6 +147,22 @@ shim_status mcal_draw_circle(const shim_pixels *canvas, double x, double y, doub
 /* ASCII text with its baseline starting at (x, y), in OpenCV's simplex font at `scale`. */
 shim_status mcal_draw_text(const shim_pixels *canvas, const char *text, double x, double y, double scale,
                            mcal_color color, int32_t thickness, shim_error *error);
+
+/* MARK: - OpenCV FileStorage documents */
+
+/* Text made by the shim, freed with mcal_text_free (which accepts NULL). */
+typedef struct mcal_text mcal_text;
+
+/* Reads `count` bytes of an OpenCV FileStorage document (YAML with its %YAML directive, XML or
+ * JSON, as cv::FileStorage reads them from memory) and writes its whole tree as JSON text into
+ * `*json`: maps as objects (keys in the document's order), sequences as arrays, integers and reals
+ * as numbers (a real that is not finite as null), strings as strings. A matrix
+ * (`!!opencv-matrix`) is the map of its fields: rows, cols, dt, data. Nesting deeper than 64
+ * levels is refused (SHIM_STATUS_INVALID_ARGUMENT), as is a document cv::FileStorage cannot read. */
+shim_status mcal_storage_to_json(const char *bytes, size_t count, mcal_text **json, shim_error *error);
+/* The text's bytes (NUL-terminated; `*count` without the NUL), valid until it is freed. */
+shim_status mcal_text_get(const mcal_text *text, const char **data, size_t *count, shim_error *error);
+void mcal_text_free(mcal_text *text);
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,9 @@ typedef enum mcer_model {
     MCER_MODEL_RATIONAL = 1,
     /* Kannala-Brandt k1 k2 k3 k4 (cv::fisheye::projectPoints, no skew): 8 intrinsics. */
     MCER_MODEL_FISHEYE = 2,
+    /* MCER_MODEL_PINHOLE with k3 held at its initial value (0): 9 intrinsics, 8 of them refined
+     * (Kalibr's pinhole-radtan); its covariance row and column are 0, and it is not regularized. */
+    MCER_MODEL_PINHOLE_RADTAN = 3,
 } mcer_model;
 
 /* The most intrinsics any model has. */

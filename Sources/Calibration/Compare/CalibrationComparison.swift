@@ -27,7 +27,9 @@ public struct CalibrationComparison: Sendable {
         guard first.camera.imageSize == second.camera.imageSize else {
             throw .differentImageSizes("\(first.camera.imageSize) in \(first.path)", "\(second.camera.imageSize) in \(second.path)")
         }
-        guard first.camera.model == second.camera.model else {
+        // OpenCV's pinhole models are one family (4, 5 or 8 coefficients: the fewer are the more with
+        // zeros), so a Kalibr radtan camera compares with a pinhole one; the fisheye model is another.
+        guard first.camera.model == second.camera.model || (first.camera.model != .fisheye && second.camera.model != .fisheye) else {
             throw .differentModels("\(first.camera.model) in \(first.path)", "\(second.camera.model) in \(second.path)")
         }
         self.first = first
@@ -46,11 +48,17 @@ public struct CalibrationComparison: Sendable {
             explained95 = Self.percentile95(explained)
             let unsure = max(Self.percentile95(a.values), Self.percentile95(b.values))
             verdict = CrossValidation.verdict(difference95: difference.percentile95, explained95: explained95, unsure: unsure)
+        } else if difference.percentile95 <= CrossValidation.closeEnough {
+            // Consistent whatever the uncertainties: the rule calls halves this close consistent.
+            explained95 = .nan
+            verdict = .consistent
         } else {
             explained95 = .nan
-            let without = [first, second].filter { $0.uncertainty == nil }.map(\.path)
+            let without = [first, second].filter { $0.uncertainty == nil }.map { "\($0.path) (\($0.format))" }
             notJudged = without.joined(separator: " and ") + (without.count == 1 ? " has" : " have")
-                + " no uncertainty map, so how far apart the calibrations may be is unknown"
+                + " no uncertainty map, so whether " + ProjectionWording.amount(difference.percentile95)
+                + " apart (95th percentile) is more than the calibrations can know cannot be told; within "
+                + ProjectionWording.amount(CrossValidation.closeEnough) + " they would be consistent whatever it is"
         }
     }
 
@@ -79,13 +87,16 @@ public struct CalibrationComparison: Sendable {
                         + ", \(Int((map.share(under: 1) * 100).rounded()))% of the image under 1 px"
                         + (side.verdict.map { "; its verdict: " + $0 } ?? ""))
             } else {
-                lines.append("\(name) (\(side.path)): no uncertainty map in the file")
+                lines.append("\(name) (\(side.path)): no uncertainty map in the file (\(side.format))")
             }
         }
-        if let verdict {
+        if let verdict, explained95.isFinite {
             lines.append(
                 "verdict: " + verdict.sentence(of: "the calibrations") + " (their uncertainties explain "
                     + ProjectionWording.amount(explained95) + ")")
+        } else if let verdict {
+            lines.append("verdict: " + verdict.sentence(of: "the calibrations") + " (within "
+                + ProjectionWording.amount(CrossValidation.closeEnough) + " at the 95th percentile, whatever their uncertainties)")
         } else {
             lines.append("verdict: not enough to judge: " + (notJudged ?? "the uncertainties are unknown"))
         }

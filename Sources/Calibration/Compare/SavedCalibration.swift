@@ -12,6 +12,9 @@ public struct SavedCalibration: Sendable {
     public var uncertainty: UncertaintyMap?
     /// The verdict the file gives itself (``CalibrationVerdict``'s line), when it has one.
     public var verdict: String?
+    /// What the file is: `calibration.json`, `ROS camera_info`, `Kalibr camchain`, `mrcal
+    /// cameramodel`, `OpenCV FileStorage`, `rig.yaml`.
+    public var format = "calibration.json"
 
     private struct File: Decodable {
         let image_width: Int

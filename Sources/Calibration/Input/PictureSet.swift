@@ -51,7 +51,7 @@ public struct PictureSet: Sendable {
         let stems = Set(images.map { ($0.text as NSString).deletingPathExtension })
         let sidecars = entries.filter { $0.text.hasSuffix(".json") && stems.contains(($0.text as NSString).deletingPathExtension) }
         if !sidecars.isEmpty {
-            var found: [(String, Pattern, CalibrationView)] = []
+            var found: [(String, Pattern, CalibrationView, Detection)] = []
             var named: [String: String] = [:]
             for entry in sidecars {
                 let sidecar = try Self.readSidecar(folder: folder, entry: entry)
@@ -68,14 +68,18 @@ public struct PictureSet: Sendable {
                     path: folder,
                     reason: "its sidecars name different patterns (\(patterns.map(\.description).sorted().joined(separator: ", ")))")
             }
-            if let pattern, pattern != stored {
+            if let pattern, !pattern.isSameTarget(resizedFrom: stored) {
                 throw .unreadableInput(
                     path: folder, reason: "its sidecars were detected with \(stored), not the --pattern \(pattern)")
             }
-            self.pattern = stored
+            // A --pattern that gives the same target a size (or another one) lays the views out at it.
+            let layout = try TargetLayout(pattern ?? stored)
+            self.pattern = pattern ?? stored
             source = .sidecars
-            views = found.map(\.2).filter { !$0.points.isEmpty }
-            empty = found.map(\.2).filter(\.points.isEmpty).map { RejectedView(name: $0.name, reason: "no target corners") }
+            let resized = pattern.map { $0 != stored } ?? false
+            let all = found.map { sidecar in resized ? layout.view(named: sidecar.2.name, sidecar.3) : sidecar.2 }
+            views = all.filter { !$0.points.isEmpty }
+            empty = all.filter(\.points.isEmpty).map { RejectedView(name: $0.name, reason: "no target corners") }
             files = Dictionary(images.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
         } else {
             guard let pattern else {
@@ -109,7 +113,9 @@ public struct PictureSet: Sendable {
     }
 
     /// Reads one sidecar, every field checked (see ``PictureSidecar``).
-    private static func readSidecar(folder: String, entry: FolderEntry) throws(CalibrationError) -> (String, Pattern, CalibrationView) {
+    private static func readSidecar(folder: String, entry: FolderEntry) throws(CalibrationError)
+        -> (String, Pattern, CalibrationView, Detection)
+    {
         let path = (folder as NSString).appendingPathComponent(entry.text)
         func bad(_ reason: String) -> CalibrationError { .unreadableInput(path: path, reason: "corrupted sidecar: \(reason)") }
         let sidecar: PictureSidecar
@@ -134,7 +140,7 @@ public struct PictureSet: Sendable {
             markers: sidecar.markers.map { Marker(id: $0.id, corners: $0.corners.map(point)) },
             boardCorners: sidecar.corners.map { BoardCorner(id: $0.id, point: point($0.point)) }, sharpness: nil, duration: .zero)
         let layout = try TargetLayout(pattern)
-        return (entry.text, pattern, layout.view(named: sidecar.image, detection))
+        return (entry.text, pattern, layout.view(named: sidecar.image, detection), detection)
     }
 
     /// Detects `pattern` in every image, on all cores; views keep the names' order.

@@ -9,6 +9,19 @@ extension CalibrationReport {
     public static let fileNames = ["calibration.yaml", "camera_info.yaml", "calibration.json", "coverage.png", "residuals.png",
                                     "uncertainty.png"]
 
+    /// The files of a rig's camera calibrated on its own: ``fileNames`` but camera_info.yaml (the
+    /// rig's `camera_info/` holds the joint solve's, the one to use).
+    public static var ownSolveFileNames: [String] { fileNames.filter { $0 != "camera_info.yaml" } }
+
+    /// mrcal's model of the camera (``MrcalCameraModel``), written as calibration.cameramodel.
+    public var mrcalModel: MrcalCameraModel {
+        MrcalCameraModel(camera: result.camera, source: "camera \(cameraName) on its own (pattern \(pattern))")
+    }
+
+    /// Every file ``write(into:folder:ownSolveOfRig:)`` writes for one camera: ``fileNames``, then
+    /// calibration.cameramodel when mrcal holds the camera.
+    public var writtenFileNames: [String] { Self.fileNames + (mrcalModel.text == nil ? [] : ["calibration.cameramodel"]) }
+
     /// Writes the calibration files into `output` (they appear at its ``SafeOutput/Folder/commit()``):
     /// the OpenCV and ROS YAML files, the JSON report, and the coverage, residual and
     /// projection-uncertainty pictures; into
@@ -17,17 +30,21 @@ extension CalibrationReport {
     /// - Throws: ``CalibrationError/nonFiniteSolve(_:)`` before anything is written when a run
     ///   holds a value that is not a finite number; ``CalibrationError/output(_:)`` when a
     ///   file cannot be written or a picture encoded; ``CalibrationError/openCV(_:)`` when drawing fails.
-    public func write(into output: SafeOutput.Folder, folder: String? = nil) throws(CalibrationError) {
+    /// With `ownSolveOfRig`, the files of a rig's camera on its own (``ownSolveFileNames``).
+    public func write(into output: SafeOutput.Folder, folder: String? = nil, ownSolveOfRig: Bool = false) throws(CalibrationError) {
         let prefix = folder.map { $0 + "/" } ?? ""
         for run in [result.firstRun] + (result.finalRun.map { [$0] } ?? []) {
             if let value = run.firstNonFiniteValue { throw .nonFiniteSolve(value) }
         }
         try Self.write(Array(openCVYAML.utf8), to: prefix + "calibration.yaml", into: output)
-        try Self.write(Array(cameraInfoYAML.utf8), to: prefix + "camera_info.yaml", into: output)
+        if !ownSolveOfRig { try Self.write(Array(cameraInfoYAML.utf8), to: prefix + "camera_info.yaml", into: output) }
         try Self.write(Array(json.utf8), to: prefix + "calibration.json", into: output)
         try Self.write(try Self.png(CalibrationPictures.coverage(self), output: output), to: prefix + "coverage.png", into: output)
         try Self.write(try Self.png(CalibrationPictures.residuals(self), output: output), to: prefix + "residuals.png", into: output)
         try Self.write(try Self.png(CalibrationPictures.uncertainty(self), output: output), to: prefix + "uncertainty.png", into: output)
+        if !ownSolveOfRig, let model = mrcalModel.text {
+            try Self.write(Array(model.utf8), to: prefix + "calibration.cameramodel", into: output)
+        }
     }
 
     /// Writes every view's picture of `pictures`, undistorted by the calibrated camera

@@ -111,9 +111,9 @@ public final class CalibrationJob: Sendable {
     public func write(_ report: CalibrationReport, undistorting pictures: PictureSet? = nil) throws(CalibrationError) -> [String] {
         try staged { output throws(CalibrationError) in
             try report.write(into: output)
-            guard let pictures else { return CalibrationReport.fileNames }
+            guard let pictures else { return report.writtenFileNames }
             try report.writeUndistorted(pictures, into: output)
-            return CalibrationReport.fileNames + ["undistorted/"]
+            return report.writtenFileNames + ["undistorted/"]
         }
     }
 

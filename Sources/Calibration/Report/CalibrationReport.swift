@@ -233,12 +233,14 @@ public struct CalibrationReport: Sendable {
         }
         let distortion = run.parameters.dropFirst(4).map { "\($0.name) " + String(format: "%.5g", $0.value) }
         let held = run.refinement?.holdsDistortion(of: result.model) == true
-        lines.append("  distortion: " + distortion.joined(separator: ", ") + (held ? " (OpenCV's, held by the refinement)" : ""))
+        let zero = result.model.heldAtZero.isEmpty ? "" : " (" + result.model.heldAtZero.joined(separator: ", ") + " held at 0)"
+        lines.append("  distortion: " + distortion.joined(separator: ", ") + (held ? " (OpenCV's, held by the refinement)" : "") + zero)
         lines.append("  " + CalibrationRefinement.intervalNote(spread: run.spread, notMeasured: run.spreadNotMeasured))
         lines.append(
             "coverage: \(Int((coverage.fraction * 100).rounded()))% of the image "
                 + "(\(coverage.columns)x\(coverage.rows) cells with \(coverage.minimumCorners)+ corners)")
         lines += uncertaintyLines
+        lines += otherToolLines
         for sentence in advice { lines.append("advice: " + sentence) }
         lines.append("verdict: \(verdict)")
         return lines

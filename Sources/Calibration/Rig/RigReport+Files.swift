@@ -4,34 +4,48 @@ import MarkerDetection
 import Pixels
 
 extension RigReport {
-    /// The rig's own files, in the order ``write(into:)`` writes them, before each camera's.
+    /// The rig's own files, in the order ``write(into:)`` writes them, before each camera's
+    /// (camchain.yaml only when Kalibr holds the rig exactly: ``KalibrCamchain``).
     public static let rigFileNames = ["rig.yaml", "camchain.yaml", "rig.json"]
 
-    /// Names a camera of a rig may not have: its subfolder would meet the rig's own files.
-    public static let reservedNames: Set<String> = ["rig.yaml", "camchain.yaml", "rig.json", "camera_info", "rectified"]
+    /// The folder of a camera's own calibration, beside the rig's files: `NAME-alone/` (its name
+    /// says it is not the joint solve's).
+    public static func ownSolveFolder(_ name: String) -> String { name + "-alone" }
 
-    /// Every file ``write(into:)`` writes: the rig's files, `camera_info/NAME.yaml` per camera, then
-    /// each camera's own calibration files in its subfolder (`NAME/calibration.yaml`, ...).
+    /// Names a camera of a rig may not have: its subfolder would meet the rig's own files.
+    public static let reservedNames: Set<String> = ["rig.yaml", "camchain.yaml", "rig.json", "camera_info", "rectified", "mrcal"]
+
+    /// Every file ``write(into:)`` writes: the rig's files (camchain.yaml when Kalibr holds the rig),
+    /// `camera_info/NAME.yaml` per camera, `mrcal/NAME.cameramodel` per camera mrcal holds, then
+    /// each camera's own calibration files in `NAME-alone/` (`NAME-alone/calibration.yaml`, ...).
     public var fileNames: [String] {
-        Self.rigFileNames + result.cameras.map { "camera_info/\($0.name).yaml" }
-            + result.cameras.flatMap { camera in CalibrationReport.fileNames.map { "\(camera.name)/\($0)" } }
+        Self.rigFileNames.filter { $0 != "camchain.yaml" || camchain.yaml != nil }
+            + result.cameras.map { "camera_info/\($0.name).yaml" }
+            + result.cameras.indices.filter { mrcalModel($0).text != nil }.map { "mrcal/\(result.cameras[$0].name).cameramodel" }
+            + result.cameras.flatMap { camera in CalibrationReport.ownSolveFileNames.map { "\(Self.ownSolveFolder(camera.name))/\($0)" } }
     }
 
     /// Writes the rig's files into `output` (they appear at its ``SafeOutput/Folder/commit()``):
-    /// rig.yaml, camchain.yaml, rig.json, ROS camera_info per camera, and each camera's own files
-    /// in its subfolder.
+    /// rig.yaml, camchain.yaml (when Kalibr holds the rig), rig.json, ROS camera_info and mrcal's
+    /// model per camera, and each camera's own files in `NAME-alone/` (``fileNames``).
     ///
     /// - Throws: ``CalibrationError/nonFiniteSolve(_:)`` before anything is written when a value is
     ///   not a finite number; what ``CalibrationReport/write(into:folder:)`` throws.
     public func write(into output: SafeOutput.Folder) throws(CalibrationError) {
         if let value = RigCalibration.firstNonFiniteValue(result) { throw .nonFiniteSolve(value) }
         try CalibrationReport.write(Array(rigYAML.utf8), to: "rig.yaml", into: output)
-        try CalibrationReport.write(Array(camchainYAML.utf8), to: "camchain.yaml", into: output)
+        if let camchain = camchain.yaml { try CalibrationReport.write(Array(camchain.utf8), to: "camchain.yaml", into: output) }
         try CalibrationReport.write(Array(json.utf8), to: "rig.json", into: output)
         for index in result.cameras.indices {
             try CalibrationReport.write(Array(cameraInfoYAML(index).utf8), to: "camera_info/\(result.cameras[index].name).yaml", into: output)
         }
-        for (camera, report) in zip(result.cameras, cameraReports) { try report.write(into: output, folder: camera.name) }
+        for index in result.cameras.indices {
+            guard let text = mrcalModel(index).text else { continue }
+            try CalibrationReport.write(Array(text.utf8), to: "mrcal/\(result.cameras[index].name).cameramodel", into: output)
+        }
+        for (camera, report) in zip(result.cameras, cameraReports) {
+            try report.write(into: output, folder: Self.ownSolveFolder(camera.name), ownSolveOfRig: true)
+        }
     }
 
     /// The names of the rectified pictures ``writeRectified(_:into:)`` writes: for two cameras

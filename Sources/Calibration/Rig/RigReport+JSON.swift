@@ -194,6 +194,8 @@ private struct RigFile: Encodable {
         epipolar_error_note =
             "the mean absolute difference of a corner's rows in the two rectified pictures, over the corners both saw (ROS cameracheck's measure)"
         interval_note = CalibrationRefinement.intervalNote
-        units_note = "translations and baselines are in the target's units; rotation vectors take the first camera's frame into each camera's"
+        let units = report.units
+        units_note = "translations and baselines are in \(units)" + (units.isMetric ? "" : " (the target has no size)")
+            + "; rotation vectors take the first camera's frame into each camera's"
     }
 }

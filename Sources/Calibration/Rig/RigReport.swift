@@ -5,9 +5,10 @@ import MarkerDetection
 /// A rig calibration with everything said about it: the files `marker-shutter calibrate` writes
 /// for a rig and the summary it prints.
 ///
-/// The rig's files (`rig.yaml`, `camchain.yaml`, `camera_info/NAME.yaml`, `rig.json`) hold the
-/// joint solve; each camera's subfolder holds the files of its calibration on its own, as
-/// `calibrate` writes them for one camera.
+/// The rig's files (`rig.yaml`, `camchain.yaml`, `camera_info/NAME.yaml`, `mrcal/NAME.cameramodel`,
+/// `rig.json`) hold the joint solve; `NAME-alone/` holds the files of each camera's calibration on
+/// its own, as `calibrate` writes them for one camera but for camera_info, which is the joint
+/// solve's alone.
 public struct RigReport: Sendable {
     /// The result.
     public var result: RigCalibrationResult
@@ -143,41 +144,39 @@ public struct RigReport: Sendable {
         return text
     }
 
-    // MARK: - camchain.yaml
+    // MARK: - Other tools' files
 
-    /// Kalibr's camera chain: `cam0`, `cam1`, ... each with `camera_model` (`pinhole`),
-    /// `intrinsics` (`[fu, fv, pu, pv]`), `distortion_model` (`radtan` for OpenCV's pinhole and
-    /// rational models, whose coefficients past p2 Kalibr has no place for and which are left out;
-    /// `equidistant` for the fisheye one), `distortion_coeffs`, `resolution` (`[width, height]`),
-    /// `rostopic`, and from `cam1` on `T_cn_cnm1` (the 4 x 4 motion from the previous camera's frame
-    /// into this one's, in the target's units) and `cam_overlaps` (the cameras it shares a set with).
-    public var camchainYAML: String {
-        func list(_ values: [Double]) -> String { "[" + values.map(CalibrationReport.yamlNumber).joined(separator: ", ") + "]" }
-        var text = ""
-        for (index, camera) in result.cameras.enumerated() {
-            let solved = camera.camera
-            text += "cam\(index):\n"
-            if index > 0 {
-                let previous = result.cameras[index - 1].extrinsics.pose
-                let motion = camera.extrinsics.pose.composed(after: previous.inverse)
-                let r = motion.matrix, t = motion.translation
-                text += "  T_cn_cnm1:\n"
-                for row in 0..<3 { text += "  - " + list([r[3 * row], r[3 * row + 1], r[3 * row + 2], t[row]]) + "\n" }
-                text += "  - " + list([0, 0, 0, 1]) + "\n"
-            }
-            let overlaps = (0..<result.cameras.count).filter { other in
-                other != index && result.sets.contains { $0.cameras.contains(index) && $0.cameras.contains(other) }
-            }
-            text += "  cam_overlaps: [" + overlaps.map(String.init).joined(separator: ", ") + "]\n"
-            text += "  camera_model: pinhole\n"
-            let coefficients = solved.model == .fisheye ? solved.distortion : Array(solved.distortion.prefix(4))
-            text += "  distortion_coeffs: " + list(coefficients) + "\n"
-            text += "  distortion_model: " + (solved.model == .fisheye ? "equidistant" : "radtan") + "\n"
-            text += "  intrinsics: " + list([solved.fx, solved.fy, solved.cx, solved.cy]) + "\n"
-            text += "  resolution: [\(solved.imageSize.width), \(solved.imageSize.height)]\n"
-            text += "  rostopic: " + CalibrationReport.yamlQuoted("/\(camera.name)/image_raw") + "\n"
+    /// What the rig's lengths are in: metres when the pattern has a size.
+    public var units: TargetLayout.Units { (try? Pattern(parsing: pattern)).map(TargetLayout.Units.init(of:)) ?? .boardUnits }
+
+    /// Kalibr's camera chain of the joint solve, or why it is left out.
+    public var camchain: KalibrCamchain { KalibrCamchain(result, units: units) }
+
+    /// mrcal's model of camera `index` after the joint solve, its extrinsics from the first camera.
+    public func mrcalModel(_ index: Int) -> MrcalCameraModel {
+        let camera = result.cameras[index]
+        return MrcalCameraModel(
+            camera: camera.camera, extrinsics: camera.extrinsics.pose, units: units,
+            source: "camera \(camera.name) of a rig of \(result.cameras.count), joint solve; reference frame: camera \(result.cameras[0].name)")
+    }
+
+    /// The lines of the summary on units and on the files for other tools.
+    var otherToolLines: [String] {
+        var lines: [String] = []
+        switch units {
+        case .metres:
+            lines.append("  lengths (T, baselines, P2, Q, Tx of camera_info, T_cn_cnm1) are in metres (pattern \(pattern))")
+        case .squares, .boardUnits:
+            lines.append(
+                "  lengths (T, baselines, P2, Q, Tx of camera_info) are in \(units), not metres: Kalibr and ROS expect metres; "
+                    + "give the pattern its size (e.g. square=25mm)")
         }
-        return text
+        if let reason = camchain.leftOut { lines.append("  camchain.yaml left out: " + reason) }
+        for (index, camera) in result.cameras.enumerated() {
+            if let reason = mrcalModel(index).leftOut { lines.append("  mrcal/\(camera.name).cameramodel left out: " + reason) }
+        }
+        lines.append("  camera_info/, mrcal/, rig.yaml and rig.json hold the joint solve; NAME-alone/ each camera calibrated on its own, for checking")
+        return lines
     }
 
     // MARK: - Summary
@@ -218,6 +217,7 @@ public struct RigReport: Sendable {
             let t = extrinsics.translation, r = extrinsics.rotationDegrees
             lines.append(
                 "  \(camera.name) from \(result.cameras[0].name): baseline " + String(format: "%.5g ± %.2g", baseline.value, baseline.interval95)
+                    + (units.isMetric ? " m" : " \(units)")
                     + ", rotation " + String(format: "%.3f ± %.3f", angle.value, angle.interval95) + " degrees (95%)")
             lines.append(
                 "    T = [" + t.map { String(format: "%.5g ± %.2g", $0.value, $0.interval95) }.joined(separator: ", ") + "]")
@@ -236,7 +236,8 @@ public struct RigReport: Sendable {
                 "    per set: " + pair.epipolarErrors.sorted { $0.key < $1.key }
                     .map { "\($0.key) " + CameraCalibration.format($0.value) }.joined(separator: ", ") + " px")
         }
-        lines.append("  translations are in the target's units; " + CalibrationRefinement.intervalNote)
+        lines += otherToolLines
+        lines.append("  " + CalibrationRefinement.intervalNote)
         return lines
     }
 }

@@ -85,7 +85,7 @@ public struct CalibrationRefinement: Sendable, Hashable {
     /// The names of the coefficients the regularization pulls towards 0: k3 of the pinhole model,
     /// k3 and k4 of the fisheye one, k3 to k6 of the rational one when its distortion is refined.
     public func regularizedCoefficients(of model: CameraModel) -> [String] {
-        holdsDistortion(of: model) ? [] : Array(model.distortionNames.drop { $0 != "k3" })
+        holdsDistortion(of: model) ? [] : Array(model.distortionNames.drop { $0 != "k3" }).filter { !model.heldAtZero.contains($0) }
     }
 
     private static func text(_ value: Double) -> String {

@@ -34,6 +34,7 @@ enum CalibrationShim {
     private static func cModel(_ model: CameraModel) -> mcal_model {
         switch model {
         case .pinhole: MCAL_MODEL_PINHOLE
+        case .pinholeRadtan: MCAL_MODEL_PINHOLE_RADTAN
         case .rational: MCAL_MODEL_RATIONAL
         case .fisheye: MCAL_MODEL_FISHEYE
         }
@@ -242,6 +243,24 @@ enum CalibrationShim {
         }
         if let failure { throw failure }
         return result
+    }
+
+    /// An OpenCV FileStorage document (YAML, XML or JSON) as JSON text (mcal_storage_to_json).
+    ///
+    /// - Throws: ``CalibrationError/invalidInput(_:)`` for a document OpenCV cannot read.
+    static func storageJSON(_ bytes: [UInt8]) throws(CalibrationError) -> String {
+        var text: OpaquePointer?
+        defer { mcal_text_free(text) }
+        try bytes.withUnsafeBufferPointer { (buffer) throws(CalibrationError) in
+            try buffer.withMemoryRebound(to: CChar.self) { (characters) throws(CalibrationError) in
+                try check { mcal_storage_to_json(characters.baseAddress, characters.count, &text, $0) }
+            }
+        }
+        var data: UnsafePointer<CChar>?
+        var count = 0
+        try check { mcal_text_get(text, &data, &count, $0) }
+        guard let data else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
     }
 
     private static func draw(_ shape: Canvas.Shape, on canvas: inout shim_pixels, _ error: UnsafeMutablePointer<shim_error>) -> shim_status {

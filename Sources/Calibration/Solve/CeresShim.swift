@@ -35,6 +35,7 @@ enum CeresShim {
     fileprivate static func cModel(_ model: CameraModel) -> mcer_model {
         switch model {
         case .pinhole: MCER_MODEL_PINHOLE
+        case .pinholeRadtan: MCER_MODEL_PINHOLE_RADTAN
         case .rational: MCER_MODEL_RATIONAL
         case .fisheye: MCER_MODEL_FISHEYE
         }

@@ -12,7 +12,7 @@ enum LensProjection {
         let x = p.x / p.z, y = p.y / p.z
         let u: Double, v: Double
         switch model {
-        case .pinhole, .rational:
+        case .pinhole, .pinholeRadtan, .rational:
             let r2 = x * x + y * y, r4 = r2 * r2, r6 = r4 * r2
             let k1 = k[4], k2 = k[5], p1 = k[6], p2 = k[7], k3 = k[8]
             var radial = 1 + k1 * r2 + k2 * r4 + k3 * r6
@@ -36,7 +36,7 @@ enum LensProjection {
     /// as far as the scan goes (84 degrees off the axis; 89 for the fisheye model).
     static func foldRadius(model: CameraModel, intrinsics k: [Double]) -> Double {
         switch model {
-        case .pinhole, .rational:
+        case .pinhole, .pinholeRadtan, .rational:
             var previous = 0.0
             for step in 1...2000 {
                 let r = 0.005 * Double(step), r2 = r * r

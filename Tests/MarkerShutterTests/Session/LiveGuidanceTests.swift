@@ -96,7 +96,7 @@ import Testing
             guard case .calibrationWritten(let files) = event else { return nil }
             return files
         }
-        #expect(written == [CalibrationReport.fileNames.map { folder + "/calibration/" + $0 }])
+        #expect(written == [(CalibrationReport.fileNames + ["calibration.cameramodel"]).map { folder + "/calibration/" + $0 }])
         for file in written.first ?? [] { #expect(FileManager.default.fileExists(atPath: file), "\(file)") }
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/calibration/calibration.json")))
         let views = ((json as? [String: Any])?["first_run"] as? [String: Any])?["views"] as? [Any]
