@@ -254,12 +254,12 @@ public struct CalibrationReport: Sendable {
             var parts = ""
             if let noise = noiseUncertainty, spreadUncertainty != nil {
                 parts = "; the corners' scatter alone: centre " + ProjectionWording.amount(noise.centre) + ", worst corner "
-                    + ProjectionWording.amount(noise.worstCorner.value)
+                    + (noise.worstCorner.value.isInfinite ? "unbounded" : ProjectionWording.amount(noise.worstCorner.value))
             }
             lines.append(
                 "projection uncertainty (worst direction, 1 sigma, at the boards' mean distance): centre "
-                    + ProjectionWording.amount(map.centre) + ", worst corner " + ProjectionWording.amount(worst.value)
-                    + " (\(worst.name)), \(Int((map.share(under: 1) * 100).rounded()))% of the image under 1 px" + parts)
+                    + ProjectionWording.amount(map.centre) + ", worst corner " + ProjectionWording.corner(worst.value, name: worst.name)
+                    + ", \(Int((map.share(under: 1) * 100).rounded()))% of the image under 1 px" + parts)
         }
         if let reason = crossValidationNotRun { lines.append("cross-validation: not run: " + reason) }
         if let check = crossValidation {
@@ -381,6 +381,10 @@ private struct ReportFile: Encodable {
     struct Regularization: Encodable {
         let weight_px: FiniteNumber
         let coefficients: [String]
+        /// The rational model's weight per coefficient of `coefficients`, when it has its own.
+        let weights_px: [FiniteNumber]?
+        /// The rational model's radial guard weight, when it has one.
+        let radial_guard_weight: FiniteNumber?
     }
 
     struct DroppedCorners: Encodable {
@@ -440,7 +444,11 @@ private struct ReportFile: Encodable {
         corner_rule = refinement?.cornerRule
         distortion_refined = refinement.map { !$0.holdsDistortion(of: result.model) }
         regularization = refinement.map {
-            Regularization(weight_px: FiniteNumber($0.regularization), coefficients: $0.regularizedCoefficients(of: result.model))
+            Regularization(
+                weight_px: FiniteNumber($0.regularization), coefficients: $0.regularizedCoefficients(of: result.model),
+                weights_px: $0.coefficientWeights(of: result.model)?.map(FiniteNumber.init),
+                radial_guard_weight: result.model == .rational && !$0.holdsDistortion(of: .rational) && $0.guardWeight > 0
+                    ? FiniteNumber($0.guardWeight) : nil)
         }
         interval_note = CalibrationRefinement.intervalNote(spread: result.run.spread, notMeasured: result.run.spreadNotMeasured)
         corners_dropped = result.run.views.filter { !$0.droppedCorners.isEmpty }.map {

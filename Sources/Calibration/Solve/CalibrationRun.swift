@@ -106,6 +106,8 @@ public struct CalibrationRun: Sendable, Hashable {
     public var spread: ViewSpread?
     /// Why the spread was not measured, when it was asked for and could not be.
     public var spreadNotMeasured: String?
+    /// The band of radii the refinement guarded (``RadialGuard``), when it did.
+    var radialGuard: RadialGuard?
 
     /// Takes the views' spread into the parameters. A parameter's jackknife variance counts as a
     /// spread beyond its scatter when it exceeds the covariance's variance by more than a variance

@@ -45,7 +45,8 @@ enum CeresShim {
     /// is computed (its blocks are 0), which a solve whose spread alone is wanted saves.
     static func refine(
         _ views: [CalibrationView], camera: Camera, rotations: [[Double]], translations: [[Double]],
-        settings: CalibrationRefinement, fullCovariance: Bool = false, covariance computesCovariance: Bool = true
+        settings: CalibrationRefinement, fullCovariance: Bool = false, covariance computesCovariance: Bool = true,
+        guard radialGuard: RadialGuard? = nil
     ) throws(CalibrationError) -> CeresRefinement {
         let model = cModel(camera.model)
         let count = Int(mcer_model_intrinsic_count(model))
@@ -70,7 +71,9 @@ enum CeresShim {
             loss_scale: settings.lossScale, drop_sigmas: settings.dropSigmas, drop_floor: settings.dropFloor,
             regularization: settings.regularization, rounds: Int32(settings.rounds),
             hold_distortion: settings.holdsDistortion(of: camera.model) ? 1 : 0,
-            skip_covariance: computesCovariance || fullCovariance ? 0 : 1, rational_weights: nil)
+            skip_covariance: computesCovariance || fullCovariance ? 0 : 1, rational_weights: nil,
+            guard_weight: settings.guardWeight, guard_inner: radialGuard?.inner ?? 0, guard_outer: radialGuard?.outer ?? 0,
+            guard_scale: radialGuard?.scale ?? 0)
         var error = shim_error()
         var scalars = mcer_solution()
         let weights = settings.rationalWeights ?? []
@@ -185,8 +188,10 @@ extension CeresShim {
     static func refineRig(
         cameras: [Camera], holdsDistortion: [Bool], holdsIntrinsics: Bool, cameraRotations: [[Double]],
         cameraTranslations: [[Double]], setRotations: [[Double]], setTranslations: [[Double]],
-        observations: [CeresObservation], settings: CalibrationRefinement, covariance computesCovariance: Bool = true
+        observations: [CeresObservation], settings: CalibrationRefinement, covariance computesCovariance: Bool = true,
+        guards: [RadialGuard?] = []
     ) throws(CalibrationError) -> CeresRigRefinement {
+        let guards = cameras.indices.map { $0 < guards.count ? guards[$0] : nil }
         let models = cameras.map { cModel($0.model) }
         let counts = models.map { Int(mcer_model_intrinsic_count($0)) }
         let initial = cameras.map { [$0.fx, $0.fy, $0.cx, $0.cy] + $0.distortion }
@@ -222,7 +227,8 @@ extension CeresShim {
         var cSettings = mcer_settings(
             loss_scale: settings.lossScale, drop_sigmas: settings.dropSigmas, drop_floor: settings.dropFloor,
             regularization: settings.regularization, rounds: Int32(settings.rounds), hold_distortion: 0,
-            skip_covariance: computesCovariance ? 0 : 1, rational_weights: nil)
+            skip_covariance: computesCovariance ? 0 : 1, rational_weights: nil, guard_weight: settings.guardWeight,
+            guard_inner: 0, guard_outer: 0, guard_scale: 0)
         var error = shim_error()
         var scalars = mcer_rig_solution()
         let weights = settings.rationalWeights ?? []
@@ -236,7 +242,8 @@ extension CeresShim {
             let descriptions = (0..<cameraCount).map { index in
                 mcer_rig_camera(
                     model: models[index], initial_intrinsics: initialBuffer.baseAddress! + offsets[index],
-                    hold_distortion: holdsDistortion[index] ? 1 : 0)
+                    hold_distortion: holdsDistortion[index] ? 1 : 0, guard_inner: guards[index]?.inner ?? 0,
+                    guard_outer: guards[index]?.outer ?? 0, guard_scale: guards[index]?.scale ?? 0)
             }
             return descriptions.withUnsafeBufferPointer { descriptions in
                 inputs[0].withUnsafeBufferPointer { cameraR in
