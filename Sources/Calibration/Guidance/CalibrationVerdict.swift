@@ -111,7 +111,11 @@ public struct CalibrationVerdict: Sendable, Hashable, CustomStringConvertible {
             missing.append("the views' spread was not measured" + (run.spreadNotMeasured.map { ": " + $0 } ?? ""))
         }
         if report.crossValidation == nil {
-            missing.append("the halves were not compared" + (report.crossValidationNotRun.map { ": " + $0 } ?? " (cross-validation was turned off)"))
+            let why = report.crossValidationNotRun.map { ": " + $0 }
+                ?? (run.views.count < CrossValidation.defaultMinimumViews
+                    ? " (\(run.views.count) views; they are compared from \(CrossValidation.defaultMinimumViews))"
+                    : " (cross-validation was turned off)")
+            missing.append("the halves were not compared" + why)
         }
         var failed: [String] = []
         if let check = report.crossValidation, check.verdict != .consistent {
@@ -129,8 +133,8 @@ public struct CalibrationVerdict: Sendable, Hashable, CustomStringConvertible {
             let worst = map.worstCorner
             failed.append(
                 "the projection uncertainty is under " + Thresholds.number(thresholds.uncertaintyLevel) + " px over "
-                    + "\(Thresholds.percent(share)) of the image (\(Thresholds.percent(thresholds.uncertaintyShare)) wanted); it reaches "
-                    + ProjectionWording.amount(worst.value) + " at the \(worst.name) corner")
+                    + "\(Thresholds.percent(share)) of the image (\(Thresholds.percent(thresholds.uncertaintyShare)) wanted); it "
+                    + ProjectionWording.reaches(worst.value) + " at the \(worst.name) corner")
         }
         if let limit = thresholds.rms, !(run.rms < limit) {
             failed.append("the RMS error is " + CameraCalibration.format(run.rms) + " px (under " + Thresholds.number(limit) + " px wanted)")
@@ -147,7 +151,7 @@ public struct CalibrationVerdict: Sendable, Hashable, CustomStringConvertible {
         if !missing.isEmpty { return CalibrationVerdict(kind: .notEnoughToJudge, reasons: missing) }
         var caveats: [String] = []
         for (name, value) in zip(UncertaintyMap.cornerNames, map.corners) where !(value <= cornerLevel) {
-            caveats.append("the \(name) corner's projection uncertainty reaches " + ProjectionWording.amount(value))
+            caveats.append("the \(name) corner's projection uncertainty " + ProjectionWording.reaches(value))
         }
         return CalibrationVerdict(kind: .good, reasons: caveats)
     }

@@ -18,4 +18,19 @@ enum ProjectionWording {
         if value.isInfinite { return "no bound (the lens model folds there)" }
         return pixels(value) + " px"
     }
+
+    /// What the uncertainty does: `reaches 12 px`, `has no bound (the lens model folds there)`,
+    /// `is unknown`.
+    static func reaches(_ value: Double) -> String {
+        if value.isNaN { return "is unknown" }
+        if value.isInfinite { return "has no bound (the lens model folds there)" }
+        return "reaches " + pixels(value) + " px"
+    }
+
+    /// A worst corner in the summary: `12 px (lower-left)`, `unbounded (lower-left: the lens model
+    /// folds there)`.
+    static func corner(_ value: Double, name: String) -> String {
+        if value.isInfinite { return "unbounded (\(name): the lens model folds there)" }
+        return amount(value) + " (\(name))"
+    }
 }
