@@ -301,12 +301,17 @@ public final class RigSession: Sendable {
     ///
     /// - Parameter reason: Said in the summary; only the first stop's reason is kept.
     public func stop(reason: String) {
-        let first = shared.withLock { state -> Bool in
-            guard state.stopReason == nil else { return false }
+        // A replay waiting for a frame to be detected is let go: once the cameras stop, nothing
+        // else would (the page's Stop or SIGTERM left it waiting for good).
+        let (first, waiting) = shared.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard state.stopReason == nil else { return (false, nil) }
             state.stopReason = reason
-            return true
+            let waiting = state.waiting?.resume
+            state.waiting = nil
+            return (true, waiting)
         }
         if first { for source in sources { source.stop() } }
+        waiting?.resume()
     }
 
     /// Takes the set the rig holds now, or says why not.
@@ -548,8 +553,16 @@ public final class RigSession: Sendable {
                     state.arrivalIndexes[frame.camera].removeValue(forKey: frame.time) ?? state.nextIndex[frame.camera] - 1
                 }
                 await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
-                    shared.withLock { $0.waiting = (frame.camera, index, resume) }
-                    shutters[frame.camera].submit(source, index: index, arrivedAt: clock.now())
+                    let stopped = shared.withLock { state -> Bool in
+                        guard state.stopReason == nil else { return true }
+                        state.waiting = (frame.camera, index, resume)
+                        return false
+                    }
+                    if stopped {
+                        resume.resume()
+                    } else {
+                        shutters[frame.camera].submit(source, index: index, arrivedAt: clock.now())
+                    }
                 }
             }
         }
