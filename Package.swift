@@ -94,10 +94,13 @@ let detectionProducts: [Product] = [
 
 let detectionTargets: [Target] = [
     // A pure C header (include/) over C++ that calls OpenCV; only the header is visible to Swift.
-    // libjpeg (the one OpenCV decodes JPEG with) decodes common JPEGs straight to BGR.
+    // libjpeg and libpng (the libraries OpenCV's codecs use) read and write JPEG and PNG files;
+    // OpenCV's imgcodecs, whose other codecs bring about 140 libraries, is loaded (dlopen) only to
+    // read a BMP or TIFF file.
     .target(
         name: "COpenCVShim", dependencies: ["CShimCore"], exclude: ["opencv4"], cxxSettings: openCVHeaders,
-        linkerSettings: openCVLibraries(["imgproc", "imgcodecs", "calib3d", "aruco"]) + [.linkedLibrary("jpeg")]
+        linkerSettings: openCVLibraries(["imgproc", "features2d", "calib3d", "aruco"])
+            + [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("dl")]
     ),
     // A pure C header over libapriltag 3 (Debian's libapriltag-dev ships no pkg-config file; its
     // image and container helpers live in libapriltag-utils): the AprilTag and AprilGrid backend.
@@ -108,7 +111,7 @@ let detectionTargets: [Target] = [
     .target(name: "MarkerDetection", dependencies: ["Pixels", "SystemCalls", "COpenCVShim", "CAprilTagShim", "ShimCore"], swiftSettings: strictSwift),
     // Warping, blur and noise for synthetic ground truth: used by tests only, never exported.
     .target(
-        name: "MarkerDetectionTestSupport", dependencies: ["Pixels"],
+        name: "MarkerDetectionTestSupport", dependencies: ["Pixels", "MarkerDetection"],
         path: "Tests/MarkerDetectionTestSupport", swiftSettings: strictSwift
     ),
     .testTarget(name: "COpenCVShimTests", dependencies: ["COpenCVShim", "CShimCore"], swiftSettings: strictSwift),
@@ -286,9 +289,10 @@ let previewProducts: [Product] = [
 
 let previewTargets: [Target] = [
     // A pure C header over highgui (window, frames, keys) and Xlib (is there a display at all).
-    // Loading it needs no display; only opening a window does.
+    // Neither is linked: both are loaded (dlopen) when --preview first needs them, so that no other
+    // command maps highgui and the Qt 5 it brings (Scripts/package-deb names their packages).
     .target(name: "CPreviewShim", dependencies: ["CShimCore"], exclude: ["opencv4"], cxxSettings: openCVHeaders,
-            linkerSettings: openCVLibraries(["imgproc", "highgui"]) + [.linkedLibrary("X11")]),
+            linkerSettings: openCVLibraries([]) + [.linkedLibrary("dl")]),
     // The window on a thread of its own, showing the newest frame annotated.
     .target(name: "PreviewWindow", dependencies: ["CPreviewShim", "ShimCore", "MarkerDetection", "Pixels"], swiftSettings: strictSwift),
     .testTarget(

@@ -50,6 +50,12 @@ let detectionBenchmarkTargets: [Target] = [
         name: "apriltag-benchmark",
         dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
         path: "Sources/AprilTagBenchmark"),
+    // swift run -c release tracking-benchmark FOLDER PATTERN: a folder searched as `process` follows
+    // the board, against each frame alone: CPU time a frame and the corners found
+    .executableTarget(
+        name: "tracking-benchmark",
+        dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
+        path: "Sources/TrackingBenchmark"),
     // swift run -c release detection-memory
     .executableTarget(
         name: "detection-memory",
@@ -101,6 +107,23 @@ let calibrationBenchmarkTargets: [Target] = [
         path: "Sources/CalibrationBenchmark"),
 ]
 
+// MARK: - Target identification
+
+let identificationBenchmarkTargets: [Target] = [
+    // The package's synthetic views and its identification set, which are no product of it: this
+    // folder is a symbolic link to ../Tests/MarkerDetectionTestSupport (a target of that name there,
+    // so another name here).
+    .target(
+        name: "SyntheticViewSupport", dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter")],
+        path: "Sources/SyntheticViewSupport"),
+    // swift run -c release identification-benchmark [speed|set] : five 1920x1080 frames identified,
+    // and the identification set's figures
+    .executableTarget(
+        name: "identification-benchmark",
+        dependencies: [.product(name: "MarkerDetection", package: "MarkerShutter"), "SyntheticViewSupport"],
+        path: "Sources/IdentificationBenchmark"),
+]
+
 // MARK: - Package
 
 let package = Package(
@@ -109,6 +132,6 @@ let package = Package(
         + debounceBenchmarkDependencies + detectionBenchmarkDependencies + captureBenchmarkDependencies
         + pipelineBenchmarkDependencies,
     targets: debounceBenchmarkTargets + detectionBenchmarkTargets + captureBenchmarkTargets + pipelineBenchmarkTargets
-        + calibrationBenchmarkTargets,
+        + calibrationBenchmarkTargets + identificationBenchmarkTargets,
     swiftLanguageModes: [.v6]
 )

@@ -47,9 +47,11 @@ void atag_detector_options_init(atag_detector_options *options, atag_family fami
     case ATAG_FAMILY_TAG16H5: options->max_hamming = 0; break;
     case ATAG_FAMILY_TAG25H9:
     case ATAG_FAMILY_TAGCIRCLE21H7: options->max_hamming = 1; break;
-    case ATAG_FAMILY_TAGSTANDARD41H12: options->max_hamming = 1; break;
+    case ATAG_FAMILY_TAGSTANDARD41H12:
+    case ATAG_FAMILY_TAG36H10: options->max_hamming = 1; break;
     case ATAG_FAMILY_TAGSTANDARD52H13:
-    case ATAG_FAMILY_TAGCUSTOM48H12: options->max_hamming = 0; break;
+    case ATAG_FAMILY_TAGCUSTOM48H12:
+    case ATAG_FAMILY_TAGCIRCLE49H12: options->max_hamming = 0; break;
     default: options->max_hamming = 2; break;
     }
 }

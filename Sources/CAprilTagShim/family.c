@@ -5,8 +5,10 @@
 #include <apriltag/common/image_u8.h>
 #include <apriltag/tag16h5.h>
 #include <apriltag/tag25h9.h>
+#include <apriltag/tag36h10.h>
 #include <apriltag/tag36h11.h>
 #include <apriltag/tagCircle21h7.h>
+#include <apriltag/tagCircle49h12.h>
 #include <apriltag/tagCustom48h12.h>
 #include <apriltag/tagStandard41h12.h>
 #include <apriltag/tagStandard52h13.h>
@@ -22,6 +24,8 @@ apriltag_family_t *atag_family_make(atag_family family) {
     case ATAG_FAMILY_TAGSTANDARD52H13: return tagStandard52h13_create();
     case ATAG_FAMILY_TAGCIRCLE21H7: return tagCircle21h7_create();
     case ATAG_FAMILY_TAGCUSTOM48H12: return tagCustom48h12_create();
+    case ATAG_FAMILY_TAG36H10: return tag36h10_create();
+    case ATAG_FAMILY_TAGCIRCLE49H12: return tagCircle49h12_create();
     }
     return NULL;
 }
@@ -36,6 +40,8 @@ void atag_family_release(atag_family family, apriltag_family_t *tf) {
     case ATAG_FAMILY_TAGSTANDARD52H13: tagStandard52h13_destroy(tf); break;
     case ATAG_FAMILY_TAGCIRCLE21H7: tagCircle21h7_destroy(tf); break;
     case ATAG_FAMILY_TAGCUSTOM48H12: tagCustom48h12_destroy(tf); break;
+    case ATAG_FAMILY_TAG36H10: tag36h10_destroy(tf); break;
+    case ATAG_FAMILY_TAGCIRCLE49H12: tagCircle49h12_destroy(tf); break;
     }
 }
 

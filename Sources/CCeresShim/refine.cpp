@@ -141,6 +141,56 @@ private:
     double weight;
 };
 
+// Where no corner is, between the corners' farthest radius and the image corners', a radial mapping
+// f(r) = r x radial(r) may fold (its slope turning negative, or a rational model's denominator
+// reaching 0) or bend away freely: the corners say nothing there. At `samples` radii across that
+// band, a residual for a slope under 0.1 (10 x its shortfall over the step, in pixels) and one for
+// the second difference over the step (in pixels), each times `weight`, keep it smooth and
+// one-to-one.
+template <mcer_model Model>
+struct RadialGuard {
+    double inner, outer, scale, weight;
+    int samples;
+
+    template <typename T>
+    T radial(const T *k, const T &r) const {
+        const T r2 = r * r, r4 = r2 * r2, r6 = r4 * r2;
+        T value = T(1.0) + k[4] * r2 + k[5] * r4 + k[8] * r6;
+        if constexpr (Model == MCER_MODEL_RATIONAL) value /= T(1.0) + k[9] * r2 + k[10] * r4 + k[11] * r6;
+        return r * value;
+    }
+
+    template <typename T>
+    bool operator()(T const *const *parameters, T *residual) const {
+        const T *k = parameters[0];
+        const double step = (outer - inner) / samples;
+        for (int index = 0; index < samples; ++index) {
+            const double r = inner + step * (index + 1);
+            const T below = radial(k, T(r - step)), at = radial(k, T(r)), above = radial(k, T(r + step));
+            const T slope = (above - below) / T(2 * step);
+            residual[2 * index] = slope < T(0.1) ? T(10 * scale * step) * (T(0.1) - slope) : T(0.0);
+            residual[2 * index + 1] = T(weight * scale) * (above - T(2.0) * at + below);
+        }
+        return true;
+    }
+};
+
+ceres::CostFunction *radial_guard(mcer_model model, double inner, double outer, double scale, double weight) {
+    const int samples = 8;
+    if (model == MCER_MODEL_RATIONAL) {
+        auto *cost = new ceres::DynamicAutoDiffCostFunction<RadialGuard<MCER_MODEL_RATIONAL>>(
+            new RadialGuard<MCER_MODEL_RATIONAL>{inner, outer, scale, weight, samples});
+        cost->AddParameterBlock(12);
+        cost->SetNumResiduals(2 * samples);
+        return cost;
+    }
+    auto *cost = new ceres::DynamicAutoDiffCostFunction<RadialGuard<MCER_MODEL_PINHOLE>>(
+        new RadialGuard<MCER_MODEL_PINHOLE>{inner, outer, scale, weight, samples});
+    cost->AddParameterBlock(9);
+    cost->SetNumResiduals(2 * samples);
+    return cost;
+}
+
 struct Corner {
     size_t observation;
     double object[3];
@@ -218,6 +268,7 @@ struct CameraState {
     std::vector<double> intrinsics;
     std::array<double, 6> pose;
     bool hold_distortion;
+    double guard_inner = 0, guard_outer = 0, guard_scale = 0;
 };
 
 struct State {
@@ -227,6 +278,10 @@ struct State {
     std::vector<Corner> corners;
     double regularization;
     bool hold_intrinsics;
+    // The rational model's weights per distortion coefficient, when given.
+    std::vector<double> rational_weights;
+    // The radial guard's weight (mcer_settings' `guard_weight`).
+    double guard_weight = 0;
 };
 
 // How many intrinsics the refinement moves of one camera: all, fx fy cx cy when its distortion is
@@ -272,9 +327,25 @@ std::unique_ptr<ceres::Problem> build(State &state, const std::vector<uint8_t> &
                                       camera.pose.data(), state.poses[observation.set].data());
         }
     }
-    if (state.regularization > 0 && !state.hold_intrinsics) {
+    if (state.guard_weight > 0 && !state.hold_intrinsics) {
+        for (auto &camera : state.cameras) {
+            if (camera.hold_distortion || camera.guard_outer <= camera.guard_inner
+                || (camera.model != MCER_MODEL_RATIONAL && camera.model != MCER_MODEL_PINHOLE)) continue;
+            problem->AddResidualBlock(radial_guard(camera.model, camera.guard_inner, camera.guard_outer, camera.guard_scale,
+                                                   state.guard_weight), nullptr, camera.intrinsics.data());
+        }
+    }
+    if ((state.regularization > 0 || !state.rational_weights.empty()) && !state.hold_intrinsics) {
         for (auto &camera : state.cameras) {
             if (camera.hold_distortion) continue;
+            if (camera.model == MCER_MODEL_RATIONAL && !state.rational_weights.empty()) {
+                for (int index = 4; index < camera.count; ++index) {
+                    const double weight = state.rational_weights[size_t(index - 4)];
+                    if (weight <= 0) continue;
+                    problem->AddResidualBlock(new Regularization(camera.count, index, weight), nullptr, camera.intrinsics.data());
+                }
+                continue;
+            }
             for (int index = first_regularized(camera.model); index < camera.count; ++index) {
                 ceres::CostFunction *cost = new Regularization(camera.count, index, state.regularization);
                 problem->AddResidualBlock(cost, nullptr, camera.intrinsics.data());
@@ -371,13 +442,26 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
     if (input.camera_count == 0) fail(SHIM_STATUS_INVALID_ARGUMENT, "no cameras");
     if (input.set_count == 0 || input.observation_count == 0) fail(SHIM_STATUS_INVALID_ARGUMENT, "no views");
     check_settings(settings);
-    State state{{}, {}, {}, {}, settings.regularization, input.hold_intrinsics != 0};
+    State state{{}, {}, {}, {}, settings.regularization, input.hold_intrinsics != 0, {}};
+    if (std::isfinite(settings.guard_weight) && settings.guard_weight > 0) state.guard_weight = settings.guard_weight;
+    if (settings.rational_weights != nullptr) {
+        state.rational_weights.assign(settings.rational_weights, settings.rational_weights + 8);
+        for (double weight : state.rational_weights) {
+            if (!(weight >= 0) || !std::isfinite(weight)) fail(SHIM_STATUS_INVALID_ARGUMENT, "a rational weight of %g", weight);
+        }
+    }
     for (size_t index = 0; index < input.camera_count; ++index) {
         const mcer_rig_camera &given = input.cameras[index];
         const int count = intrinsic_count(given.model);
         if (count == 0) fail(SHIM_STATUS_INVALID_ARGUMENT, "camera %zu: unknown model %d", index, int(given.model));
         require(given.initial_intrinsics, "problem->cameras[].initial_intrinsics");
         CameraState camera{given.model, count, {}, {}, given.hold_distortion != 0};
+        if (std::isfinite(given.guard_inner) && std::isfinite(given.guard_outer) && std::isfinite(given.guard_scale)
+            && given.guard_inner > 0 && given.guard_outer > given.guard_inner && given.guard_scale > 0) {
+            camera.guard_inner = given.guard_inner;
+            camera.guard_outer = given.guard_outer;
+            camera.guard_scale = given.guard_scale;
+        }
         camera.intrinsics.assign(given.initial_intrinsics, given.initial_intrinsics + count);
         for (double value : camera.intrinsics) {
             if (!std::isfinite(value)) fail(SHIM_STATUS_INVALID_ARGUMENT, "the initial intrinsics are not finite");
@@ -469,8 +553,9 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
                 for (size_t index = 0; index < 4; ++index) next[order[index]] = 1;
             }
         }
-        // After the robust solve the plain one always runs; afterwards only when a corner changed side.
-        if (round > 0 && next == kept) break;
+        // After a robust solve the plain one always runs; afterwards, or after a first solve that
+        // was plain already, only when a corner changed side.
+        if ((round > 0 || settings.loss_scale == 0) && next == kept) break;
         kept = next;
         problem = build(state, kept, 0);
         solve(state, *problem);
@@ -504,12 +589,29 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
              input.set_count);
     }
     const double sigma2 = squared / double(freedom);
+    if (settings.skip_covariance != 0 && output.full_covariance != nullptr) {
+        fail(SHIM_STATUS_INVALID_ARGUMENT, "a full covariance was asked for without a covariance");
+    }
     // Each camera's blocks of (J^T J)^-1 over every parameter: the target poses marginalised out;
     // and, when asked for, the whole matrix over every camera's intrinsics and pose and every
     // target pose.
+    // Ceres's sparse QR declares a Jacobian rank deficient at a tolerance of its own, which a
+    // well-determined but poorly conditioned solve (a fisheye model's higher terms on a narrow
+    // lens) can fail; such a solve is tried again by a dense SVD, which fails only when the
+    // Jacobian's reciprocal condition number is under 1e-14: then the views really do not
+    // determine the parameters. The dense SVD is cubic in the parameters: up to 3000 of them.
     ceres::Covariance::Options covariance_options;
     covariance_options.num_threads = 1;
-    ceres::Covariance covariance(covariance_options);
+    auto covariance_holder = std::make_unique<ceres::Covariance>(covariance_options);
+    const auto dense_retry = [&]() -> bool {
+        if (problem->NumParameters() > 3000) return false;
+        ceres::Covariance::Options dense_options;
+        dense_options.num_threads = 1;
+        dense_options.algorithm_type = ceres::DENSE_SVD;
+        dense_options.null_space_rank = 0;
+        covariance_holder = std::make_unique<ceres::Covariance>(dense_options);
+        return true;
+    };
     const char *undetermined = camera_count == 1
         ? "the covariance could not be computed: the views do not determine every intrinsic"
         : "the covariance could not be computed: the views do not determine every intrinsic and camera pose";
@@ -525,14 +627,19 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
         size += 6;
     }
     std::vector<double> full;
-    if (output.full_covariance != nullptr) {
+    if (settings.skip_covariance != 0) {
+        // Nothing to compute: every covariance block read below is 0.
+    } else if (output.full_covariance != nullptr) {
         std::vector<const double *> blocks;
         for (const auto &camera : state.cameras) blocks.push_back(camera.intrinsics.data());
         for (size_t index = 1; index < camera_count; ++index) blocks.push_back(state.cameras[index].pose.data());
         for (const auto &pose : state.poses) blocks.push_back(pose.data());
         size += 6 * state.poses.size();
         full.resize(size * size);
-        if (!covariance.Compute(blocks, problem.get()) || !covariance.GetCovarianceMatrix(blocks, full.data())) {
+        const auto computed = [&] {
+            return covariance_holder->Compute(blocks, problem.get()) && covariance_holder->GetCovarianceMatrix(blocks, full.data());
+        };
+        if (!computed() && !(dense_retry() && computed())) {
             fail(SHIM_STATUS_LIBRARY_ERROR, camera_count == 1
                  ? "the covariance could not be computed: the views do not determine every intrinsic and pose"
                  : "the covariance could not be computed: the views do not determine every intrinsic, camera pose and target pose");
@@ -545,13 +652,18 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
             blocks.emplace_back(intrinsics, intrinsics);
             if (index > 0) blocks.emplace_back(state.cameras[index].pose.data(), state.cameras[index].pose.data());
         }
-        if (!covariance.Compute(blocks, problem.get())) fail(SHIM_STATUS_LIBRARY_ERROR, "%s", undetermined);
+        if (!covariance_holder->Compute(blocks, problem.get())
+            && !(dense_retry() && covariance_holder->Compute(blocks, problem.get()))) {
+            fail(SHIM_STATUS_LIBRARY_ERROR, "%s", undetermined);
+        }
     }
     // A square block of the full matrix at `at`, or of Ceres's covariance for `block`.
     auto read_block = [&](const double *block, size_t at, size_t count, double *out) {
-        if (!full.empty()) {
+        if (settings.skip_covariance != 0) {
+            std::fill_n(out, count * count, 0.0);
+        } else if (!full.empty()) {
             for (size_t row = 0; row < count; ++row) std::copy_n(full.data() + (at + row) * size + at, count, out + row * count);
-        } else if (!covariance.GetCovarianceBlock(block, block, out)) {
+        } else if (!covariance_holder->GetCovarianceBlock(block, block, out)) {
             fail(SHIM_STATUS_LIBRARY_ERROR, "a covariance block could not be read");
         }
     };
@@ -609,7 +721,8 @@ void refine(const mcer_problem &input, const mcer_settings &settings, mcer_solut
     require(output.kept, "solution->kept");
     if (intrinsic_count(input.model) == 0) fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown model %d", int(input.model));
     if (input.view_count == 0) fail(SHIM_STATUS_INVALID_ARGUMENT, "no views");
-    const mcer_rig_camera camera{input.model, input.initial_intrinsics, settings.hold_distortion};
+    const mcer_rig_camera camera{input.model, input.initial_intrinsics, settings.hold_distortion,
+                                 settings.guard_inner, settings.guard_outer, settings.guard_scale};
     const double origin[3] = {0, 0, 0};
     std::vector<int32_t> cameras(input.view_count, 0), sets(input.view_count);
     for (size_t view = 0; view < input.view_count; ++view) sets[view] = int32_t(view);

@@ -18,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include "circles_grid.hpp"
 #include "detector.hpp"
 
 namespace msd {
@@ -102,7 +103,7 @@ void check_lengths(std::initializer_list<std::pair<const char *, double>> length
 
 void configure(msd_detector &detector, const msd_dictionary *dictionary) {
     const msd_pattern &pattern = detector.pattern;
-    if (pattern.kind != MSD_PATTERN_CHESSBOARD) {
+    if (pattern.kind != MSD_PATTERN_CHESSBOARD && !is_circle_grid(pattern)) {
         require(dictionary, "dictionary");
         detector.dictionary = dictionary->dictionary;
         detector.parameters = cv::aruco::DetectorParameters::create();
@@ -146,6 +147,14 @@ void configure(msd_detector &detector, const msd_dictionary *dictionary) {
             fail(SHIM_STATUS_INVALID_ARGUMENT, "a chessboard needs at least 3x3 inner corners, not %dx%d", pattern.columns,
                  pattern.rows);
         }
+        return;
+    case MSD_PATTERN_CIRCLES:
+    case MSD_PATTERN_ACIRCLES:
+        if (pattern.columns < 2 || pattern.rows < 2) {
+            fail(SHIM_STATUS_INVALID_ARGUMENT, "a circle grid needs at least 2x2 circles, not %dx%d", pattern.columns,
+                 pattern.rows);
+        }
+        check_lengths({{"spacing", pattern.square_length}});
         return;
     }
     fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown pattern kind %d", int(pattern.kind));
@@ -201,7 +210,7 @@ void drop_near_cut_edges(const msd_detector &detector, msd_detection &result, cv
         kept.marker_corners.insert(kept.marker_corners.end(), result.marker_corners.begin() + 8 * marker,
                                    result.marker_corners.begin() + 8 * (marker + 1));
     }
-    const bool chessboard = detector.pattern.kind == MSD_PATTERN_CHESSBOARD;
+    const bool chessboard = detector.pattern.kind == MSD_PATTERN_CHESSBOARD || is_circle_grid(detector.pattern);
     if (!chessboard || clear(result.corner_points, 0, result.corner_points.size())) {
         for (size_t corner = 0; corner < result.corner_ids.size(); ++corner) {
             if (!clear(result.corner_points, 2 * corner, 2)) continue;
@@ -265,11 +274,55 @@ bool refine_chessboard(const msd_pattern &pattern, const cv::Mat &gray, std::vec
     return settled;
 }
 
+void order_chessboard(const msd_pattern &pattern, std::vector<cv::Point2f> &points) {
+    const int columns = pattern.columns, rows = pattern.rows;
+    if (columns % 2 != rows % 2 || points.size() != size_t(columns) * size_t(rows)) return;
+    const auto at = [&](int row, int column) { return points[size_t(row * columns + column)]; };
+    // From the first row's mean to the last's, and from the first column's to the last's.
+    cv::Point2d down(0, 0), across(0, 0);
+    for (int column = 0; column < columns; ++column) down += cv::Point2d(at(rows - 1, column) - at(0, column));
+    for (int row = 0; row < rows; ++row) across += cv::Point2d(at(row, columns - 1) - at(row, 0));
+    down /= double(columns);
+    across /= double(rows);
+    // The orders the corners can be given in, each with where its rows run down: as found, turned
+    // half a turn, and for a square board turned a quarter turn either way (its first row then one
+    // of the columns found).
+    enum class Turn { none, half, quarter, threeQuarters };
+    std::vector<std::pair<Turn, cv::Point2d>> turns = {{Turn::none, down}, {Turn::half, -down}};
+    if (columns == rows) {
+        turns.push_back({Turn::quarter, across});
+        turns.push_back({Turn::threeQuarters, -across});
+    }
+    const auto lower = [](cv::Point2d a, cv::Point2d b) { return a.y != b.y ? a.y > b.y : a.x > b.x; };
+    Turn best = Turn::none;
+    cv::Point2d best_down = down;
+    for (const auto &[turn, rows_down] : turns) {
+        if (lower(rows_down, best_down)) best = turn, best_down = rows_down;
+    }
+    if (best == Turn::none) return;
+    const std::vector<cv::Point2f> found = points;
+    const int n = columns;  // the quarter turns are of a square board
+    for (int row = 0; row < rows; ++row) {
+        for (int column = 0; column < columns; ++column) {
+            cv::Point2f &point = points[size_t(row * columns + column)];
+            switch (best) {
+            case Turn::none: break;
+            case Turn::half: point = found[size_t((rows - 1 - row) * columns + (columns - 1 - column))]; break;
+            // The first row is the first column found, read upwards; the last, the last column.
+            case Turn::quarter: point = found[size_t((n - 1 - column) * n + row)]; break;
+            // The first row is the last column found, read downwards; the last, the first column.
+            case Turn::threeQuarters: point = found[size_t(column * n + (n - 1 - row))]; break;
+            }
+        }
+    }
+}
+
 std::vector<cv::Point2f> find_chessboard_full(const msd_pattern &pattern, const cv::Mat &gray) {
     std::vector<cv::Point2f> points;
     const int flags = cv::CALIB_CB_ADAPTIVE_THRESH | cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
     if (!cv::findChessboardCorners(gray, cv::Size(pattern.columns, pattern.rows), points, flags)) return {};
     refine_chessboard(pattern, gray, points);
+    order_chessboard(pattern, points);
     return points;
 }
 
@@ -451,9 +504,20 @@ void detect(const msd_detector &detector, const shim_pixels *pixels, const msd_d
         return;
     }
     result = msd_detection{};
+    if (is_circle_grid(detector.pattern)) {
+        // Found whole or not at all, by cv::findCirclesGrid (fast mode first in a shrunk copy).
+        detect_circles(detector, gray, mode == MSD_DETECT_FAST, result);
+        if (!whole_image) drop_near_cut_edges(detector, result, region, wrapped.size());
+        measure_sharpness(gray, result);
+        if (region.x != 0 || region.y != 0) move_detection(result, cv::Point2f(float(region.x), float(region.y)));
+        return;
+    }
     bool tried = false;
     msd_detection partial;
-    const bool nothing_before = hinted && near.empty();
+    // A chessboard is looked for by the passes all the same: a frame without one costs them a few
+    // milliseconds, and the frame where one comes back is found there, not by the full-resolution
+    // search (up to half a second at 1280x720).
+    const bool nothing_before = hinted && near.empty() && detector.pattern.kind != MSD_PATTERN_CHESSBOARD;
     // A board that has left the region where the frame before showed it may have changed its size
     // too (a cut, another view): the whole image is searched from the typical board's scale, not
     // from the markers' size before, which for a small board meant no downscaled pass at all.
@@ -470,7 +534,9 @@ void detect(const msd_detector &detector, const shim_pixels *pixels, const msd_d
             result = msd_detection{};
             // Part of the board seen by a downscaled pass: the full-resolution search looks where
             // the board is before it looks everywhere.
-            const bool around = tried && whole_image && detect_around_board(detector, gray, seen, result);
+            const bool around = tried && whole_image &&
+                                (detect_around_board(detector, gray, seen, result) ||
+                                 detect_chessboard_half(detector, gray, result));
             if (!around) {
                 result = msd_detection{};
                 detect_full(detector, gray, result);
@@ -689,6 +755,8 @@ shim_status msd_detector_render(const msd_detector *detector, int32_t width, int
         case MSD_PATTERN_ARUCO_GRID: msd::render_grid(*detector, canvas); break;
         case MSD_PATTERN_CHARUCO: msd::render_charuco(*detector, canvas); break;
         case MSD_PATTERN_CHESSBOARD: msd::render_chessboard(detector->pattern, canvas); break;
+        case MSD_PATTERN_CIRCLES:
+        case MSD_PATTERN_ACIRCLES: msd::render_circles(detector->pattern, canvas.image, canvas.margin); break;
         }
         *image = new msd_image{canvas.image, SHIM_PIXEL_FORMAT_GRAY8};
     });

@@ -38,6 +38,9 @@ double typical_feature_side(const msd_pattern &pattern, double width) {
     case MSD_PATTERN_ARUCO_GRID: return 0;
     case MSD_PATTERN_CHARUCO: return board * pattern.marker_length / (pattern.columns * pattern.square_length);
     case MSD_PATTERN_CHESSBOARD: return board / (pattern.columns + 1);
+    // Circle grids are searched in a shrunk copy of their own (circles_grid.cpp).
+    case MSD_PATTERN_CIRCLES:
+    case MSD_PATTERN_ACIRCLES: return 0;
     }
     return 0;
 }
@@ -160,18 +163,19 @@ bool corners_fit_grid(const msd_pattern &pattern, const std::vector<cv::Point2f>
 }
 
 bool detect_chessboard_fast(const msd_pattern &pattern, const cv::Mat &gray, const cv::Mat &small, double scale,
-                            msd_detection &result) {
+                            msd_detection &result, bool adaptive = false) {
     std::vector<cv::Point2f> points;
-    // No adaptive threshold in the shrunken image: where it finds no board, OpenCV 4.6 tries one
-    // threshold window after another, which took 60 to 1500 ms on 1920x1080 frames whose boards
-    // the global threshold finds in a few (see BENCHMARKS.md). Full mode, which comes after a
-    // failed pass, keeps it.
-    const int flags = cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK;
+    // No adaptive threshold in the passes: where it finds no board, OpenCV 4.6 tries one threshold
+    // window after another, which took 60 to 1500 ms on 1920x1080 frames whose boards the global
+    // threshold finds in a few (see BENCHMARKS.md). The search at half scale
+    // (detect_chessboard_half) and full mode, which come after the passes failed, keep it.
+    const int flags = cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK | (adaptive ? cv::CALIB_CB_ADAPTIVE_THRESH : 0);
     if (!cv::findChessboardCorners(small, cv::Size(pattern.columns, pattern.rows), points, flags)) return false;
     for (cv::Point2f &point : points) point = upscale(point, scale, scale);
     // A board whose corners do not all settle at full resolution, or do not hold together there,
     // is searched for again, at a larger scale or in full.
     if (!refine_chessboard(pattern, gray, points) || !corners_fit_grid(pattern, points)) return false;
+    order_chessboard(pattern, points);
     add_chessboard_corners(points, result);
     return true;
 }
@@ -296,6 +300,32 @@ std::vector<double> pass_scales(double first) {
     return scales;
 }
 
+// The passes detect_fast runs over an image of full_width x full_height: pass_scales from the scale
+// `feature_side` calls for. For a chessboard, then the typical board's passes not run yet (a board
+// other than the one seen before: for the frame before's size alone, a board that changed size
+// was left to the full-resolution search, 100 to 500 ms on the recorded folders, where a pass finds
+// it in a few), and last one coarser pass, twice as coarse as the first or as coarse as the
+// smallest working side allows: a board larger than the typical one, whose squares the passes at
+// the typical scale see too large to be taken for squares (on a real 960x720 folder, a board
+// found at 1/3 and 1/4 but not at 1/2 took 100 ms at full resolution). A pass that finds nothing
+// costs a few per cent of a search at full resolution.
+std::vector<double> search_scales(const msd_detector &detector, double full_width, double full_height,
+                                  double feature_side) {
+    std::vector<double> scales = pass_scales(fast_scale(detector, full_width, full_height, feature_side));
+    if (scales.empty() || detector.pattern.kind != MSD_PATTERN_CHESSBOARD) return scales;
+    const auto add = [&](double scale) {
+        if (std::find(scales.begin(), scales.end(), scale) == scales.end()) scales.push_back(scale);
+    };
+    if (feature_side > 0) {
+        for (double scale : pass_scales(fast_scale(detector, full_width, full_height))) add(scale);
+    }
+    const long first = std::lround(1 / scales.front());
+    const long coarsest = long(std::max(full_width, full_height) / smallest_working_side);
+    const long coarse = std::min(2 * first, coarsest);
+    if (coarse > first) add(1.0 / double(coarse));
+    return scales;
+}
+
 // The size `shrink` gives `image` at `scale` (as cv::resize computes it).
 cv::Size scaled_size(const cv::Mat &image, double scale) {
     return cv::Size(cvRound(image.cols * scale), cvRound(image.rows * scale));
@@ -346,10 +376,18 @@ bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect nea
     const cv::Mat view = gray(part);
     const cv::Point2f offset(float(part.x), float(part.y));
     if (detector.pattern.kind == MSD_PATTERN_CHESSBOARD) {
-        // A chessboard is found whole or not at all.
+        // A chessboard is found whole or not at all. The part is searched within a budget: its
+        // downscaled passes, and at full resolution only when it holds at most a quarter of the
+        // image's pixels. A search at full resolution that finds no board runs OpenCV's whole
+        // ladder of thresholds (up to 56 of them): on parts that the board had left, it took 0.4
+        // to 1.5 s on real 1920x1080 folders, where the frame alone took 8 to 12 ms, and the
+        // whole image was searched after it all the same. The whole image's search follows at
+        // once instead, and a failed full-resolution search of the part costs at most about a
+        // quarter of the image's.
         msd_detection found;
         bool tried = false;
         if (!detect_fast(detector, view, gray.cols, gray.rows, feature_side, found, tried, nullptr, 0)) {
+            if (4 * double(part.area()) > double(gray.total())) return false;
             const std::vector<cv::Point2f> points = find_chessboard_full(detector.pattern, view);
             if (points.empty()) return false;
             found = msd_detection{};
@@ -436,6 +474,13 @@ bool detect_around_board(const msd_detector &detector, const cv::Mat &gray, cons
     return true;
 }
 
+bool detect_chessboard_half(const msd_detector &detector, const cv::Mat &gray, msd_detection &result) {
+    if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD || fast_scale(detector, gray.cols, gray.rows) >= 1) return false;
+    cv::Mat half;
+    shrink(gray, half, 0.5);
+    return detect_chessboard_fast(detector.pattern, gray, half, 0.5, result, true);
+}
+
 double fast_scale(const msd_detector &detector, double width, double height, double feature_side) {
     const double side = feature_side > 0 ? feature_side : typical_feature_side(detector.pattern, width);
     if (!(side > 0) || typical_feature_side(detector.pattern, width) <= 0) return 1;
@@ -454,8 +499,9 @@ bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_
     size_t partial_markers = 0;
     if (detector.pattern.kind != MSD_PATTERN_CHESSBOARD && !detector.board) return false;
     // A pass that fails is tried again at about twice the scale (a smaller or more tilted board than
-    // the typical one), while that still shrinks; then the caller's full-resolution search.
-    const std::vector<double> scales = pass_scales(fast_scale(detector, full_width, full_height, feature_side));
+    // the typical one), while that still shrinks (search_scales has the passes); then the caller's
+    // full-resolution search.
+    const std::vector<double> scales = search_scales(detector, full_width, full_height, feature_side);
     const auto size_at = [&](double scale) { return scaled_size(gray, scale); };
     // A search region too small to shrink is searched at full resolution.
     if (scales.empty() || size_at(scales[0]).width < 32 || size_at(scales[0]).height < 32) return false;
@@ -474,6 +520,8 @@ bool detect_fast(const msd_detector &detector, const cv::Mat &gray, double full_
     // fast enough that chaining the passes' images saves nothing.
     cv::Mat small;
     for (const double scale : scales) {
+        const cv::Size working = size_at(scale);
+        if (working.width < 32 || working.height < 32) continue;
         shrink(gray, small, scale);
         const bool found = detector.pattern.kind == MSD_PATTERN_CHESSBOARD
                                ? detect_chessboard_fast(detector.pattern, gray, small, scale, result)

@@ -1,18 +1,26 @@
 // Image files: header sniffing (so the pixel limit is checked before any decoding), decoding,
-// reading and encoding through OpenCV's codecs, and JPEGs (every kind we read) decoded by libjpeg
-// straight to BGR or gray.
+// reading and encoding. JPEGs are decoded and encoded by libjpeg(-turbo) and PNGs by libpng, the
+// libraries OpenCV's codecs use, with the settings OpenCV 4.6's imdecode and imencode use, so that
+// the pixels and files are theirs; OpenCV's imgcodecs (whose other codecs bring GDAL, GDCM, HDF5,
+// HEIF and OpenEXR with them, some 140 libraries for every start of the tool) is loaded only to
+// read the rare BMP or TIFF file.
 #include "shim.hpp"
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+
+#include <dlfcn.h>
 
 #include <csetjmp>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include <jpeglib.h>
+#include <png.h>
 
 struct msd_bytes {
     std::vector<uchar> data;
@@ -66,13 +74,11 @@ bool is_start_of_frame(uint8_t marker) {
     return marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
 }
 
-// The orientation tag (0x0112) of an Exif segment's first directory, as OpenCV's ExifReader reads
-// it: `exif` points at "Exif\0\0" and the TIFF data after it. 1 (as stored) when there is none, it
-// is malformed, or its value is not one of the eight orientations.
-int exif_orientation(const uint8_t *exif, size_t count) {
-    if (count < 6 + 8) return 1;
-    const uint8_t *tiff = exif + 6;
-    const size_t size = count - 6;
+// The orientation tag (0x0112) of Exif data's first directory, as OpenCV's ExifReader reads it:
+// `tiff` points at the TIFF header (as a PNG's eXIf chunk holds it). 1 (as stored) when there is
+// none, it is malformed, or its value is not one of the eight orientations.
+int tiff_orientation(const uint8_t *tiff, size_t size) {
+    if (size < 8) return 1;
     const bool little = tiff[0] == 'I' && tiff[1] == 'I';
     if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return 1;
     auto u16 = [&](size_t at) { return little ? uint32_t(tiff[at]) | uint32_t(tiff[at + 1]) << 8 : uint32_t(tiff[at]) << 8 | tiff[at + 1]; };
@@ -88,6 +94,11 @@ int exif_orientation(const uint8_t *exif, size_t count) {
         return value >= 1 && value <= 8 ? int(value) : 1;
     }
     return 1;
+}
+
+// The same for a JPEG's Exif segment: `exif` points at "Exif\0\0" and the TIFF data after it.
+int exif_orientation(const uint8_t *exif, size_t count) {
+    return count < 6 ? 1 : tiff_orientation(exif + 6, count - 6);
 }
 
 // Turns decoded pixels as an Exif orientation says, as imdecode's ApplyExifOrientation does.
@@ -219,6 +230,14 @@ struct JpegErrors {
 // counts them (`num_warnings`) all the same.
 void keep_jpeg_quiet(j_common_ptr) {}
 
+// Routes a libjpeg decoder's or encoder's errors to `errors` (leave_jpeg) and drops its warnings.
+void route_jpeg_errors(jpeg_error_mgr *&err, JpegErrors &errors) {
+    errors.message[0] = '\0';
+    err = jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = leave_jpeg;
+    errors.manager.output_message = keep_jpeg_quiet;
+}
+
 // A product of two 8-bit values scaled back to 8 bits, rounded: a * b / 255.
 inline uint8_t scaled(unsigned a, unsigned b) {
     const unsigned product = a * b + 128;
@@ -259,10 +278,7 @@ void decode_jpeg(const uint8_t *data, size_t count, msd_image_channels channels,
     jpeg_decompress_struct info;
     std::memset(&info, 0, sizeof info);
     JpegErrors errors;
-    errors.message[0] = '\0';
-    info.err = jpeg_std_error(&errors.manager);
-    errors.manager.error_exit = leave_jpeg;
-    errors.manager.output_message = keep_jpeg_quiet;
+    route_jpeg_errors(info.err, errors);
     if (setjmp(errors.escape) != 0) {
         jpeg_destroy_decompress(&info);
         fail(SHIM_STATUS_DECODE_FAILED, "%s", errors.message);
@@ -297,6 +313,189 @@ void decode_jpeg(const uint8_t *data, size_t count, msd_image_channels channels,
     }
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
+}
+
+// libpng's errors leave through a longjmp to the frame that set it, with the message kept for the
+// user; its warnings (ancillary chunks it skips, as OpenCV's reading skips them) are dropped.
+struct PngErrors {
+    std::jmp_buf escape;
+    char message[256];
+};
+
+[[noreturn]] void leave_png(png_structp png, png_const_charp words) {
+    auto *errors = static_cast<PngErrors *>(png_get_error_ptr(png));
+    std::snprintf(errors->message, sizeof errors->message, "corrupt PNG: %s", words);
+    std::longjmp(errors->escape, 1);
+}
+
+void keep_png_quiet(png_structp, png_const_charp) {}
+
+// The encoded bytes a PNG is read from.
+struct PngSource {
+    const uint8_t *data;
+    size_t count;
+    size_t offset;
+};
+
+void read_png_bytes(png_structp png, png_bytep out, size_t length) {
+    auto *source = static_cast<PngSource *>(png_get_io_ptr(png));
+    if (length > source->count - source->offset) png_error(png, "the data ends inside the image");
+    std::memcpy(out, source->data + source->offset, length);
+    source->offset += length;
+}
+
+// Decodes a PNG into `pixels` (already of the size its header gives, 8-bit BGR or gray) with
+// libpng, transformed as OpenCV 4.6's PNG decoder transforms it for imdecode's IMREAD_COLOR or
+// IMREAD_GRAYSCALE: 16-bit samples cut to their high byte, alpha dropped, palettes and small gray
+// depths expanded, colour as BGR, or colour turned gray by libpng (weights 0.299 and 0.587), gray
+// repeated for BGR; then turned as its eXIf chunk's orientation says, as imdecode does.
+void decode_png(const uint8_t *data, size_t count, cv::Mat &pixels) {
+    // The one object with a destructor in this frame is made before setjmp, so a longjmp back
+    // leaves it alive.
+    std::vector<png_bytep> rows(size_t(pixels.rows));
+    for (int row = 0; row < pixels.rows; ++row) rows[size_t(row)] = pixels.ptr(row);
+    PngErrors errors;
+    errors.message[0] = '\0';
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, leave_png, keep_png_quiet);
+    if (png == nullptr) fail(SHIM_STATUS_OUT_OF_MEMORY, "libpng could not start a decoder");
+    png_infop info = png_create_info_struct(png);
+    png_infop end = png_create_info_struct(png);
+    PngSource source{data, count, 0};
+    int orientation = 1;
+    if (setjmp(errors.escape) != 0) {
+        png_destroy_read_struct(&png, &info, &end);
+        fail(SHIM_STATUS_DECODE_FAILED, "%s", errors.message);
+    }
+    if (info == nullptr || end == nullptr) png_error(png, "out of memory");
+    png_set_read_fn(png, &source, read_png_bytes);
+    png_read_info(png, info);
+    const int depth = png_get_bit_depth(png, info), type = png_get_color_type(png, info);
+    if (int(png_get_image_width(png, info)) != pixels.cols || int(png_get_image_height(png, info)) != pixels.rows) {
+        png_error(png, "its header changed size");
+    }
+    const bool color = pixels.channels() == 3;
+    if (depth == 16) png_set_strip_16(png);
+    png_set_strip_alpha(png);
+    if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if ((type & PNG_COLOR_MASK_COLOR) == 0 && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if ((type & PNG_COLOR_MASK_COLOR) && color) {
+        png_set_bgr(png);
+    } else if (color) {
+        png_set_gray_to_rgb(png);
+    } else {
+        png_set_rgb_to_gray(png, 1, 0.299, 0.587);
+    }
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != size_t(pixels.cols) * size_t(pixels.channels())) {
+        png_error(png, "its rows decode to another size");
+    }
+    png_read_image(png, rows.data());
+    png_read_end(png, end);
+    png_uint_32 exif_count = 0;
+    png_bytep exif = nullptr;
+    if (png_get_eXIf_1(png, info, &exif_count, &exif) == 0) png_get_eXIf_1(png, end, &exif_count, &exif);
+    if (exif != nullptr && exif_count > 0) orientation = tiff_orientation(exif, exif_count);
+    png_destroy_read_struct(&png, &info, &end);
+    if (orientation != 1) apply_orientation(orientation, pixels);
+}
+
+void append_png_bytes(png_structp png, png_bytep data, size_t length) {
+    auto *out = static_cast<std::vector<uchar> *>(png_get_io_ptr(png));
+    out->insert(out->end(), data, data + length);
+}
+
+void flush_nothing(png_structp) {}
+
+// Encodes 8-bit gray or BGR pixels as a PNG with libpng, as OpenCV 4.6's imencode(".png") does by
+// default: the Sub filter, zlib's fastest level with its run-length strategy.
+void encode_png(const cv::Mat &image, std::vector<uchar> &out) {
+    // The one object with a destructor in this frame is made before setjmp (see decode_png).
+    std::vector<png_bytep> rows(size_t(image.rows));
+    for (int row = 0; row < image.rows; ++row) rows[size_t(row)] = const_cast<png_bytep>(image.ptr(row));
+    PngErrors errors;
+    errors.message[0] = '\0';
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, leave_png, keep_png_quiet);
+    if (png == nullptr) fail(SHIM_STATUS_OUT_OF_MEMORY, "libpng could not start an encoder");
+    png_infop info = png_create_info_struct(png);
+    if (setjmp(errors.escape) != 0) {
+        png_destroy_write_struct(&png, &info);
+        fail(SHIM_STATUS_ENCODE_FAILED, "libpng could not encode the image: %s", errors.message);
+    }
+    if (info == nullptr) png_error(png, "out of memory");
+    png_set_write_fn(png, &out, append_png_bytes, flush_nothing);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+    png_set_compression_level(png, 1);
+    png_set_compression_strategy(png, 3);  // Z_RLE
+    png_set_IHDR(png, info, png_uint_32(image.cols), png_uint_32(image.rows), 8,
+                 image.channels() == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    png_set_bgr(png);
+    png_write_image(png, rows.data());
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+}
+
+// Encodes 8-bit gray or BGR pixels as a baseline JPEG of `quality` with libjpeg, as OpenCV 4.6's
+// imencode(".jpg") does (libjpeg's defaults: 4:2:0 chroma, a JFIF header, no restart markers or
+// optimised tables).
+void encode_jpeg(const cv::Mat &image, int quality, std::vector<uchar> &out) {
+    // No object with a destructor lives in this frame, so longjmp may leave it.
+    jpeg_compress_struct info;
+    std::memset(&info, 0, sizeof info);
+    JpegErrors errors;
+    route_jpeg_errors(info.err, errors);
+    unsigned char *encoded = nullptr;
+    unsigned long size = 0;
+    if (setjmp(errors.escape) != 0) {
+        jpeg_destroy_compress(&info);
+        std::free(encoded);
+        fail(SHIM_STATUS_ENCODE_FAILED, "libjpeg could not encode the image: %s", errors.message);
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, &encoded, &size);
+    info.image_width = JDIMENSION(image.cols);
+    info.image_height = JDIMENSION(image.rows);
+    info.input_components = image.channels();
+    info.in_color_space = image.channels() == 1 ? JCS_GRAYSCALE : JCS_EXT_BGR;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW row = const_cast<JSAMPROW>(image.ptr(int(info.next_scanline)));
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    out.assign(encoded, encoded + size);
+    std::free(encoded);
+}
+
+// OpenCV's imdecode, from its imgcodecs loaded at the first BMP or TIFF: the only formats read
+// that neither libjpeg nor libpng reads. By its C++ name (imgcodecs has no C interface): the
+// function cv::imdecode(cv::InputArray, int) of OpenCV 4.6 that these headers declare.
+using Imdecode = cv::Mat (*)(const cv::_InputArray &, int);
+
+Imdecode opencv_imdecode() {
+    static Imdecode function = nullptr;
+    static std::string missing;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        void *library = dlopen("libopencv_imgcodecs.so.406", RTLD_NOW | RTLD_LOCAL);
+        if (library == nullptr) {
+            const char *reason = dlerror();
+            missing = reason != nullptr ? reason : "not found";
+            return;
+        }
+        function = reinterpret_cast<Imdecode>(dlsym(library, "_ZN2cv8imdecodeERKNS_11_InputArrayEi"));
+        if (function == nullptr) missing = "no cv::imdecode in it";
+    });
+    if (function == nullptr) {
+        fail(SHIM_STATUS_LIBRARY_ERROR, "reading BMP and TIFF images needs OpenCV's imgcodecs (libopencv_imgcodecs.so.406): %s "
+             "(install libopencv-imgcodecs406)", missing.c_str());
+    }
+    return function;
 }
 
 const char *format_name(msd_file_format format) {
@@ -374,8 +573,14 @@ msd_image *decode(const uint8_t *data, size_t count, int64_t max_pixels, msd_ima
         if (jpeg.exif) apply_orientation(jpeg.orientation, pixels);
         return new msd_image{pixels, format};
     }
+    if (header.format == MSD_FILE_FORMAT_PNG) {
+        cv::Mat pixels(int(header.height), int(header.width), gray ? CV_8UC1 : CV_8UC3);
+        decode_png(data, count, pixels);
+        return new msd_image{pixels, format};
+    }
     const cv::Mat encoded(1, int(std::min(count, size_t(INT32_MAX))), CV_8UC1, const_cast<uint8_t *>(data));
-    cv::Mat pixels = cv::imdecode(encoded, gray ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+    // cv::IMREAD_GRAYSCALE and cv::IMREAD_COLOR.
+    cv::Mat pixels = opencv_imdecode()(encoded, gray ? 0 : 1);
     if (pixels.empty()) fail(SHIM_STATUS_DECODE_FAILED, "OpenCV could not decode this %s image", format_name(header.format));
     return new msd_image{pixels, format};
 }
@@ -465,22 +670,16 @@ shim_status msd_image_encode(const shim_pixels *pixels, msd_file_format format, 
         const cv::Mat wrapped = msd::wrap(pixels);
         const bool direct = pixels->format == SHIM_PIXEL_FORMAT_GRAY8 || pixels->format == SHIM_PIXEL_FORMAT_BGR24;
         const cv::Mat image = direct ? wrapped : msd::bgr_copy(wrapped, pixels->format);
-        std::vector<int> parameters;
-        const char *extension = nullptr;
+        auto result = std::make_unique<msd_bytes>();
         switch (format) {
-        case MSD_FILE_FORMAT_PNG: extension = ".png"; break;
+        case MSD_FILE_FORMAT_PNG: msd::encode_png(image, result->data); break;
         case MSD_FILE_FORMAT_JPEG:
             if (jpeg_quality < 0 || jpeg_quality > 100) {
                 msd::fail(SHIM_STATUS_INVALID_ARGUMENT, "JPEG quality %d is outside 0...100", jpeg_quality);
             }
-            extension = ".jpg";
-            parameters = {cv::IMWRITE_JPEG_QUALITY, jpeg_quality};
+            msd::encode_jpeg(image, jpeg_quality, result->data);
             break;
         default: msd::fail(SHIM_STATUS_INVALID_ARGUMENT, "only PNG and JPEG can be written, not format %d", int(format));
-        }
-        auto result = std::make_unique<msd_bytes>();
-        if (!cv::imencode(extension, image, result->data, parameters)) {
-            msd::fail(SHIM_STATUS_ENCODE_FAILED, "OpenCV could not encode the image as %s", extension + 1);
         }
         *bytes = result.release();
     });

@@ -27,6 +27,8 @@ private func shimFamily(_ family: AprilTagFamily) -> atag_family {
     case .tagStandard52h13: ATAG_FAMILY_TAGSTANDARD52H13
     case .tagCircle21h7: ATAG_FAMILY_TAGCIRCLE21H7
     case .tagCustom48h12: ATAG_FAMILY_TAGCUSTOM48H12
+    case .tag36h10: ATAG_FAMILY_TAG36H10
+    case .tagCircle49h12: ATAG_FAMILY_TAGCIRCLE49H12
     }
 }
 
@@ -136,5 +138,59 @@ final class AprilTagHandle: @unchecked Sendable {
             return FoundTag(id: Int(tag.id), corners: corners, cornerRefined: cornerRefined)
         }
         return (tags, found.pointee.has_sharpness != 0 ? found.pointee.sharpness : nil)
+    }
+}
+
+/// One tag an identifier found: its family, its border (1, or Kalibr's 2) and what libapriltag read.
+struct IdentifiedTag {
+    let family: AprilTagFamily
+    let borderCells: Int
+    let id: Int
+    let corners: [ImagePoint]
+}
+
+/// Owns one libapriltag identifier (atag_identifier): every family at once, with both borders.
+///
+/// @unchecked Sendable: atag_identifier_detect lends each call its own pair of libapriltag
+/// detectors under a lock, and nothing else changes the identifier after atag_identifier_create.
+final class TagIdentifierHandle: @unchecked Sendable {
+    private let identifier: OpaquePointer
+
+    /// Makes the identifier and its families' lookup tables (atag_identifier_create).
+    init() throws(DetectionError) {
+        var identifier: OpaquePointer?
+        try check { atag_identifier_create(&identifier, $0) }
+        guard let identifier else { throw .internalError(reason: "atag_identifier_create returned no identifier") }
+        self.identifier = identifier
+    }
+
+    deinit { atag_identifier_free(identifier) }
+
+    /// Tags of every family in `image`, read in place (atag_identifier_detect).
+    func detect(_ image: PixelBuffer) throws(DetectionError) -> [IdentifiedTag] {
+        guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
+            throw .invalidImage(reason: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
+        }
+        guard image.width >= AprilTagShim.minimumDetectionSide, image.height >= AprilTagShim.minimumDetectionSide else {
+            throw .imageTooSmall(width: image.width, height: image.height, minimum: AprilTagShim.minimumDetectionSide)
+        }
+        var found: UnsafeMutablePointer<atag_identified_tags>?
+        try image.withUnsafeBytes { (raw) throws(DetectionError) in
+            var pixels = shim_pixels(
+                data: raw.baseAddress, width: width, height: height, row_stride: image.rowStride,
+                format: image.format.shimFormat)
+            try check { atag_identifier_detect(identifier, &pixels, &found, $0) }
+        }
+        guard let found else { throw .internalError(reason: "atag_identifier_detect returned no tags") }
+        defer { atag_identified_tags_free(found) }
+        return UnsafeBufferPointer(start: found.pointee.tags, count: found.pointee.count).compactMap { tag in
+            guard let family = AprilTagFamily.allCases.first(where: { shimFamily($0) == tag.family }) else { return nil }
+            var coordinates = tag.corners
+            let corners = withUnsafeBytes(of: &coordinates) { raw in
+                let values = raw.bindMemory(to: Double.self)
+                return (0..<4).map { ImagePoint(x: values[2 * $0], y: values[2 * $0 + 1]) }
+            }
+            return IdentifiedTag(family: family, borderCells: Int(tag.border_cells), id: Int(tag.id), corners: corners)
+        }
     }
 }

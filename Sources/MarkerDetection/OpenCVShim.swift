@@ -210,6 +210,71 @@ enum Shim {
     }
 }
 
+extension Shim {
+    /// What target `image` shows (msd_identify): markers of every predefined dictionary, with the
+    /// tags given, fitted to board layouts; chessboards and circle grids with `plainBoards`.
+    static func identify(
+        _ image: PixelBuffer, tags: [CodedMarker], readMarkers: Bool, plainBoards: Bool
+    ) throws(DetectionError) -> (layouts: [LayoutObservation], markers: [CodedMarker]) {
+        let extra = tags.map { tag in
+            var marker = msd_coded_marker()
+            marker.code_set = tag.codeSet.shimValue
+            marker.id = Int32(clamping: tag.id)
+            withUnsafeMutableBytes(of: &marker.corners) { raw in
+                let values = raw.bindMemory(to: Float.self)
+                for (index, point) in tag.corners.prefix(4).enumerated() {
+                    values[2 * index] = Float(point.x)
+                    values[2 * index + 1] = Float(point.y)
+                }
+            }
+            return marker
+        }
+        var options = msd_identify_options(read_markers: readMarkers ? 1 : 0, plain_boards: plainBoards ? 1 : 0)
+        var identification: OpaquePointer?
+        do throws(ShimFailure) {
+            try withPixels(image) { (pixels) throws(ShimFailure) in
+                try check { error in
+                    extra.withUnsafeBufferPointer { msd_identify(pixels, $0.baseAddress, $0.count, &options, &identification, error) }
+                }
+            }
+            defer { msd_identification_free(identification) }
+            var view = msd_identification_view()
+            try check { msd_identification_view_get(identification, &view, $0) }
+            let layouts = UnsafeBufferPointer(start: view.layouts, count: view.layout_count).map { layout in
+                let kind: LayoutObservation.Kind =
+                    switch layout.kind {
+                    case .MSD_LAYOUT_LOOSE: .loose
+                    case .MSD_LAYOUT_GRID: .grid
+                    case .MSD_LAYOUT_CHARUCO: .charuco
+                    case .MSD_LAYOUT_CHESSBOARD: .chessboard
+                    case .MSD_LAYOUT_CIRCLES: .circles
+                    case .MSD_LAYOUT_ACIRCLES: .acircles
+                    }
+                return LayoutObservation(
+                    kind: kind, codeSet: CodeSet(shimValue: layout.code_set), features: Int(layout.features),
+                    minimumID: Int(layout.min_id), maximumID: Int(layout.max_id),
+                    columns: layout.columns > 0 ? Int(layout.columns) : nil, rows: layout.rows > 0 ? Int(layout.rows) : nil,
+                    minimumRows: Int(layout.min_rows), firstID: layout.first_id >= 0 ? Int(layout.first_id) : nil,
+                    idsUp: layout.ids_up != 0, markerAtOrigin: layout.marker_at_origin != 0,
+                    ratio: layout.ratio > 0 && layout.ratio.isFinite ? layout.ratio : nil,
+                    columnsAcross: layout.columns_across != 0, error: layout.error)
+            }
+            let markers = UnsafeBufferPointer(start: view.markers, count: view.marker_count).compactMap { marker -> CodedMarker? in
+                guard let codeSet = CodeSet(shimValue: marker.code_set) else { return nil }
+                var coordinates = marker.corners
+                let corners = withUnsafeBytes(of: &coordinates) { raw in
+                    let values = raw.bindMemory(to: Float.self)
+                    return (0..<4).map { ImagePoint(x: Double(values[2 * $0]), y: Double(values[2 * $0 + 1])) }
+                }
+                return CodedMarker(codeSet: codeSet, id: Int(marker.id), corners: corners)
+            }
+            return (layouts, markers)
+        } catch {
+            throw error.detectionError
+        }
+    }
+}
+
 /// Owns one C++ detector (msd_detector): the pattern's dictionary, board and detector parameters.
 ///
 /// @unchecked Sendable: the C++ object is never changed after msd_detector_create, and
@@ -251,6 +316,11 @@ final class DetectorHandle: @unchecked Sendable {
             description.kind = MSD_PATTERN_CHESSBOARD
             description.columns = try int32(board.columns, "columns")
             description.rows = try int32(board.rows, "rows")
+        case .circleGrid(let grid):
+            description.kind = grid.asymmetric ? MSD_PATTERN_ACIRCLES : MSD_PATTERN_CIRCLES
+            description.columns = try int32(grid.columns, "columns")
+            description.rows = try int32(grid.rows, "rows")
+            description.square_length = grid.spacing
         case .aprilTag, .aprilGrid:
             throw .invalidPattern(reason: "\(pattern) is detected with libapriltag, not OpenCV")
         }

@@ -29,6 +29,9 @@ extension Pattern {
         case .aprilGrid(var grid):
             (grid.tagSize, grid.unit) = (1, nil)
             return (.aprilGrid(grid), [])
+        case .circleGrid(var grid):
+            (grid.spacing, grid.unit) = (1, nil)
+            return (.circleGrid(grid), [])
         }
     }
 }

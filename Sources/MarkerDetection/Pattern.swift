@@ -7,7 +7,8 @@
 /// Examples: `aruco:DICT_6X6_250`, `aruco:DICT_APRILTAG_36h11`, `aruco:boards/custom.yml`,
 /// `gridboard:5x7:DICT_6X6_250`, `charuco:5x7:DICT_6X6_250`,
 /// `charuco:8x6:DICT_4X4_50:square=35mm,marker=26mm,legacy`, `chessboard:9x6`,
-/// `chessboard:9x6:square=25mm`, `apriltag:tag36h11`, `aprilgrid:6x6:tag36h11:size=88mm,spacing=0.3`.
+/// `chessboard:9x6:square=25mm`, `apriltag:tag36h11`, `aprilgrid:6x6:tag36h11:size=88mm,spacing=0.3`,
+/// `circles:7x6`, `acircles:4x11:spacing=20mm`.
 /// Paths may not contain `:`.
 ///
 /// Lengths are ``Length``s, read in one place for every kind: with a unit (`mm`, `cm`, `m`, `in`)
@@ -26,6 +27,8 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
     case aprilTag(AprilTagFamily, AprilTagOptions)
     /// Kalibr's AprilGrid, found by libapriltag 3; only its own tag ids count.
     case aprilGrid(AprilGrid)
+    /// A grid of circles, symmetric or OpenCV's asymmetric one, found whole by `findCirclesGrid`.
+    case circleGrid(CircleGrid)
 
     /// The pattern grammar, for `--help` texts and error messages.
     public static let grammar = """
@@ -41,6 +44,10 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         aprilgrid:COLSxROWS:FAMILY[:OPTIONS]       Kalibr AprilGrid, COLS x ROWS tags (libapriltag 3)
             options: size=LENGTH (0.088), spacing=RATIO (0.3), first=ID (0), and
             those of apriltag
+        circles:COLSxROWS[:OPTIONS]                circle grid, COLS x ROWS circles
+        acircles:COLSxROWS[:OPTIONS]               OpenCV's asymmetric circle grid: ROWS rows
+                                                   of COLS, every other row shifted by half
+            options: spacing=LENGTH (1), the distance between neighbouring rows
 
         DICTIONARY  an OpenCV name (DICT_4X4_50 ... DICT_7X7_1000, DICT_ARUCO_ORIGINAL,
                     DICT_APRILTAG_16h5, _25h9, _36h10, _36h11; any case), or the path of an
@@ -55,8 +62,8 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         ID          the first marker or tag id of the board (the others count on from
                     it): a whole number from 0 to 1000000
         FAMILY      tag36h11, tag25h9, tag16h5, tagStandard41h12, tagStandard52h13,
-                    tagCircle21h7, tagCustom48h12 (any case); an AprilGrid takes one of
-                    the first three
+                    tagCircle21h7, tagCustom48h12, tag36h10, tagCircle49h12 (any case);
+                    an AprilGrid takes tag36h11, tag25h9, tag16h5 or tag36h10
         """
 
     /// The largest marker or tag id a pattern may name (`first=ID`): more than any dictionary or
@@ -110,6 +117,10 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
                 grid.firstTag == 0 ? nil : "first=\(grid.firstTag)",
             ]
             return Self.joined("aprilgrid:\(grid.columns)x\(grid.rows):\(grid.family)", options + grid.options.patternOptions)
+        case .circleGrid(let grid):
+            let kind = grid.asymmetric ? "acircles" : "circles"
+            return Self.joined(
+                "\(kind):\(grid.columns)x\(grid.rows)", [Self.length("spacing", grid.spacing, grid.unit, default: CircleGrid.defaultSpacing)])
         }
     }
 
@@ -120,7 +131,7 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         case .aruco(let dictionary): dictionary
         case .gridBoard(let board): board.dictionary
         case .charuco(let board): board.dictionary
-        case .chessboard, .aprilTag, .aprilGrid: nil
+        case .chessboard, .aprilTag, .aprilGrid, .circleGrid: nil
         }
     }
 
@@ -142,6 +153,7 @@ public enum Pattern: Sendable, Hashable, CustomStringConvertible, LosslessString
         case .charuco(let board): board.unit
         case .chessboard(let board): board.unit
         case .aprilGrid(let grid): grid.unit
+        case .circleGrid(let grid): grid.unit
         }
     }
 
@@ -204,6 +216,14 @@ private struct PatternParser {
             // Without a size the square is the unit of length (corners are in squares).
             let square = try options.length("square", default: unit == nil ? 1 : nil)
             return .chessboard(Chessboard(columns: columns, rows: rows, squareLength: square, unit: unit))
+        case "circles", "acircles":
+            let (columns, rows) = try size(minimum: 2, of: "circles")
+            var grid = CircleGrid(columns: columns, rows: rows, asymmetric: kind.lowercased() == "acircles")
+            var options = try options(allowed: ["spacing"], lengths: ["spacing"])
+            grid.unit = options.unit
+            // Without a size the spacing is the unit of length (points are in spacings).
+            grid.spacing = try options.length("spacing", default: grid.unit == nil ? CircleGrid.defaultSpacing : nil)
+            return .circleGrid(grid)
         case "apriltag":
             let family = try family()
             var options = try options(allowed: ["decimate", "sigma", "refine"], lengths: [])
@@ -212,7 +232,7 @@ private struct PatternParser {
             let (columns, rows) = try size(minimum: 1, of: "tags")
             let family = try family()
             guard family.hasPlainBorder else {
-                throw error("an AprilGrid family Kalibr prints (tag36h11, tag25h9 or tag16h5), found '\(family)'")
+                throw error("an AprilGrid family with a plain border (tag36h11, tag25h9, tag16h5 or tag36h10), found '\(family)'")
             }
             var grid = AprilGrid(columns: columns, rows: rows, family: family)
             var options = try options(allowed: ["size", "spacing", "first", "decimate", "sigma", "refine"], lengths: ["size"])
@@ -227,7 +247,7 @@ private struct PatternParser {
             }
             return .aprilGrid(grid)
         default:
-            throw error("a pattern kind (aruco, gridboard, charuco, chessboard, apriltag or aprilgrid) followed by ':', "
+            throw error("a pattern kind (aruco, gridboard, charuco, chessboard, apriltag, aprilgrid, circles or acircles) followed by ':', "
                 + "found '\(kind)'")
         }
     }

@@ -78,6 +78,12 @@ public enum PrintSheet {
             let spacing = grid.tagSpacing
             return ((Double(grid.columns) * (1 + spacing) + spacing) * grid.tagSize, (Double(grid.rows) * (1 + spacing) + spacing) * grid.tagSize,
                     grid.tagSize)
+        case .circleGrid(let grid):
+            // From the outer edge of the first circle to that of the last: the centres' extent in
+            // spacings, plus a circle's diameter.
+            let across = Double(grid.asymmetric ? (grid.rows > 1 ? 2 * grid.columns - 1 : 2 * grid.columns - 2) : grid.columns - 1)
+            let diameter = PrintableTarget.circleDiameter
+            return ((across + diameter) * grid.spacing, (Double(grid.rows - 1) + diameter) * grid.spacing, grid.spacing)
         case .aruco, .aprilTag:
             return (0, 0, 0)
         }
@@ -92,6 +98,8 @@ public enum PrintSheet {
         case .charuco(let board): return "squares \(length(board.squareLength)), markers \(length(board.markerLength))"
         case .gridBoard(let board): return "markers \(length(board.markerLength)), gaps \(length(board.markerSeparation))"
         case .aprilGrid(let grid): return "tags \(length(grid.tagSize)), spacing \(Length.number(grid.tagSpacing))"
+        case .circleGrid(let grid):
+            return "circles \(length(grid.spacing * PrintableTarget.circleDiameter)) across, rows \(length(grid.spacing)) apart"
         case .aruco, .aprilTag: return "no size"
         }
     }

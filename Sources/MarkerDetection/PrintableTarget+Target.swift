@@ -56,6 +56,9 @@ extension PrintableTarget {
             case .board(.charuco(let board)): (columns, rows) = (Double(board.columns), Double(board.rows))
             case .board(.gridBoard(let board)): (columns, rows) = (Double(board.columns), Double(board.rows))
             case .board(.chessboard(let board)): (columns, rows) = (Double(board.columns + 1), Double(board.rows + 1))
+            case .board(.circleGrid(let grid)):
+                // The grid's extent in spacings and a quiet zone of one spacing around it.
+                (columns, rows) = (Double(grid.asymmetric ? 2 * grid.columns - 1 : grid.columns - 1) + 2, Double(grid.rows - 1) + 2)
             case .board(.aruco), .board(.aprilTag): (columns, rows) = (1, 1)
             case .board(.aprilGrid(let grid)):
                 // Tags and the gaps (with corner squares) around them.

@@ -6,6 +6,10 @@ public enum PrintableTarget {
     /// (`MSD_RENDER_MAX_SIDE`), an A0 sheet at 350 dots per inch.
     public static let maximumSide = Shim.maximumRenderSide
 
+    /// A circle grid's circles are drawn this many spacings across (the shim's
+    /// `printed_circle_diameter`).
+    public static let circleDiameter = 0.5
+
     /// Draws `pattern` black on white in a `width` x `height` GRAY8 image, centred, as large as
     /// fits inside `margin` white pixels on every side. Encode it with ``ImageFile/encode(_:as:)``.
     ///

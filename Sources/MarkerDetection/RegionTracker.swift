@@ -111,13 +111,19 @@ public struct RegionTracker: Sendable, Hashable {
         featureSide = Self.featureSide(of: detection, pattern: pattern) ?? featureSide
     }
 
-    /// The mean side of the detection's markers, or for a chessboard the mean distance between
-    /// neighbouring corners of a row; `nil` when there is none.
+    /// The mean side of the detection's markers, or for a chessboard or circle grid the mean
+    /// distance between neighbouring points of a row; `nil` when there is none.
     static func featureSide(of detection: Detection, pattern: Pattern) -> Double? {
         var total = 0.0, count = 0
-        if case .chessboard(let board) = pattern {
+        let rowLength: Int? =
+            switch pattern {
+            case .chessboard(let board): board.columns
+            case .circleGrid(let grid): grid.columns
+            default: nil
+            }
+        if let rowLength {
             let byID = Dictionary(detection.boardCorners.map { ($0.id, $0.point) }, uniquingKeysWith: { first, _ in first })
-            for (id, point) in byID where (id + 1) % board.columns != 0 {
+            for (id, point) in byID where (id + 1) % rowLength != 0 {
                 guard let next = byID[id + 1] else { continue }
                 total += point.distance(to: next)
                 count += 1

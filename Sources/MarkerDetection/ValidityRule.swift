@@ -28,7 +28,7 @@ public struct ValidityRule: Sendable, Hashable {
     /// - grid board: half the board's markers (at least 1);
     /// - ChArUco board: half the board's corners (at least 4, or all when it has fewer), no marker
     ///   minimum since every corner comes from markers next to it;
-    /// - chessboard: every corner (OpenCV finds a chessboard whole or not at all);
+    /// - chessboard and circle grid: every point (OpenCV finds them whole or not at all);
     /// - AprilGrid: half its corners (at least 4), like a ChArUco board.
     public init(defaultsFor pattern: Pattern) {
         let sharpness = Self.defaultMinimumSharpness
@@ -42,6 +42,8 @@ public struct ValidityRule: Sendable, Hashable {
             self.init(minimumMarkers: 0, minimumBoardCorners: corners, minimumSharpness: sharpness)
         case .chessboard(let board):
             self.init(minimumMarkers: 0, minimumBoardCorners: board.cornerCount, minimumSharpness: sharpness)
+        case .circleGrid(let grid):
+            self.init(minimumMarkers: 0, minimumBoardCorners: grid.pointCount, minimumSharpness: sharpness)
         case .aprilTag:
             self.init(minimumMarkers: 1, minimumBoardCorners: 0, minimumSharpness: sharpness)
         case .aprilGrid(let grid):

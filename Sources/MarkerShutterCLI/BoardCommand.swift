@@ -8,13 +8,20 @@ import MarkerShutter
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "board",
-        abstract: "Render a printable calibration target: a PNG, or a PDF or SVG sheet at its real size.",
+        abstract: "Render a printable calibration target (a PNG, or a PDF or SVG sheet at its real size), or identify the target in photos.",
         discussion: """
             The target is given as words or as one pattern string: charuco 5x7 DICT_6X6_250 is the same \
             as charuco:5x7:DICT_6X6_250. `aruco` renders an ArUco grid board (gridboard). `aprilgrid` renders \
             Kalibr's AprilGrid; `apriltag COLSxROWS FAMILY[:first=ID]` a sheet of loose AprilTags, ids row by \
-            row from the top-left, to detect with apriltag:FAMILY. Print the file without scaling, and give \
-            the same pattern to `live` and `process`.
+            row from the top-left, to detect with apriltag:FAMILY; `circles` and `acircles` a symmetric or \
+            OpenCV's asymmetric circle grid (circles half a spacing across, a spacing of white around the \
+            grid). Print the file without scaling, and give the same pattern to `live` and `process`.
+
+            --identify IMAGE... prints the pattern string of the target the photos show (the board you \
+            own, whatever its kind, size, dictionary or layout) on standard output, and what was found in \
+            how many photos on standard error; when the photos leave doubt it prints nothing on standard \
+            output, says why on standard error and lists the candidates with the photos that show each \
+            (exit status 1). `live`, `process` and `calibrate` do the same with --pattern auto.
 
             An --out ending in .pdf or .svg draws the target at its real size on a sheet of --paper (A4, \
             Letter or A3, turned to landscape when the target fits only that way): the pattern must give its \
@@ -40,12 +47,18 @@ struct BoardCommand: ParsableCommand {
               marker-shutter board chessboard:9x6:square=25mm --out chessboard.pdf
               marker-shutter board charuco:5x7:DICT_6X6_250:square=35mm,marker=26mm --paper A3 --out charuco.svg
               marker-shutter board apriltag 4x3 tag36h11 --out tags.png
+              marker-shutter board acircles 4x11 --out acircles.png
+              marker-shutter board --identify photos/*.jpg
             """
     )
 
-    @Argument(help: ArgumentHelp("The target: charuco|aruco|chessboard|aprilgrid|apriltag followed by its size and dictionary or family, or a pattern string.",
-                                 valueName: "target"))
-    var target: [String]
+    @Argument(help: ArgumentHelp(
+        "The target: charuco|aruco|chessboard|aprilgrid|apriltag|circles|acircles followed by its size and dictionary or family, or a pattern string; with --identify, the photos.",
+        valueName: "target"))
+    var target: [String] = []
+
+    @Flag(help: "Print the pattern of the target the photos given show, instead of rendering one.")
+    var identify = false
 
     /// The sizes `--width` and `--height` may have.
     static let sides = AllowedRange(100...PrintableTarget.maximumSide, unit: "pixels")
@@ -65,20 +78,29 @@ struct BoardCommand: ParsableCommand {
     var margin: Int?
 
     @Option(help: ArgumentHelp("Where to write the target: a .pdf or .svg sheet at its real size, otherwise PNG.", valueName: "file"))
-    var out: String
+    var out: String?
 
     @Option(help: ArgumentHelp("The paper of a PDF or SVG sheet: A4, Letter or A3.", valueName: "paper"))
     var paper: String = "A4"
 
     /// The sheet format --out's extension asks for, or `nil` for PNG.
     private var sheetFormat: PrintSheet.Format? {
-        PrintSheet.Format(rawValue: (out as NSString).pathExtension.lowercased())
+        out.flatMap { PrintSheet.Format(rawValue: ($0 as NSString).pathExtension.lowercased()) }
     }
 
     @Flag(help: "Replace the output file if it exists.")
     var force = false
 
     func validate() throws {
+        if identify {
+            guard !target.isEmpty else { throw ValidationError("--identify needs the photos to look at") }
+            if out != nil || force || height != nil || margin != nil || paper != "A4" {
+                throw ValidationError("--identify prints a pattern: it takes no --out, --force, --height, --margin or --paper")
+            }
+            return
+        }
+        guard out != nil else { throw ValidationError("give --out FILE (or --identify IMAGE...)") }
+        guard !target.isEmpty else { throw ValidationError("name the target to render (or give --identify IMAGE...)") }
         do {
             _ = try PrintableTarget.Target(parsing: target)
         } catch .pattern(let error) {
@@ -102,6 +124,8 @@ struct BoardCommand: ParsableCommand {
     }
 
     func run() throws {
+        if identify { return try runIdentify() }
+        guard let out else { throw ValidationError("give --out FILE") }
         let destination: SafeOutput.Destination
         do {
             destination = try SafeOutput.destination(for: out, replacing: force)
@@ -151,5 +175,13 @@ struct BoardCommand: ParsableCommand {
         case .invalidPattern, .cannotRender: UsageError("cannot render \(name): \(error)")
         default: RuntimeError("cannot render \(name): \(error)")
         }
+    }
+
+    /// `--identify`: the pattern of the photos on standard output, the finding on standard error.
+    private func runIdentify() throws {
+        let found = try PatternChoice.identify(photos: target)
+        FileHandle.standardError.write(found.description + "\n")
+        guard let pattern = found.pattern else { throw ExitCode(1) }
+        StandardOutput.line(pattern.description)
     }
 }

@@ -12,8 +12,10 @@ struct CalibrateCommand: ParsableCommand {
         abstract: "Calibrate a camera, or a rig of cameras, from pictures of the target.",
         discussion: """
             Reads a picture folder written by `live` from its JSON sidecars (their stored detections, \
-            without detecting again), or detects --pattern in any folder of images. The target must be a \
-            board (charuco, chessboard, gridboard or aprilgrid): loose markers (aruco:, apriltag:) have \
+            without detecting again), or detects --pattern in any folder of images; without --pattern (or \
+            with --pattern auto) the target is identified from the folder's first pictures, and what was \
+            found is said (calibrate stops when the pictures leave doubt). The target must be a \
+            board (charuco, chessboard, gridboard, aprilgrid, circles or acircles): loose markers (aruco:, apriltag:) have \
             no known layout and are refused. Partial views of ChArUco boards and AprilGrids count. Solves the camera (OpenCV's calibrateCamera, or fisheye::calibrate), \
             drops views whose RMS error is over 3 times the median of all views and solves again, and \
             writes into --out:
@@ -107,8 +109,8 @@ struct CalibrateCommand: ParsableCommand {
     var syncTolerance: Double?
 
     @Option(help: ArgumentHelp(
-        "The target, for folders without sidecars (checked against the sidecars otherwise).",
-        discussion: Pattern.grammar, valueName: "pattern"))
+        "The target, for folders without sidecars (checked against the sidecars otherwise); auto or none: identified from the first pictures.",
+        discussion: Pattern.grammar + "\n" + PatternChoice.help, valueName: "pattern"))
     var pattern: String?
 
     @Option(help: ArgumentHelp(
@@ -172,7 +174,7 @@ struct CalibrateCommand: ParsableCommand {
         if folder != nil, !rig.isEmpty { throw ValidationError("give a folder of pictures or --camera options, not both") }
         if rig.count == 1 { throw ValidationError("a rig needs at least two --camera options") }
         if !rig.isEmpty, undistort { throw ValidationError("--undistort is for one camera, not a rig") }
-        if let pattern {
+        if let pattern, pattern.lowercased() != PatternChoice.auto {
             let parsed: Pattern
             do {
                 parsed = try Pattern(parsing: pattern)
@@ -213,6 +215,9 @@ struct CalibrateCommand: ParsableCommand {
                 pictures: folder, pattern: pattern.flatMap { try? Pattern(parsing: $0) }, model: model, cameraName: cameraName,
                 undistort: undistort, replacing: force, crossValidate: crossValidate
             ) { pictures in
+                if let identification = pictures.identification {
+                    FileHandle.standardError.write(FileNameText.escaped("\(folder): \(identification)") + "\n")
+                }
                 let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
                 FileHandle.standardError.write(FileNameText.escaped(
                     "\(folder): \(how) \(pictures.views.count + pictures.empty.count) pictures, target in \(pictures.views.count)") + "\n")
@@ -253,6 +258,9 @@ struct CalibrateCommand: ParsableCommand {
                 model: model, replacing: force
             ) { rig in
                 for (name, pictures) in zip(rig.names, rig.pictures) {
+                    if let identification = pictures.identification {
+                        FileHandle.standardError.write(FileNameText.escaped("\(name) (\(pictures.folder)): \(identification)") + "\n")
+                    }
                     let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
                     FileHandle.standardError.write(FileNameText.escaped(
                         "\(name) (\(pictures.folder)): \(how) \(pictures.views.count + pictures.empty.count) pictures, "

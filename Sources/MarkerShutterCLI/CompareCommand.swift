@@ -11,9 +11,11 @@ struct CompareCommand: ParsableCommand {
         discussion: """
             Reads two calibrations, fits the rotation between the two cameras, and prints how far apart they \
             project each pixel (mean, 95th percentile, centre and corners), each one's projection uncertainty \
-            from its file, and a verdict: "consistent", "the model does not fit: try `--model rational` or more \
-            views", or "too few views: the halves differ by 40 px". With --output, the difference map is \
-            drawn into DIR/difference.png.
+            from its file (with the verdict the file gives itself), and whether the two agree: "consistent", \
+            "the calibrations disagree: they differ by 3.1 px, more than their uncertainties explain", or \
+            "too few views: the calibrations differ by 40 px"; "not enough to judge" when a file has no \
+            uncertainty map and they differ by more than 0.5 px. With --output, the difference map is drawn \
+            into DIR/difference.png.
 
             A calibration is a calibration.json written by `calibrate` or `live --calibrate` (or the folder \
             holding one), a rig folder (its rig.yaml) with a camera by name, or another tool's file: an OpenCV \
@@ -21,7 +23,7 @@ struct CompareCommand: ParsableCommand {
             read by OpenCV's own parser), ROS camera_info, a Kalibr camchain.yaml, an mrcal .cameramodel \
             (OPENCV4, 5 or 8). Name one camera of a file that holds several as FILE:NAME (rig:left, \
             camchain.yaml:cam1, or by its rostopic's name, camchain.yaml:left). Other tools' files hold no \
-            uncertainty map: the difference is still measured, and a difference over 0.5 px is then not judged.
+            uncertainty map: the difference is still measured, and a difference over 0.5 px is then not enough to judge.
 
             Calibrations of different image sizes, or a fisheye and a pinhole one, are refused; OpenCV's pinhole \
             models (4, 5 or 8 coefficients) compare with each other.

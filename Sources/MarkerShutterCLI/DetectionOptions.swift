@@ -4,7 +4,9 @@ import MarkerShutter
 
 /// Options shared by `live` and `process`: what to look for, and when a detection counts.
 struct DetectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The calibration target to look for.", discussion: Pattern.grammar, valueName: "pattern"))
+    @Option(help: ArgumentHelp(
+        "The calibration target to look for, or auto to identify it from the first frames.",
+        discussion: Pattern.grammar + "\n" + PatternChoice.help, valueName: "pattern"))
     var pattern: String = "charuco:5x7:DICT_6X6_250"
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a lost detection is held before the shutter is disabled (\(InputLimits.holdSeconds)).", valueName: "seconds"))
@@ -28,8 +30,11 @@ struct DetectionOptions: ParsableArguments {
                 valueName: "full|fast"))
     var detect: String = DetectionMode.fast.rawValue
 
+    /// Whether `--pattern auto` asks for the target to be identified from the first frames.
+    var identifiesPattern: Bool { pattern.lowercased() == PatternChoice.auto }
+
     func validate() throws {
-        _ = try parsedPattern()
+        if !identifiesPattern { _ = try parsedPattern() }
         _ = try mode()
         try InputLimits.holdSeconds.validate(hold, option: "--hold")
         try InputLimits.featureCount.validate(minimumMarkers, option: "--min-markers")
@@ -73,15 +78,28 @@ struct DetectionOptions: ParsableArguments {
 
     /// A detector for the pattern, searching as `--detect` says.
     func makeDetector() throws -> MarkerDetector {
-        let parsed = try parsedPattern()
+        try makeDetector(for: parsedPattern())
+    }
+
+    /// A detector for the pattern given, or with `--pattern auto` for the one identified in the first
+    /// readable of `frames` (image files; `source` names them when what was found is said).
+    func makeDetector(identifyingIn frames: @autoclosure () throws -> [String], source: String) throws -> MarkerDetector {
+        guard identifiesPattern else { return try makeDetector() }
+        return try makeDetector(for: PatternChoice.identified(inFiles: frames(), source: source))
+    }
+
+    /// A detector for `parsed`, searching as `--detect` says.
+    func makeDetector(for parsed: Pattern) throws -> MarkerDetector {
         let mode = try mode()
+        // The pattern as the user wrote it, or the one identified.
+        let name = identifiesPattern ? parsed.description : pattern
         do {
             return try MarkerDetector(pattern: parsed, mode: mode)
         } catch .invalidPattern(let reason) {
             // A board its dictionary cannot hold, lengths too far apart: a mistake in the pattern.
-            throw UsageError("cannot use pattern \(pattern): invalid pattern: \(reason)")
+            throw UsageError("cannot use pattern \(name): invalid pattern: \(reason)")
         } catch {
-            throw RuntimeError("cannot use pattern \(pattern): \(error)")
+            throw RuntimeError("cannot use pattern \(name): \(error)")
         }
     }
 }

@@ -95,7 +95,7 @@ struct LiveCommand: AsyncParsableCommand {
                 throw ValidationError("--camera-format takes four characters (MJPG, YUYV, ...: `devices --device` lists them), got \(cameraFormat)")
             }
         }
-        if calibration.calibrate { try calibration.validate(pattern: detection.parsedPattern()) }
+        if calibration.calibrate, !detection.identifiesPattern { try calibration.validate(pattern: detection.parsedPattern()) }
         try validateRig()
     }
 
@@ -114,7 +114,7 @@ struct LiveCommand: AsyncParsableCommand {
         if rigReplay { try validateRigReplay() }
         let window = preview ? try LivePreview.open(console: console) : nil  // without a display, before anything is opened
         defer { window?.close() }
-        let detector = try detection.makeDetector()
+        let detector = try await sessionDetector(replay: replay, camera: identifyingCamera(), console: console, interruption: interruption)
         var configuration = LiveSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern),
                                                       hold: detection.holdDuration, pictures: out)
         configuration.automatic = auto

@@ -16,7 +16,8 @@ enum LiveHelp {
         --calibrate solves the camera (pinhole, as `calibrate` does) in the background after each \
         picture once there are three, one solve at a time (pictures taken meanwhile are solved together \
         next), and prints each result: views, RMS error, focal lengths with their 95% intervals, and \
-        "good" once the RMS is under --good-rms and both intervals under --good-focal-interval. At the \
+        the verdict `calibrate` gives (good, not good or not enough to judge, with the reasons), whose \
+        limits also take --good-rms and --good-focal-interval. At the \
         end, the last solve's files (calibration.yaml, camera_info.yaml, calibration.json, coverage.png, \
         residuals.png, as `calibrate` writes them) go into --calibration-out, their paths to standard \
         output. Only this session's pictures are solved. With --camera (a rig), the sets are solved as \

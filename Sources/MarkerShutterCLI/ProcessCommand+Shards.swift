@@ -39,7 +39,8 @@ extension ProcessCommand {
     func runShards() throws {
         let task = try task()
         let outputFolder = output!
-        let detector = try detection.makeDetector()
+        // With --pattern auto, each folder's own: identified from its first frames, the same in every task.
+        let given = detection.identifiesPattern ? nil : try detection.makeDetector()
         var options = FolderProcessor.Options()
         options.hold = detection.holdDuration
         if let jobs { options.jobs = jobs }
@@ -77,6 +78,14 @@ extension ProcessCommand {
             do {
                 frameFolder = try FrameFolder(path: unit.folder, framesPerSecond: fps)
                 try SafeOutput.checkFolder(outputFolder, option: "--output", notAnyOf: [frameFolder.path])
+            } catch {
+                FileHandle.standardError.write("marker-shutter: nothing to process: \(error)\n")
+                failures.append(unit.folder)
+                continue
+            }
+            let detector: MarkerDetector
+            do {
+                detector = try given ?? detection.makeDetector(identifyingIn: frameFolder.frames.map(\.path), source: unit.folder)
             } catch {
                 FileHandle.standardError.write("marker-shutter: nothing to process: \(error)\n")
                 failures.append(unit.folder)

@@ -36,6 +36,7 @@ struct ProcessCommand: ParsableCommand {
               marker-shutter process Samples/charuco-session
               marker-shutter process recording --output timeline.jsonl --annotate annotated
               marker-shutter process photos --pattern chessboard:9x6 | jq .shutter
+              marker-shutter process recording --pattern auto --output timeline.jsonl
               marker-shutter process frames --fps 15 --select picks --jobs 1
               marker-shutter process recording --shard 2/4 --output shards
               marker-shutter process --folders archive.txt --shard slurm --output shards
@@ -155,7 +156,7 @@ struct ProcessCommand: ParsableCommand {
     /// Processes one camera's frames: a folder, or a bag's topic (whose `inputs`, the bag, are never written).
     func process(_ frameFolder: FrameFolder, inputs: [String] = []) throws {
         let destination = try checkOutputs(frameFolder, inputs: inputs)
-        let detector = try detection.makeDetector()
+        let detector = try detection.makeDetector(identifyingIn: frameFolder.frames.map(\.path), source: frameFolder.path)
         var configuration = ProcessRun.Configuration(folder: frameFolder, detector: detector, rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration
         noteCoreLimits()

@@ -1,6 +1,7 @@
 import Calibration
 import Foundation
 import MarkerDetection
+import Pixels
 import Testing
 
 /// Input a calibration cannot use: a clear error naming what is wrong.
@@ -78,12 +79,26 @@ import Testing
         }
     }
 
-    @Test func aFolderOfImagesNeedsAPattern() throws {
+    /// Without a pattern the target is identified from the pictures: pictures that cannot be read
+    /// leave nothing to identify it from.
+    @Test func aFolderOfUnreadableImagesNeedsAPattern() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(FileManager.default.createFile(atPath: folder + "/a.png", contents: Data()))
         #expect(throws: CalibrationError.unreadableInput(
-            path: folder, reason: "it has no sidecars, so the target must be named with --pattern")) {
+            path: folder, reason: "it has no sidecars and none of its pictures can be read to identify its target; name it with --pattern")) {
+            try PictureSet(folder: folder, pattern: nil)
+        }
+    }
+
+    /// Pictures that show no target leave doubt, said with what was seen; no pattern is guessed.
+    @Test func aFolderOfPicturesWithoutATargetNeedsAPattern() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let gray = try PixelBuffer(copying: [UInt8](repeating: 128, count: 320 * 240), width: 320, height: 240, format: .gray8)
+        #expect(FileManager.default.createFile(atPath: folder + "/a.png", contents: Data(try ImageFile.encode(gray, as: .png))))
+        #expect(throws: CalibrationError.unreadableInput(
+            path: folder, reason: "it has no sidecars and its target cannot be identified: no target found in 1 frame; name it with --pattern")) {
             try PictureSet(folder: folder, pattern: nil)
         }
     }

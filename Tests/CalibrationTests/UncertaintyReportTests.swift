@@ -43,15 +43,23 @@ import Testing
         let map = try #require(report.uncertainty)
         let check = try #require(report.crossValidation)
         let lines = report.summary
-        let p = ProjectionWording.pixels
+        let a = ProjectionWording.amount, p = ProjectionWording.pixels
+        let noise = try #require(report.noiseUncertainty)
+        try #require(report.spreadUncertainty != nil, "this set's views spread beyond their corners' scatter")
         #expect(lines.contains(
-            "projection uncertainty (worst direction, 1 sigma, at the boards' mean distance): centre \(p(map.centre)) px, "
-                + "worst corner \(p(map.worstCorner.value)) px (\(map.worstCorner.name)), "
-                + "\(Int((map.share() * 100).rounded()))% of the image under 0.5 px"))
+            "projection uncertainty (worst direction, 1 sigma, at the boards' mean distance): centre \(a(map.centre)), "
+                + "worst corner \(ProjectionWording.corner(map.worstCorner.value, name: map.worstCorner.name)), "
+                + "\(Int((map.share(under: 1) * 100).rounded()))% of the image under 1 px; the corners' scatter alone: "
+                + "centre \(a(noise.centre)), worst corner \(a(noise.worstCorner.value))"))
+        let range = try #require(check.differenceRange)
         #expect(lines.contains(
-            "cross-validation (halves of 10 and 10 views): they differ by \(p(check.difference.mean)) px on average, "
-                + "\(p(check.difference.percentile95)) px at the 95th percentile, where their uncertainties explain "
-                + "\(p(check.explained95)) px: consistent"))
+            "cross-validation (3 random splits into halves of 10 and 10 views): they differ by \(a(check.difference.mean)) on average, "
+                + "\(a(check.difference.percentile95)) at the 95th percentile (\(p(range.lowerBound)) to \(p(range.upperBound)) over "
+                + "the splits), where their uncertainties explain \(a(check.explained95)): consistent"))
+        // Each worst corner over 1 px is named beside "good".
+        let verdict = try #require(lines.last)
+        #expect(verdict.hasPrefix("verdict: good, but the upper-left corner's projection uncertainty reaches "), "\(verdict)")
+        #expect(!lines.joined().contains("nan"))
         #expect(lines.contains { $0.hasPrefix("  held-out error: ") })
     }
 
@@ -76,7 +84,7 @@ import Testing
         let map = try #require(report.uncertainty)
         try #require(map.worstCorner.value > 1, "the 4-view set is weak at its corners: \(map.corners)")
         #expect(report.advice.contains(
-            "the projection uncertainty reaches \(ProjectionWording.pixels(map.worstCorner.value)) px at the \(map.worstCorner.name) "
+            "the projection uncertainty \(ProjectionWording.reaches(map.worstCorner.value)) at the \(map.worstCorner.name) "
                 + "corner: capture more near the \(map.worstCorner.name) corner"))
         // The 24 poses that push the board into the image's corners: no advice.
         let covered = try SyntheticViews.projected(camera: RefinementTruthTests.pinhole, columns: 12, rows: 9, noise: 0.3, seed: 5)

@@ -39,7 +39,7 @@ import Testing
 
     @Test(arguments: [
         ("apriltag:tag36h12", "an AprilTag family (tag36h11, tag25h9, tag16h5, tagStandard41h12, tagStandard52h13, "
-            + "tagCircle21h7, tagCustom48h12), found 'tag36h12'"),
+            + "tagCircle21h7, tagCustom48h12, tag36h10, tagCircle49h12), found 'tag36h12'"),
         ("apriltag:", "an AprilTag family"),
         ("apriltag:tag36h11:decimate=0.5", "decimate= a number from 1.0 to 16.0, found 'decimate=0.5'"),
         ("apriltag:tag36h11:sigma=11", "sigma= a number from -10.0 to 10.0, found 'sigma=11'"),
@@ -50,7 +50,7 @@ import Testing
         ("aprilgrid:1000x1000:tag36h11", "a grid within tag36h11's ids 0...586, found 1000000 tags"),
         ("aprilgrid:2000x2:tag36h11", "a size of 1...1000 tags each way, found 2000x2"),
         ("aprilgrid:0x6:tag36h11", "a size of 1...1000 tags each way, found 0x6"),
-        ("aprilgrid:6x6:tagStandard41h12", "an AprilGrid family Kalibr prints (tag36h11, tag25h9 or tag16h5)"),
+        ("aprilgrid:6x6:tagStandard41h12", "an AprilGrid family with a plain border (tag36h11, tag25h9, tag16h5 or tag36h10)"),
         ("aprilgrid:6x6:tag36h11:spacing=0", "spacing= a number above 0.0 and at most 1.0, found 'spacing=0'"),
         ("aprilgrid:6x6:tag36h11:spacing=1.5", "spacing= a number above 0.0 and at most 1.0, found 'spacing=1.5'"),
         ("aprilgrid:6x6:tag36h11:size=-1", "size=LENGTH with a positive number, found 'size=-1'"),

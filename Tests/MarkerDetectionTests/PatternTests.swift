@@ -46,8 +46,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("", "a pattern kind (aruco, gridboard, charuco, chessboard, apriltag or aprilgrid) followed by ':', found ''"),
-        ("qr:DICT_6X6_250", "a pattern kind (aruco, gridboard, charuco, chessboard, apriltag or aprilgrid) followed by ':', found 'qr'"),
+        ("", "a pattern kind (aruco, gridboard, charuco, chessboard, apriltag, aprilgrid, circles or acircles) followed by ':', found ''"),
+        ("qr:DICT_6X6_250", "a pattern kind (aruco, gridboard, charuco, chessboard, apriltag, aprilgrid, circles or acircles) followed by ':', found 'qr'"),
         ("aruco:DICT_6X6_251", "a predefined dictionary ("),
         ("aruco:markers.txt", "a dictionary: an OpenCV name like DICT_6X6_250 or a dictionary file ending in .yml, .yaml, .xml, .json, found 'markers.txt'"),
         ("aruco", "a dictionary: an OpenCV name like DICT_6X6_250"),

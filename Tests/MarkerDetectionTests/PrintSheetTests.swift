@@ -67,6 +67,19 @@ import Testing
         #expect(worst < 0.005)
     }
 
+    /// OpenCV's asymmetric circle grid with rows 20 mm apart on A4: every circle found, and the
+    /// centres of neighbours in a row (two spacings apart) 40 mm apart within 0.5%.
+    @Test(.enabled(if: poppler, "poppler-utils (pdftoppm, pdfinfo) is not installed"))
+    func aCircleGridsSpacingMeasuresItsSize() throws {
+        let measured = try Self.measure("acircles:4x11:spacing=20mm", paper: .a4) { $0 % 4 == 3 ? nil : $0 + 1 }
+        #expect(measured.corners == 44)
+        #expect(measured.square.count == 33)
+        let worst = measured.square.map { abs($0 / 40 - 1) }.max() ?? 1
+        print("acircles 20 mm on A4 at 300 dpi: neighbours in a row \(measured.square.min() ?? 0)...\(measured.square.max() ?? 0) mm, worst \(worst * 100)%")
+        #expect(worst < 0.005)
+        #expect(PrintSheet.sizeText(of: try Pattern(parsing: "acircles:4x11:spacing=20mm")) == "circles 10 mm across, rows 20 mm apart")
+    }
+
     /// A ChArUco board of 35 mm squares on Letter: its corners found, squares 35 mm within 0.5%.
     @Test(.enabled(if: poppler, "poppler-utils (pdftoppm, pdfinfo) is not installed"))
     func aCharucoBoardsSquaresMeasureTheirSize() throws {

@@ -51,6 +51,29 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch + "/rig/rectified").count == 13)
     }
 
+    /// `--model fisheye` on the stereo sample: OpenCV's fisheye solve cannot start with the right
+    /// camera's 12.jpg (it returns its initial guess unchanged), so that view is left out with the
+    /// reason and the rest solve; the rig's joint intervals say they leave out the views' spread.
+    @Test func fisheyeLeavesOutTheViewOpenCVsFisheyeSolveCannotStartWith() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Self.rigFolder(scratch + "/pictures")
+        let result = try MarkerShutterBinary.run(
+            ["calibrate", "pictures", "--pattern", "chessboard:9x6", "--model", "fisheye", "--out", "rig"], in: scratch)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  views: 12 used, 1 rejected (model fisheye, image 640x480, pattern chessboard:9x6)"), "\(lines)")
+        #expect(lines.contains {
+            $0.hasPrefix("    rejected 12.jpg: OpenCV's fisheye::calibrate cannot start with this view (its pose from the board's "
+                + "homography fails); without it the start's RMS is 0.18")
+        }, "\(lines)")
+        #expect(lines.contains("rig: 2 cameras, 13 sets used, 0 dropped (pattern chessboard:9x6)"))
+        #expect(lines.contains("  right placed from left (12 shared sets)"))
+        #expect(lines.contains { $0.contains("the spread between views was not measured (the rig's joint solve is not solved again") })
+        #expect(FileManager.default.fileExists(atPath: scratch + "/rig/rig.yaml"))
+        #expect(FileManager.default.fileExists(atPath: scratch + "/rig/right-alone/calibration.json"))
+    }
+
     /// A rig picture folder (one subfolder per camera, each set's sidecar beside them, not read)
     /// with a model per camera.
     @Test func aRigPictureFolderIsCalibratedAsARig() throws {

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-/// The tag families libapriltag 3.3 provides (tagCircle49h12 and tag36h10 are left out).
+/// The tag families libapriltag 3.3 provides.
 typedef enum atag_family {
     ATAG_FAMILY_TAG36H11 = 0,
     ATAG_FAMILY_TAG25H9 = 1,
@@ -24,7 +24,12 @@ typedef enum atag_family {
     ATAG_FAMILY_TAGSTANDARD52H13 = 4,
     ATAG_FAMILY_TAGCIRCLE21H7 = 5,
     ATAG_FAMILY_TAGCUSTOM48H12 = 6,
+    ATAG_FAMILY_TAG36H10 = 7,
+    ATAG_FAMILY_TAGCIRCLE49H12 = 8,
 } atag_family;
+
+/// How many families atag_family names.
+#define ATAG_FAMILY_COUNT 9
 
 /// What a family is: how many codes, and its drawing grid.
 typedef struct atag_family_info {
@@ -91,6 +96,34 @@ extern const int32_t atag_minimum_side;
 /// runs libapriltag on the calling thread alone (see detector.c for why not on its worker pool).
 shim_status atag_detector_detect(atag_detector *detector, const shim_pixels *pixels, atag_tags **tags, shim_error *error);
 void atag_tags_free(atag_tags *tags);
+
+/// Tags of every family at once, for finding out what a target is: the classic families (36h11,
+/// 36h10, 25h9, 16h5) with Kalibr's border of two cells (looked for, as the AprilGrid detector looks,
+/// with black thinned by a pixel), the others with their own border. The classic families with
+/// their own one-cell border are left to OpenCV's AprilTag dictionaries. Bit errors are corrected
+/// only where a family's codes lie far apart (at most one). Any number of threads may call
+/// atag_identifier_detect at once.
+typedef struct atag_identifier atag_identifier;
+
+shim_status atag_identifier_create(atag_identifier **identifier, shim_error *error);
+void atag_identifier_free(atag_identifier *identifier);
+
+/// One tag found by an identifier: its family, its border and, as atag_tag, its id and corners.
+typedef struct atag_identified_tag {
+    atag_family family;
+    int32_t border_cells;
+    int32_t id;
+    double corners[8];
+} atag_identified_tag;
+
+typedef struct atag_identified_tags {
+    size_t count;
+    atag_identified_tag *tags;
+} atag_identified_tags;
+
+shim_status atag_identifier_detect(atag_identifier *identifier, const shim_pixels *pixels, atag_identified_tags **tags,
+                                  shim_error *error);
+void atag_identified_tags_free(atag_identified_tags *tags);
 
 /// Where the libapriltag this process runs with was loaded from. libapriltag has no version call
 /// and its headers no version macro; its shared object's file name carries the version it was

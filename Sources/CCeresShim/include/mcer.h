@@ -59,7 +59,20 @@ typedef enum mcer_model {
  *   rational one, k3 and k4 of the fisheye one) adds a residual `regularization * coefficient`,
  *   in pixels, pulling it towards 0 where the corners say little about it.
  * - `hold_distortion`: when nonzero, the distortion coefficients keep their initial values (only
- *   fx fy cx cy and the poses are refined; no regularization; their covariance is 0). */
+ *   fx fy cx cy and the poses are refined; no regularization; their covariance is 0).
+ * - `skip_covariance`: when nonzero, no covariance is computed (a solve whose spread alone is
+ *   wanted): the solution's covariance blocks are 0 and its `full_covariance` must be NULL.
+ * - `rational_weights`: when not NULL, 8 weights, one per distortion coefficient of the rational
+ *   model in its order (k1 k2 p1 p2 k3 k4 k5 k6), each adding the residual `weight * coefficient`
+ *   in place of `regularization` on k3 to k6 (a weight of 0 adds none).
+ * - `guard_weight`: when positive, a camera whose guard radii are set (mcer_rig_camera, or
+ *   `guard_inner` and `guard_outer` here for mcer_refine) gets residuals that keep its radial
+ *   mapping r -> r x radial(r) from folding or bending away where no corner is: at radii between
+ *   the corners' farthest (`guard_inner`, as tan of the angle off the axis) and the image corners'
+ *   (`guard_outer`), its slope below 0.1 and its second difference over each step, in pixels at
+ *   `guard_scale` pixels per unit (the focal length), `guard_weight` times each.
+ * With `loss_scale` 0 the first solve is already plain least squares, and it is not repeated when
+ * no corner is dropped. */
 typedef struct mcer_settings {
     double loss_scale;
     double drop_sigmas;
@@ -67,6 +80,12 @@ typedef struct mcer_settings {
     double regularization;
     int32_t rounds;
     int32_t hold_distortion;
+    int32_t skip_covariance;
+    const double *rational_weights;
+    double guard_weight;
+    double guard_inner;
+    double guard_outer;
+    double guard_scale;
 } mcer_settings;
 
 /* Views of a planar target, as in mcal_problem, with the starting point of the refinement:
@@ -132,6 +151,10 @@ typedef struct mcer_rig_camera {
     mcer_model model;
     const double *initial_intrinsics;
     int32_t hold_distortion;
+    /* The guard's radii and scale for this camera (mcer_settings' `guard_weight`); 0: no guard. */
+    double guard_inner;
+    double guard_outer;
+    double guard_scale;
 } mcer_rig_camera;
 
 /* A rig's views of a planar target.

@@ -1,6 +1,7 @@
 /*
- * msd: marker-shutter detection, a C interface over OpenCV 4.6 (core, imgproc, imgcodecs, calib3d
- * and the contrib aruco module).
+ * msd: marker-shutter detection, a C interface over OpenCV 4.6 (core, imgproc, calib3d and the
+ * contrib aruco module), libjpeg and libpng (image files; OpenCV's imgcodecs is loaded for BMP and
+ * TIFF files alone).
  *
  * Conventions:
  * - Every function returns a shim_status and writes results through out-parameters. When it fails
@@ -169,13 +170,21 @@ typedef enum msd_pattern_kind {
     MSD_PATTERN_CHARUCO = 2,
     /* A chessboard of columns x rows inner corners. */
     MSD_PATTERN_CHESSBOARD = 3,
+    /* A symmetric grid of columns x rows circles (dark on light), found with cv::findCirclesGrid;
+     * point (column, row) lies at (column, row) x square_length, its id row * columns + column. */
+    MSD_PATTERN_CIRCLES = 4,
+    /* OpenCV's asymmetric circle grid: rows of `columns` circles, every other row shifted by half
+     * the spacing within a row; point (column, row) lies at ((2 column + row % 2), row) x
+     * square_length, its id row * columns + column (OpenCV's order). */
+    MSD_PATTERN_ACIRCLES = 5,
 } msd_pattern_kind;
 
 typedef struct msd_pattern {
     msd_pattern_kind kind;
     int32_t columns;
     int32_t rows;
-    /* ChArUco: square side; grid board: unused. Any unit, only ratios matter. */
+    /* ChArUco: square side; circle grids: the spacing (the distance between neighbouring rows);
+     * grid board: unused. Any unit, only ratios matter. */
     double square_length;
     /* ChArUco and grid board: marker side. */
     double marker_length;
@@ -248,7 +257,9 @@ typedef struct msd_detect_options {
      *   rectangle, where it was looked for); otherwise the whole image is searched.
      * - No rectangle: the frame before showed no board. The image is searched at full resolution
      *   straight away: while nothing is in view the downscaled passes would run on every frame in
-     *   vain, and would save time only on the frame where a board comes back.
+     *   vain, and would save time only on the frame where a board comes back. A chessboard is
+     *   looked for by the passes all the same (a few milliseconds where there is none, against up
+     *   to half a second at full resolution on the frame where one comes back).
      * What is found is what a search without the hint finds, but for one case: with two copies of
      * one board in view, a search that accounts for the board in the rectangle keeps to the copy
      * there. */
@@ -306,6 +317,104 @@ typedef struct msd_annotation {
 /* Draws markers with their ids, board corners with theirs and the badge on a BGR24 copy of `pixels`. */
 shim_status msd_image_annotate(const shim_pixels *pixels, const msd_annotation *annotation, msd_image **image,
                               shim_error *error);
+
+/* MARK: - Identifying a target */
+
+/* The code sets markers are read with when a target is identified: OpenCV's predefined
+ * dictionaries, the largest of each nest (DICT_4X4_50 is the first 50 codes of DICT_4X4_1000, and so
+ * on for every size), numbered as msd_predefined_dictionary. Tags found by other means (libapriltag)
+ * take code sets from MSD_CODE_SET_EXTERNAL up. */
+#define MSD_CODE_SET_EXTERNAL 1000
+
+/* A marker found by its code, whatever target it belongs to: its code set, its id there, and its
+ * four corners clockwise from its own top-left (as printed), x0, y0 ... x3, y3. */
+typedef struct msd_coded_marker {
+    int32_t code_set;
+    int32_t id;
+    float corners[8];
+} msd_coded_marker;
+
+typedef enum SHIM_CLOSED_ENUM msd_layout_kind {
+    /* Markers of one code set that form no board layout. */
+    MSD_LAYOUT_LOOSE = 0,
+    /* Markers in rows and columns, ids counting along the rows from the first (an ArUco grid
+     * board counts its rows from the top, Kalibr's AprilGrid from the bottom: ids_up). */
+    MSD_LAYOUT_GRID = 1,
+    /* Markers in the white squares of a chessboard, ids row by row from the top-left square. */
+    MSD_LAYOUT_CHARUCO = 2,
+    /* A chessboard of dark and light squares (columns x rows inner corners). */
+    MSD_LAYOUT_CHESSBOARD = 3,
+    /* A symmetric circle grid (columns x rows circles). */
+    MSD_LAYOUT_CIRCLES = 4,
+    /* OpenCV's asymmetric circle grid (rows of `columns` circles). */
+    MSD_LAYOUT_ACIRCLES = 5,
+} msd_layout_kind;
+
+/* A target one image shows, as far as that image tells it. */
+typedef struct msd_layout {
+    msd_layout_kind kind;
+    /* The markers' code set; -1 for chessboards and circle grids. */
+    int32_t code_set;
+    /* Markers (or chessboard squares, or circles) that fit the layout. */
+    int32_t features;
+    /* The smallest and largest id of those markers. */
+    int32_t min_id;
+    int32_t max_id;
+    /* Markers (chessboard corners, circles) across: 0 when the image does not tell (a chessboard or
+     * circle grid not seen whole: its kind alone is told). */
+    int32_t columns;
+    /* Rows: 0 when the image does not show where the board ends (then min_rows is how many it
+     * has at least). */
+    int32_t rows;
+    int32_t min_rows;
+    /* Grids: the id of the first marker, or -1 when the image does not tell. */
+    int32_t first_id;
+    /* Grids: nonzero when ids count rows from the bottom of the board, as Kalibr's AprilGrid does. */
+    int32_t ids_up;
+    /* ChArUco: nonzero when the top-left square holds a marker (OpenCV before 4.6 on boards of an
+     * even number of rows; every board of an odd number of rows). */
+    int32_t marker_at_origin;
+    /* ChArUco: a marker's side over a square's; grids: the gap between markers over a marker's
+     * side; 0 when not measured. */
+    double ratio;
+    /* Nonzero when the board's columns run more across the image than down it. */
+    int32_t columns_across;
+    /* Root mean square distance, in pixels, of the markers' corners (or the points) from where one
+     * homography of the layout puts them. */
+    double error;
+} msd_layout;
+
+typedef struct msd_identification msd_identification;
+
+typedef struct msd_identify_options {
+    /* Nonzero: read markers of every predefined dictionary in the image; zero: use the `extra`
+     * markers alone (those a call before read, say, with the caller's). */
+    int32_t read_markers;
+    /* Nonzero: look for chessboards and circle grids too, when no markers form a board. */
+    int32_t plain_boards;
+} msd_identify_options;
+
+/* Finds what target `pixels` shows: with options->read_markers, markers of every predefined
+ * dictionary (each read by its code alone, at most one code set a marker), plus the `extra` markers
+ * given (libapriltag's tags), each with its edges settled on the image, grouped by code set and
+ * fitted to the layouts above; and with options->plain_boards, chessboards and circle grids, each
+ * counted from its squares or circles and confirmed with cv::findChessboardCorners or
+ * cv::findCirclesGrid. NULL options read markers and look for nothing else. */
+shim_status msd_identify(const shim_pixels *pixels, const msd_coded_marker *extra, size_t extra_count,
+                        const msd_identify_options *options, msd_identification **identification, shim_error *error);
+
+/* What msd_identify found, valid until msd_identification_free: every layout (the best one of each
+ * code set, the plain boards) and every marker it read. */
+typedef struct msd_identification_view {
+    size_t layout_count;
+    const msd_layout *layouts;
+    size_t marker_count;
+    const msd_coded_marker *markers;
+} msd_identification_view;
+
+shim_status msd_identification_view_get(const msd_identification *identification, msd_identification_view *view,
+                                       shim_error *error);
+void msd_identification_free(msd_identification *identification);
 
 /* MARK: - Threads */
 

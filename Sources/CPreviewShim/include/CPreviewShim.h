@@ -1,6 +1,9 @@
 /*
  * mpw: marker-shutter preview window, a C interface over OpenCV 4.6's highgui (a window showing
- * frames, with its keys) and Xlib (whether a display can be reached at all).
+ * frames, with its keys) and Xlib (whether a display can be reached at all). Neither is linked:
+ * each is loaded the first time it is needed (libX11.so.6 by mpw_display_check,
+ * libopencv_highgui.so.406 by mpw_window_open), and a library that cannot be loaded is reported
+ * as SHIM_STATUS_NO_DISPLAY (Xlib) or SHIM_STATUS_LIBRARY_ERROR (highgui), naming the package.
  *
  * Conventions (as in COpenCVShim.h and CCalibrationShim.h):
  * - Every function returns a shim_status and writes results through out-parameters. When it fails

@@ -14,8 +14,11 @@ public struct CalibrationComparison: Sendable {
     /// What the two uncertainty maps explain (as in ``CrossValidation``), in pixels; not a number
     /// when either file has no map.
     public var explained95: Double
-    /// The verdict.
-    public var verdict: CrossValidation.Verdict
+    /// The verdict in ``CrossValidation``'s words (by its rule), or `nil` when there is not enough
+    /// to judge (``notJudged`` says why).
+    public var verdict: CrossValidation.Verdict?
+    /// Why there is no verdict: a calibration without an uncertainty map.
+    public var notJudged: String?
 
     /// Compares `first` with `second`, at the first's map distance.
     ///
@@ -33,7 +36,6 @@ public struct CalibrationComparison: Sendable {
         self.second = second
         let distance = first.uncertainty?.distance ?? second.uncertainty?.distance ?? 1
         difference = ProjectionDifference(from: first.camera, to: second.camera, distance: distance)
-        var unsure = Double.infinity
         if let a = first.uncertainty, let b = second.uncertainty {
             var explained: [Double] = []
             for row in 0..<difference.rows {
@@ -43,23 +45,28 @@ public struct CalibrationComparison: Sendable {
                     explained.append(2.45 * (u * u + v * v).squareRoot())
                 }
             }
-            explained95 = ProjectionDifference.percentile(explained, 0.95)
-            unsure = max(ProjectionDifference.percentile(a.values, 0.95), ProjectionDifference.percentile(b.values, 0.95))
+            explained95 = Self.percentile95(explained)
+            let unsure = max(Self.percentile95(a.values), Self.percentile95(b.values))
+            verdict = CrossValidation.verdict(difference95: difference.percentile95, explained95: explained95, unsure: unsure)
+        } else if difference.percentile95 <= CrossValidation.closeEnough {
+            // Consistent whatever the uncertainties: the rule calls halves this close consistent.
+            explained95 = .nan
+            verdict = .consistent
         } else {
             explained95 = .nan
+            let without = [first, second].filter { $0.uncertainty == nil }.map { "\($0.path) (\($0.format))" }
+            notJudged = without.joined(separator: " and ") + (without.count == 1 ? " has" : " have")
+                + " no uncertainty map, so whether " + ProjectionWording.amount(difference.percentile95)
+                + " apart (95th percentile) is more than the calibrations can know cannot be told; within "
+                + ProjectionWording.amount(CrossValidation.closeEnough) + " they would be consistent whatever it is"
         }
-        verdict = CrossValidation.verdict(difference95: difference.percentile95, explained95: explained95, unsure: unsure)
     }
 
-    /// Why no verdict can be given, or `nil` when one can: a file without an uncertainty map (another
-    /// tool's) leaves unknown whether a difference beyond ``CrossValidation/closeEnough`` is more
-    /// than the calibrations can know.
-    public var unjudged: String? {
-        guard verdict != .consistent, first.uncertainty == nil || second.uncertainty == nil else { return nil }
-        let missing = [first, second].filter { $0.uncertainty == nil }.map { "\($0.path) (\($0.format))" }
-        return "\(missing.joined(separator: " and ")) \(missing.count == 1 ? "has" : "have") no uncertainty map, so whether "
-            + "\(ProjectionWording.pixels(difference.percentile95)) px apart (95th percentile) is more than the calibrations can know "
-            + "cannot be told; within \(ProjectionWording.pixels(CrossValidation.closeEnough)) px they would be consistent whatever it is"
+    /// The 95th percentile of `values`, counting points of no bound (infinite) as the largest.
+    static func percentile95(_ values: [Double]) -> Double {
+        let sorted = values.filter { !$0.isNaN }.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1))]
     }
 
     /// The lines `marker-shutter compare` prints.
@@ -77,16 +84,21 @@ public struct CalibrationComparison: Sendable {
             if let map = side.uncertainty {
                 lines.append(
                     "\(name) (\(side.path)): uncertainty centre \(p(map.centre)) px, corners " + corners(map.corners)
-                        + ", \(Int((map.share() * 100).rounded()))% of the image under 0.5 px")
+                        + ", \(Int((map.share(under: 1) * 100).rounded()))% of the image under 1 px"
+                        + (side.verdict.map { "; its verdict: " + $0 } ?? ""))
             } else {
                 lines.append("\(name) (\(side.path)): no uncertainty map in the file (\(side.format))")
             }
         }
-        if let unjudged {
-            lines.append("verdict: not judged: " + unjudged)
+        if let verdict, explained95.isFinite {
+            lines.append(
+                "verdict: " + verdict.sentence(of: "the calibrations") + " (their uncertainties explain "
+                    + ProjectionWording.amount(explained95) + ")")
+        } else if let verdict {
+            lines.append("verdict: " + verdict.sentence(of: "the calibrations") + " (within "
+                + ProjectionWording.amount(CrossValidation.closeEnough) + " at the 95th percentile, whatever their uncertainties)")
         } else {
-            let explained = explained95.isFinite ? "their uncertainties explain \(p(explained95)) px" : "their uncertainties are unknown"
-            lines.append("verdict: " + verdict.sentence(of: "the calibrations") + " (\(explained))")
+            lines.append("verdict: not enough to judge: " + (notJudged ?? "the uncertainties are unknown"))
         }
         return lines
     }

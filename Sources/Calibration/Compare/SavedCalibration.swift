@@ -10,6 +10,8 @@ public struct SavedCalibration: Sendable {
     public var camera: Camera
     /// The uncertainty map, when the file has one.
     public var uncertainty: UncertaintyMap?
+    /// The verdict the file gives itself (``CalibrationVerdict``'s line), when it has one.
+    public var verdict: String?
     /// What the file is: `calibration.json`, `ROS camera_info`, `Kalibr camchain`, `mrcal
     /// cameramodel`, `OpenCV FileStorage`, `rig.yaml`.
     public var format = "calibration.json"
@@ -21,6 +23,11 @@ public struct SavedCalibration: Sendable {
         let camera_matrix: [Double]
         let distortion_coefficients: [Double]
         let projection_uncertainty: ProjectionUncertaintyFile?
+        let verdict: Verdict?
+
+        struct Verdict: Decodable {
+            let sentence: String
+        }
     }
 
     /// A calibration from its parts.
@@ -62,5 +69,6 @@ public struct SavedCalibration: Sendable {
         self.path = file
         camera = Camera(model: model, imageSize: size, fx: k[0], fy: k[4], cx: k[2], cy: k[5], distortion: decoded.distortion_coefficients)
         uncertainty = decoded.projection_uncertainty?.map(imageSize: size)
+        verdict = decoded.verdict.map { String($0.sentence.prefix(400)) }
     }
 }

@@ -54,7 +54,7 @@ public enum CalibrationAdvice {
     public static func sentence(for uncertainty: UncertaintyMap) -> String? {
         let worst = uncertainty.worstCorner
         guard !(worst.value <= uncertaintyLimit) else { return nil }
-        return "the projection uncertainty reaches " + ProjectionWording.pixels(worst.value) + " px at the \(worst.name) corner: "
+        return "the projection uncertainty " + ProjectionWording.reaches(worst.value) + " at the \(worst.name) corner: "
             + "capture more near the \(worst.name) corner"
     }
 }

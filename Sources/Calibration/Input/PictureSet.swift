@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// A folder with JSON sidecars (as `live` writes them: `capture_0001.png` with `capture_0001.json`)
 /// is read from the sidecars' stored detections, without detecting again. Any other folder of
-/// images is detected with the pattern given.
+/// images is detected with the pattern given, or, when none is, with the one ``PatternIdentifier``
+/// finds in its first pictures.
 public struct PictureSet: Sendable {
     /// Where the views came from.
     public enum Source: String, Sendable {
@@ -25,6 +26,8 @@ public struct PictureSet: Sendable {
     public let pattern: Pattern
     /// How the views were found.
     public let source: Source
+    /// What identification found, when the pattern was identified from the pictures.
+    public let identification: PatternIdentification?
     /// One view per picture in which the target was found, in name order.
     public let views: [CalibrationView]
     /// Pictures in which the target was not found.
@@ -55,10 +58,12 @@ public struct PictureSet: Sendable {
     ///
     /// - Parameters:
     ///   - folder: The folder of pictures.
-    ///   - pattern: The target; needed for a folder without sidecars, and checked against the
-    ///     sidecars' own pattern when there are some.
+    ///   - pattern: The target, checked against the sidecars' own pattern when there are some; for
+    ///     a folder without sidecars, `nil` identifies it from the first
+    ///     ``PatternIdentifier/typicalFrameCount`` pictures (in name order) that can be read.
     /// - Throws: ``CalibrationError/unreadableInput(path:reason:)`` for a missing folder, a corrupted
-    ///   sidecar, an unreadable image or a pattern that disagrees with the sidecars;
+    ///   sidecar, an unreadable image, a pattern that disagrees with the sidecars or a target that
+    ///   cannot be identified without doubt;
     ///   ``CalibrationError/patternWithoutLayout(_:)`` for loose markers.
     public init(folder: String, pattern: Pattern?) throws(CalibrationError) {
         let entries = try FolderEntry.list(folder)
@@ -91,6 +96,7 @@ public struct PictureSet: Sendable {
             // A --pattern that gives the same target a size (or another one) lays the views out at it.
             let layout = try TargetLayout(pattern ?? stored)
             self.pattern = pattern ?? stored
+            identification = nil
             source = .sidecars
             let resized = pattern.map { $0 != stored } ?? false
             let all = found.map { sidecar in resized ? layout.view(named: sidecar.2.name, sidecar.3) : sidecar.2 }
@@ -98,11 +104,19 @@ public struct PictureSet: Sendable {
             empty = all.filter(\.points.isEmpty).map { RejectedView(name: $0.name, reason: "no target corners") }
             files = Dictionary(images.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
         } else {
-            guard let pattern else {
-                throw .unreadableInput(path: folder, reason: "it has no sidecars, so the target must be named with --pattern")
-            }
             guard !images.isEmpty else { throw .unreadableInput(path: folder, reason: "it holds no JPEG, PNG, BMP or TIFF images") }
-            self.pattern = pattern
+            if let pattern {
+                identification = nil
+                self.pattern = pattern
+            } else {
+                let found = try Self.identify(images, in: folder)
+                guard let identified = found.pattern else {
+                    throw .unreadableInput(path: folder, reason: "it has no sidecars and its target cannot be identified: \(found); name it with --pattern")
+                }
+                identification = found
+                self.pattern = identified
+            }
+            let pattern = self.pattern
             source = .detected
             let detected = try Self.detect(names: images.map(\.text), in: folder, pattern: pattern) { index throws(CalibrationError) in
                 try images[index].image(in: folder)
@@ -126,6 +140,7 @@ public struct PictureSet: Sendable {
         guard !pictures.isEmpty else { throw .unreadableInput(path: source, reason: "it holds no pictures") }
         folder = source
         self.pattern = pattern
+        identification = nil
         self.source = .detected
         let detected = try Self.detect(names: pictures.map(\.name), in: source, pattern: pattern) { index throws(CalibrationError) in
             try pictures[index].read()
@@ -183,6 +198,23 @@ public struct PictureSet: Sendable {
             boardCorners: sidecar.corners.map { BoardCorner(id: $0.id, point: point($0.point)) }, sharpness: nil, duration: .zero)
         let layout = try TargetLayout(pattern)
         return (entry.text, pattern, layout.view(named: sidecar.image, detection), detection)
+    }
+
+    /// The target the first pictures that can be read show.
+    private static func identify(_ names: [FolderEntry], in folder: String) throws(CalibrationError) -> PatternIdentification {
+        var images: [PixelBuffer] = []
+        for name in names where images.count < PatternIdentifier.typicalFrameCount {
+            if let image = try? name.image(in: folder, channels: .gray) { images.append(image) }
+        }
+        guard !images.isEmpty else {
+            throw .unreadableInput(
+                path: folder, reason: "it has no sidecars and none of its pictures can be read to identify its target; name it with --pattern")
+        }
+        do {
+            return try PatternIdentifier().identify(images)
+        } catch {
+            throw .unreadableInput(path: folder, reason: "its target cannot be identified: \(error)")
+        }
     }
 
     /// Detects `pattern` in every picture (`read` decodes the one at an index), on all cores; views

@@ -12,6 +12,9 @@ public import MarkerDetection
 /// - Chessboard: corner `id` is `(id % columns, id / columns)` squares, times the square's side.
 /// - Grid board: each marker's four corners (clockwise from its top-left), marker `first + i` in
 ///   row `i / columns`, column `i % columns`, a marker plus a gap apart.
+/// - Circle grid: point `id` at ``CircleGrid/position(of:)``: `(column, row)` spacings on a
+///   symmetric grid, `(2 column + row % 2, row)` on an asymmetric one (OpenCV's layout), times the
+///   spacing.
 /// - AprilGrid: corner `id` at Kalibr's grid point `(id % (2 * columns), id / (2 * columns))`: x is
 ///   `(c / 2) * (1 + spacing) * size + (c % 2) * size`, y likewise for the row, up from the bottom.
 public struct TargetLayout: Sendable, Hashable {
@@ -110,6 +113,12 @@ public struct TargetLayout: Sendable, Hashable {
                 guard corner.id >= 0, corner.id < grid.cornerCount else { return nil }
                 let object = ObjectPoint(x: place(corner.id % across), y: place(corner.id / across))
                 return .init(id: corner.id, object: object, image: corner.point)
+            })
+        case .circleGrid(let grid):
+            return unique(detection.boardCorners.compactMap { point in
+                guard point.id >= 0, point.id < grid.pointCount else { return nil }
+                let (x, y) = grid.position(of: point.id)
+                return .init(id: point.id, object: ObjectPoint(x: x * scale, y: y * scale), image: point.point)
             })
         case .aruco, .aprilTag:
             return []

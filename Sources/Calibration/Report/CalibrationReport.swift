@@ -15,13 +15,27 @@ public struct CalibrationReport: Sendable {
     public var pattern: String
     /// The camera's name in camera_info.yaml.
     public var cameraName: String
-    /// The projection-uncertainty map of the final solve at the boards' mean distance, or `nil`
-    /// when the solve has no covariance over the poses (OpenCV's solve alone).
+    /// The projection-uncertainty map of the final solve at the boards' mean distance: the
+    /// corners' scatter (``noiseUncertainty``) and the views' spread (``spreadUncertainty``)
+    /// together, or the scatter alone when the spread was not measured; `nil` when the solve has
+    /// no covariance over the poses (OpenCV's solve alone).
     public var uncertainty: UncertaintyMap?
+    /// The corners' scatter's part of the map (``ProjectionUncertainty``).
+    public var noiseUncertainty: UncertaintyMap?
+    /// The views' spread's part of the map (``ViewSpread/map(of:beyond:)``), when it was measured.
+    public var spreadUncertainty: UncertaintyMap?
     /// The cross-validation, when it was run.
     public var crossValidation: CrossValidation?
     /// Why the cross-validation asked for was not run, when it was not.
     public var crossValidationNotRun: String?
+    /// When the halves disagreed with a pinhole model: the cross-validation of the rational
+    /// model on the same views, which says whether the model is what they disagree on.
+    public var richerModelCheck: CrossValidation?
+    /// The limits the verdict is judged by.
+    public var thresholds: CalibrationVerdict.Thresholds = .standard
+
+    /// Whether the calibration is good (``CalibrationVerdict``).
+    public var verdict: CalibrationVerdict { CalibrationVerdict.judge(self, thresholds: thresholds) }
 
     /// Describes `result`, with its cross-validation when there is one.
     public init(result: CalibrationResult, pattern: String, cameraName: String = "camera", crossValidation: CrossValidation? = nil) {
@@ -29,7 +43,15 @@ public struct CalibrationReport: Sendable {
         self.pattern = pattern
         self.cameraName = cameraName
         self.crossValidation = crossValidation
-        uncertainty = ProjectionUncertainty(run: result.run)?.map()
+        let noise = ProjectionUncertainty(run: result.run)?.map()
+        noiseUncertainty = noise
+        if let noise, let spread = result.run.spread {
+            let spreadMap = spread.map(of: result.camera, beyond: noise)
+            spreadUncertainty = spreadMap
+            uncertainty = .combining(noise, spreadMap)
+        } else {
+            uncertainty = noise
+        }
         coverage = CornerCoverage(views: result.run.views.map(\.view), imageSize: result.imageSize)
         advice = CalibrationAdvice.sentences(for: result, coverage: coverage, uncertainty: uncertainty)
     }
@@ -46,9 +68,29 @@ public struct CalibrationReport: Sendable {
             return
         }
         do {
-            crossValidation = try CrossValidation.run(run, refinement: run.refinement, distance: distance)
+            crossValidation = try CrossValidation.run(run, distance: distance)
         } catch {
             crossValidationNotRun = "\(error)"
+        }
+        checkRicherModel(distance: distance)
+    }
+
+    /// When the halves of a pinhole solve disagree while each is sure of itself, solves the same
+    /// views with the rational model and cross-validates it with the same splits: when its halves
+    /// agree, the pinhole model is what they disagreed on and the verdict says so, naming the
+    /// model to use. Otherwise the verdict stays that the halves disagree (a richer model does not
+    /// explain it: the board, the corners or the pictures do). A model with no richer one here
+    /// (rational, fisheye) is never told to use itself.
+    mutating func checkRicherModel(distance: Double) {
+        guard var check = crossValidation, case .halvesDisagree = check.verdict, result.model == .pinhole else { return }
+        let views = result.run.views.map(\.view)
+        guard let richer = try? CameraCalibration.calibrate(views, model: .rational, spreadGroups: nil),
+              let richerCheck = try? CrossValidation.run(richer.run, distance: distance, splits: check.splits.count)
+        else { return }
+        richerModelCheck = richerCheck
+        if richerCheck.verdict == .consistent {
+            check.verdict = .modelDoesNotFit(richer: .rational)
+            crossValidation = check
         }
     }
 
@@ -186,19 +228,21 @@ public struct CalibrationReport: Sendable {
         }
         for name in ["fx", "fy", "cx", "cy"] {
             guard let parameter = run.parameter(name) else { continue }
-            lines.append("  \(name) = " + String(format: "%.2f ± %.2f px (95%%)", parameter.value, parameter.interval95))
+            lines.append("  \(name) = " + String(format: "%.2f ± %.2f px (95%%", parameter.value, parameter.interval95)
+                + (parameter.spread > 0 ? String(format: "; corners ± %.2f, views ± %.2f)", parameter.noiseInterval95, parameter.spreadInterval95) : ")"))
         }
         let distortion = run.parameters.dropFirst(4).map { "\($0.name) " + String(format: "%.5g", $0.value) }
         let held = run.refinement?.holdsDistortion(of: result.model) == true
         let zero = result.model.heldAtZero.isEmpty ? "" : " (" + result.model.heldAtZero.joined(separator: ", ") + " held at 0)"
         lines.append("  distortion: " + distortion.joined(separator: ", ") + (held ? " (OpenCV's, held by the refinement)" : "") + zero)
-        lines.append("  " + CalibrationRefinement.intervalNote)
+        lines.append("  " + CalibrationRefinement.intervalNote(spread: run.spread, notMeasured: run.spreadNotMeasured))
         lines.append(
             "coverage: \(Int((coverage.fraction * 100).rounded()))% of the image "
                 + "(\(coverage.columns)x\(coverage.rows) cells with \(coverage.minimumCorners)+ corners)")
         lines += uncertaintyLines
         lines += otherToolLines
         for sentence in advice { lines.append("advice: " + sentence) }
+        lines.append("verdict: \(verdict)")
         return lines
     }
 
@@ -207,19 +251,30 @@ public struct CalibrationReport: Sendable {
         var lines: [String] = []
         if let map = uncertainty {
             let worst = map.worstCorner
+            var parts = ""
+            if let noise = noiseUncertainty, spreadUncertainty != nil {
+                parts = "; the corners' scatter alone: centre " + ProjectionWording.amount(noise.centre) + ", worst corner "
+                    + (noise.worstCorner.value.isInfinite ? "unbounded" : ProjectionWording.amount(noise.worstCorner.value))
+            }
             lines.append(
                 "projection uncertainty (worst direction, 1 sigma, at the boards' mean distance): centre "
-                    + ProjectionWording.pixels(map.centre) + " px, worst corner " + ProjectionWording.pixels(worst.value)
-                    + " px (\(worst.name)), \(Int((map.share() * 100).rounded()))% of the image under 0.5 px")
+                    + ProjectionWording.amount(map.centre) + ", worst corner " + ProjectionWording.corner(worst.value, name: worst.name)
+                    + ", \(Int((map.share(under: 1) * 100).rounded()))% of the image under 1 px" + parts)
         }
         if let reason = crossValidationNotRun { lines.append("cross-validation: not run: " + reason) }
         if let check = crossValidation {
             let d = check.difference
+            var range = ""
+            if check.splits.count > 1, let spread = check.differenceRange {
+                range = " (" + ProjectionWording.pixels(spread.lowerBound) + " to " + ProjectionWording.pixels(spread.upperBound)
+                    + " over the splits)"
+            }
             lines.append(
-                "cross-validation (halves of \(check.halves[0].count) and \(check.halves[1].count) views): they differ by "
-                    + ProjectionWording.pixels(d.mean) + " px on average, " + ProjectionWording.pixels(d.percentile95)
-                    + " px at the 95th percentile, where their uncertainties explain " + ProjectionWording.pixels(check.explained95)
-                    + " px: \(check.verdict)")
+                "cross-validation (\(check.splits.count) random split\(check.splits.count == 1 ? "" : "s") into halves of "
+                    + "\(check.halves[0].count) and \(check.halves[1].count) views): they differ by "
+                    + ProjectionWording.amount(d.mean) + " on average, " + ProjectionWording.amount(d.percentile95)
+                    + " at the 95th percentile\(range), where their uncertainties explain " + ProjectionWording.amount(check.explained95)
+                    + ": \(check.verdict)")
             lines.append(
                 "  held-out error: " + CameraCalibration.format(check.heldOutRMS)
                     + " px RMS (each half's camera on the other half's views, their poses fitted again)")
@@ -237,8 +292,25 @@ private struct ReportFile: Encodable {
     struct Parameter: Encodable {
         let name: String
         let value: FiniteNumber
+        /// The standard deviation the 95% interval is 1.96 of (the corners' scatter and the views'
+        /// spread together).
         let std: FiniteNumber
         let ci95: [FiniteNumber]
+        /// The corners' scatter's part (the solve's covariance).
+        let noise_std: FiniteNumber
+        /// The views' spread's part, beyond the scatter, and its degrees of freedom (0: not measured).
+        let spread_std: FiniteNumber
+        let spread_dof: Int
+
+        init(_ parameter: CalibrationRun.Parameter) {
+            name = parameter.name
+            value = FiniteNumber(parameter.value)
+            std = FiniteNumber(parameter.totalStandardDeviation)
+            ci95 = FiniteNumber.list([parameter.value - parameter.interval95, parameter.value + parameter.interval95])
+            noise_std = FiniteNumber(parameter.standardDeviation)
+            spread_std = FiniteNumber(parameter.spread)
+            spread_dof = parameter.spreadDegreesOfFreedom
+        }
     }
 
     struct View: Encodable {
@@ -269,16 +341,13 @@ private struct ReportFile: Encodable {
         let degrees_of_freedom: Int
         let solver: String
         let opencv_start: Start
+        let view_spread: ViewSpreadFile?
 
         init(_ run: CalibrationRun) {
             rms = FiniteNumber(run.rms)
             camera_matrix = FiniteNumber.list(run.camera.cameraMatrix)
             distortion_coefficients = FiniteNumber.list(run.camera.distortion)
-            parameters = run.parameters.map { parameter in
-                Parameter(
-                    name: parameter.name, value: FiniteNumber(parameter.value), std: FiniteNumber(parameter.standardDeviation),
-                    ci95: FiniteNumber.list([parameter.value - parameter.interval95, parameter.value + parameter.interval95]))
-            }
+            parameters = run.parameters.map(Parameter.init)
             views = run.views.map { view in
                 View(name: view.view.name, rms: FiniteNumber(view.rms), tilt_degrees: FiniteNumber(view.tiltDegrees),
                      corners: view.view.points.count, corners_dropped: view.droppedCorners)
@@ -292,6 +361,7 @@ private struct ReportFile: Encodable {
             opencv_start = Start(
                 rms: FiniteNumber(run.openCVRMS), camera_matrix: FiniteNumber.list(run.openCVCamera.cameraMatrix),
                 distortion_coefficients: FiniteNumber.list(run.openCVCamera.distortion))
+            view_spread = ViewSpreadFile(run)
         }
     }
 
@@ -311,6 +381,10 @@ private struct ReportFile: Encodable {
     struct Regularization: Encodable {
         let weight_px: FiniteNumber
         let coefficients: [String]
+        /// The rational model's weight per coefficient of `coefficients`, when it has its own.
+        let weights_px: [FiniteNumber]?
+        /// The rational model's radial guard weight, when it has one.
+        let radial_guard_weight: FiniteNumber?
     }
 
     struct DroppedCorners: Encodable {
@@ -321,6 +395,8 @@ private struct ReportFile: Encodable {
     struct Uncertainty: Encodable {
         let std: FiniteNumber
         let ci95_half_width: FiniteNumber
+        let noise_ci95_half_width: FiniteNumber
+        let spread_ci95_half_width: FiniteNumber
     }
 
     let image_width: Int
@@ -348,6 +424,8 @@ private struct ReportFile: Encodable {
     let uncertainty: [String: Uncertainty]
     let projection_uncertainty: ProjectionUncertaintyFile?
     let cross_validation: CrossValidationFile?
+    let richer_model_check: CrossValidationFile?
+    let verdict: VerdictFile
 
     init(_ report: CalibrationReport) {
         let result = report.result
@@ -366,9 +444,13 @@ private struct ReportFile: Encodable {
         corner_rule = refinement?.cornerRule
         distortion_refined = refinement.map { !$0.holdsDistortion(of: result.model) }
         regularization = refinement.map {
-            Regularization(weight_px: FiniteNumber($0.regularization), coefficients: $0.regularizedCoefficients(of: result.model))
+            Regularization(
+                weight_px: FiniteNumber($0.regularization), coefficients: $0.regularizedCoefficients(of: result.model),
+                weights_px: $0.coefficientWeights(of: result.model)?.map(FiniteNumber.init),
+                radial_guard_weight: result.model == .rational && !$0.holdsDistortion(of: .rational) && $0.guardWeight > 0
+                    ? FiniteNumber($0.guardWeight) : nil)
         }
-        interval_note = CalibrationRefinement.intervalNote
+        interval_note = CalibrationRefinement.intervalNote(spread: result.run.spread, notMeasured: result.run.spreadNotMeasured)
         corners_dropped = result.run.views.filter { !$0.droppedCorners.isEmpty }.map {
             DroppedCorners(name: $0.view.name, ids: $0.droppedCorners)
         }
@@ -380,17 +462,24 @@ private struct ReportFile: Encodable {
             minimum_corners: coverage.minimumCorners, counts: coverage.counts)
         advice = report.advice
         uncertainty = Dictionary(uniqueKeysWithValues: result.run.parameters.map { parameter in
-            (parameter.name, Uncertainty(std: FiniteNumber(parameter.standardDeviation), ci95_half_width: FiniteNumber(parameter.interval95)))
+            (parameter.name, Uncertainty(
+                std: FiniteNumber(parameter.totalStandardDeviation), ci95_half_width: FiniteNumber(parameter.interval95),
+                noise_ci95_half_width: FiniteNumber(parameter.noiseInterval95),
+                spread_ci95_half_width: FiniteNumber(parameter.spreadInterval95)))
         })
-        projection_uncertainty = report.uncertainty.map(ProjectionUncertaintyFile.init)
+        projection_uncertainty = report.uncertainty.map {
+            ProjectionUncertaintyFile($0, noise: report.noiseUncertainty, spread: report.spreadUncertainty)
+        }
         cross_validation = report.crossValidation.map(CrossValidationFile.init)
+        richer_model_check = report.richerModelCheck.map(CrossValidationFile.init)
+        verdict = VerdictFile(report.verdict, thresholds: report.thresholds)
     }
 
     private enum CodingKeys: String, CodingKey {
         case image_width, image_height, distortion_model, pattern, camera_matrix, distortion_coefficients
         case avg_reprojection_error, per_view_errors, views_used, views_rejected, outlier_rule, first_run, final_run
         case corner_rule, distortion_refined, regularization, interval_note, corners_dropped
-        case coverage, advice, uncertainty, projection_uncertainty, cross_validation
+        case coverage, advice, uncertainty, projection_uncertainty, cross_validation, richer_model_check, verdict
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -418,5 +507,7 @@ private struct ReportFile: Encodable {
         try container.encode(uncertainty, forKey: .uncertainty)
         try container.encode(projection_uncertainty, forKey: .projection_uncertainty)
         try container.encode(cross_validation, forKey: .cross_validation)
+        try container.encode(richer_model_check, forKey: .richer_model_check)
+        try container.encode(verdict, forKey: .verdict)
     }
 }

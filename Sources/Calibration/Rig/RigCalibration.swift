@@ -21,6 +21,12 @@ public enum RigCalibration {
     /// How many times the median set RMS a set may reach before it is dropped.
     public static let outlierFactor = 3.0
 
+    /// Why a rig's joint intervals leave out the spread between views: the joint solve is not
+    /// solved again without groups of sets, so its intervals are the corners' scatter alone, and
+    /// narrower than each camera's own (which take in its views' spread).
+    public static let spreadNotMeasured =
+        "the rig's joint solve is not solved again without sets; each camera's own solve, in NAME-alone/, takes it in"
+
     /// The outlier rule in words, for reports.
     public static let outlierRule =
         "a set whose RMS reprojection error is over 3 times the median of all sets' RMS is dropped and the rest solved again"
@@ -74,6 +80,10 @@ public enum RigCalibration {
         }
         let start = singles.map(\.camera)
         let holds = cameras.map { refinement.holdsDistortion(of: $0.model) }
+        let guards = zip(singles, holds).map { single, holds in
+            single.camera.model == .rational && refinement.guardWeight > 0 && !holds
+                ? RadialGuard.band(camera: single.camera, views: single.run.views.map(\.view)) : nil
+        }
         func solve(_ observations: [CeresObservation], cameras: [Camera], cameraPoses: [RigidTransform], setPoses: [RigidTransform])
             throws(CalibrationError) -> CeresRigRefinement
         {
@@ -81,7 +91,7 @@ public enum RigCalibration {
                 cameras: cameras, holdsDistortion: holds, holdsIntrinsics: !refinesIntrinsics,
                 cameraRotations: cameraPoses.map(\.rotation), cameraTranslations: cameraPoses.map(\.translation),
                 setRotations: setPoses.map(\.rotation), setTranslations: setPoses.map(\.translation),
-                observations: observations, settings: refinement)
+                observations: observations, settings: refinement, guards: guards)
         }
         let first = try solve(observations, cameras: start, cameraPoses: cameraPoses, setPoses: setPoses)
         var setRMS = setRMSes(first, observations: observations, setCount: setNames.count)

@@ -193,7 +193,7 @@ private struct RigFile: Encodable {
         corner_rule = result.refinement.cornerRule + ", camera by camera"
         epipolar_error_note =
             "the mean absolute difference of a corner's rows in the two rectified pictures, over the corners both saw (ROS cameracheck's measure)"
-        interval_note = CalibrationRefinement.intervalNote
+        interval_note = CalibrationRefinement.intervalNote(spread: nil, notMeasured: RigCalibration.spreadNotMeasured)
         let units = report.units
         units_note = "translations and baselines are in \(units)" + (units.isMetric ? "" : " (the target has no size)")
             + "; rotation vectors take the first camera's frame into each camera's"

@@ -237,7 +237,7 @@ public struct RigReport: Sendable {
                     .map { "\($0.key) " + CameraCalibration.format($0.value) }.joined(separator: ", ") + " px")
         }
         lines += otherToolLines
-        lines.append("  " + CalibrationRefinement.intervalNote)
+        lines.append("  " + CalibrationRefinement.intervalNote(spread: nil, notMeasured: RigCalibration.spreadNotMeasured))
         return lines
     }
 }

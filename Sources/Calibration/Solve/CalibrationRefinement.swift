@@ -11,11 +11,15 @@
 /// 3. each higher distortion coefficient (k3 of the pinhole model, k3 to k6 of the rational one, k3
 ///    and k4 of the fisheye one) adds the residual ``regularization`` x coefficient, in pixels, so
 ///    that a model cannot bend far outside the corners where they say little about it;
-///    the rational model's 8 coefficients are held at OpenCV's values instead (unless
-///    ``refinesRationalDistortion``): on a wide lens seen only in the middle of the image its
-///    numerator and denominator trade off freely where there are no corners, and the refined
-///    model ended further from the truth at the image's corners than OpenCV's (416 px against
-///    119 px at worst over 25 trials: Benchmarks/HISTORY.md);
+///    the rational model's 8 coefficients are pulled towards 0 by ``rationalWeights`` instead
+///    (mrcal's scheme for its 8-coefficient model: lightly on k1 k2 p1 p2 k3, more on the
+///    denominator's k4 k5 k6), and kept one-to-one and smooth between the corners' farthest
+///    radius and the image's corners by a radial guard (``guardWeight``, ``RadialGuard``): on a
+///    wide lens seen only in the middle of the image, its numerator and denominator otherwise trade
+///    off freely where there are no corners. Held at OpenCV's values (``refinesRationalDistortion``
+///    `false`), the distortion has no uncertainty, and the map claimed 0.3 px where the camera was
+///    50 px off (88 of 200 image corners and edges beyond 2.45 x the map over 25 wide-lens
+///    trials); refined so, 1 of 200 (Benchmarks/HISTORY.md);
 /// 4. the intrinsics' covariance: sigma^2 (J^T J)^-1 over intrinsics and poses, the poses
 ///    marginalised out, with sigma^2 = (the kept corners' squared errors) / (2 x kept corners -
 ///    parameters).
@@ -33,6 +37,12 @@ public struct CalibrationRefinement: Sendable, Hashable {
     /// Whether the rational model's distortion coefficients are refined too; when `false` they
     /// keep OpenCV's values and only fx, fy, cx, cy and the poses are refined.
     public var refinesRationalDistortion: Bool
+    /// The rational model's regularization weights, one per distortion coefficient (k1 k2 p1 p2
+    /// k3 k4 k5 k6), in pixels per unit, in place of ``regularization`` on k3 to k6; `nil` keeps
+    /// ``regularization`` there.
+    public var rationalWeights: [Double]?
+    /// The weight of the rational model's radial guard (``RadialGuard``): 0 adds none.
+    public var guardWeight: Double = 0
 
     /// Makes settings.
     public init(
@@ -49,8 +59,19 @@ public struct CalibrationRefinement: Sendable, Hashable {
 
     /// The settings `calibrate` uses: Huber at 1 px, corners dropped beyond 5 robust standard
     /// deviations and 1 px, regularization weight 1 px per unit coefficient, at most 3 rounds,
-    /// the rational model's distortion held at OpenCV's.
-    public static let standard = CalibrationRefinement(lossScale: 1, dropSigmas: 5, dropFloor: 1, regularization: 1, rounds: 3)
+    /// the rational model's distortion refined with ``mrcalRationalWeights`` and a radial guard
+    /// of weight 0.01.
+    public static let standard: CalibrationRefinement = {
+        var settings = CalibrationRefinement(
+            lossScale: 1, dropSigmas: 5, dropFloor: 1, regularization: 1, rounds: 3, refinesRationalDistortion: true)
+        settings.rationalWeights = mrcalRationalWeights
+        settings.guardWeight = 0.01
+        return settings
+    }()
+
+    /// The rational model's regularization weights after mrcal's for its `LENSMODEL_OPENCV8`: 0.1
+    /// on k1 k2 p1 p2 k3, 0.5 on the denominator's k4 k5 k6, in pixels per unit coefficient.
+    public static let mrcalRationalWeights = [0.1, 0.1, 0.1, 0.1, 0.1, 0.5, 0.5, 0.5]
 
     /// The corner rule in words, for reports.
     public var cornerRule: String {
@@ -59,10 +80,21 @@ public struct CalibrationRefinement: Sendable, Hashable {
             + "and the rest solved again"
     }
 
-    /// What the 95% intervals cover, and what they do not, in one sentence.
+    /// What the 95% intervals cover, and what they do not, in one sentence, for intervals that
+    /// take in the views' spread.
     public static let intervalNote =
-        "95% intervals come from the corners' scatter about the fit (the covariance of the solve); they do not "
-            + "cover model error (a lens the model cannot follow), corner bias, or a board that is not flat"
+        "95% intervals cover the corners' scatter about the fit (the covariance of the solve) and the spread between "
+            + "views (a jackknife over groups of views); they do not cover an error every view shares alike (a board "
+            + "whose size is wrong, a lens every view sees the same way the model cannot follow)"
+
+    /// What the 95% intervals cover for a run with `spread`, or without one (`notMeasured` says why).
+    public static func intervalNote(spread: ViewSpread?, notMeasured: String?) -> String {
+        if spread != nil { return intervalNote }
+        return "95% intervals come from the corners' scatter about the fit alone (the covariance of the solve)"
+            + (notMeasured.map { ": the spread between views was not measured (\($0))" } ?? "")
+            + "; they do not cover errors that differ from view to view (a board that is not flat, corner bias, rolling "
+            + "shutter) or model error"
+    }
 
     /// Whether the refinement keeps `model`'s distortion coefficients at OpenCV's values.
     public func holdsDistortion(of model: CameraModel) -> Bool { model == .rational && !refinesRationalDistortion }
@@ -70,7 +102,19 @@ public struct CalibrationRefinement: Sendable, Hashable {
     /// The names of the coefficients the regularization pulls towards 0: k3 of the pinhole model,
     /// k3 and k4 of the fisheye one, k3 to k6 of the rational one when its distortion is refined.
     public func regularizedCoefficients(of model: CameraModel) -> [String] {
-        holdsDistortion(of: model) ? [] : Array(model.distortionNames.drop { $0 != "k3" }).filter { !model.heldAtZero.contains($0) }
+        if holdsDistortion(of: model) { return [] }
+        if model == .rational, let rationalWeights {
+            return zip(model.distortionNames, rationalWeights).filter { $0.1 > 0 }.map(\.0)
+        }
+        return Array(model.distortionNames.drop { $0 != "k3" }).filter { !model.heldAtZero.contains($0) }
+    }
+
+    /// The weights of ``regularizedCoefficients(of:)``, in their order, when `model` has weights
+    /// of its own (the rational model with ``rationalWeights``); `nil` when ``regularization`` is
+    /// every coefficient's weight.
+    public func coefficientWeights(of model: CameraModel) -> [Double]? {
+        guard model == .rational, !holdsDistortion(of: model), let rationalWeights else { return nil }
+        return rationalWeights.filter { $0 > 0 }
     }
 
     private static func text(_ value: Double) -> String {

@@ -9,13 +9,46 @@ public struct CalibrationRun: Sendable, Hashable {
         public var name: String
         /// The solved value.
         public var value: Double
-        /// Its standard deviation (from the solve's covariance, scaled by the residuals' variance;
-        /// ``CalibrationRefinement`` says how).
+        /// Its standard deviation from the corners' scatter: the solve's covariance, scaled by the
+        /// residuals' variance (``CalibrationRefinement`` says how).
         public var standardDeviation: Double
+        /// Its standard deviation from the views' spread beyond the corners' scatter (``ViewSpread``:
+        /// the square root of what the jackknife variance exceeds the covariance's by, when it does
+        /// so by more than chance allows), or 0 when none was measured or found.
+        public var spread: Double = 0
+        /// The degrees of freedom of the jackknife that measured ``spread`` (0 when none was measured).
+        public var spreadDegreesOfFreedom: Int = 0
 
-        /// Half the width of the 95% confidence interval: 1.96 standard deviations. It covers the
-        /// corners' scatter only (``CalibrationRefinement/intervalNote``).
-        public var interval95: Double { 1.96 * standardDeviation }
+        /// Makes a parameter with its scatter's standard deviation and no spread measured.
+        public init(name: String, value: Double, standardDeviation: Double) {
+            self.name = name
+            self.value = value
+            self.standardDeviation = standardDeviation
+        }
+
+        /// Half the width of the corners' scatter's 95% interval: 1.96 standard deviations.
+        public var noiseInterval95: Double { 1.96 * standardDeviation }
+        /// Half the width of the 95% interval that covers both the corners' scatter and the views'
+        /// spread. Without a spread, 1.96 standard deviations of the scatter. With one, Student's t
+        /// times the root of the two variances' sum, at the degrees of freedom Welch and
+        /// Satterthwaite give the sum (the scatter's are counted as infinitely many: it comes from
+        /// thousands of corners; the spread's are the jackknife's), so that a spread measured from
+        /// few views widens the interval as much as its own uncertainty asks
+        /// (``CalibrationRefinement/intervalNote``).
+        public var interval95: Double {
+            guard spread > 0, spreadDegreesOfFreedom > 0 else { return noiseInterval95 }
+            let excess = spread * spread, variance = standardDeviation * standardDeviation + excess
+            let freedom = Double(spreadDegreesOfFreedom) * (variance / excess) * (variance / excess)
+            return StudentT.quantile975(degreesOfFreedom: freedom) * variance.squareRoot()
+        }
+        /// The part of ``interval95`` the views' spread adds: the root of the difference of its
+        /// square and the scatter's interval's square.
+        public var spreadInterval95: Double {
+            let total = interval95, noise = noiseInterval95
+            return total > noise ? (total * total - noise * noise).squareRoot() : 0
+        }
+        /// The standard deviation that ``interval95`` is 1.96 of.
+        public var totalStandardDeviation: Double { interval95 / 1.96 }
     }
 
     /// A view that took part, with how it fits.
@@ -69,6 +102,30 @@ public struct CalibrationRun: Sendable, Hashable {
     /// The covariance over the intrinsics and every view's pose (rotation, then translation), row
     /// by row, when the refinement computed it; ``covariance`` is its top-left block.
     public var fullCovariance: [[Double]]?
+    /// The views' spread (``ViewSpread``), when it was measured.
+    public var spread: ViewSpread?
+    /// Why the spread was not measured, when it was asked for and could not be.
+    public var spreadNotMeasured: String?
+    /// The band of radii the refinement guarded (``RadialGuard``), when it did.
+    var radialGuard: RadialGuard?
+
+    /// Takes the views' spread into the parameters. A parameter's jackknife variance counts as a
+    /// spread beyond its scatter when it exceeds the covariance's variance by more than a variance
+    /// estimated with the jackknife's degrees of freedom exceeds the true one 1 time in 20 (the
+    /// chi-square test at 95%); its ``Parameter/spread`` is then the root of the difference, and
+    /// otherwise 0 (the scatter explains what the jackknife saw).
+    public mutating func include(_ spread: ViewSpread) {
+        self.spread = spread
+        spreadNotMeasured = nil
+        let limit = StudentT.chiSquare95Ratio(degreesOfFreedom: spread.degreesOfFreedom)
+        for index in parameters.indices where index < spread.variances.count {
+            let noise = parameters[index].standardDeviation * parameters[index].standardDeviation
+            let jackknife = spread.variances[index]
+            let beyondChance = jackknife.isFinite && (noise > 0 ? jackknife > limit * noise : jackknife > 0)
+            parameters[index].spread = beyondChance ? (jackknife - noise).squareRoot() : 0
+            parameters[index].spreadDegreesOfFreedom = spread.degreesOfFreedom
+        }
+    }
 
     /// How many corners the corner rule dropped over every view.
     public var droppedCornerCount: Int { views.reduce(0) { $0 + $1.droppedCorners.count } }

@@ -32,11 +32,16 @@ public enum CameraCalibration {
     ///     (whose intervals are OpenCV's: about 1.4 times too wide on ideal data).
     ///   - poseCovariance: Whether the refinement also gives the covariance over every view's pose
     ///     (``CalibrationRun/fullCovariance``), which the projection-uncertainty map needs.
+    ///   - spreadGroups: The views' spread (``ViewSpread``) is measured on the final run with this
+    ///     many groups and taken into its intervals; `nil` leaves it out (the intervals then cover
+    ///     the corners' scatter alone). When it cannot be measured, the run says why
+    ///     (``CalibrationRun/spreadNotMeasured``).
     /// - Throws: ``CalibrationError/mixedImageSizes(_:)``, ``CalibrationError/tooFewViews(usable:needed:model:rejected:)``,
     ///   or ``CalibrationError/openCV(_:)`` when OpenCV fails to solve.
     public static func calibrate(
         _ views: [CalibrationView], model: CameraModel, setAside: [RejectedView] = [],
-        refinement: CalibrationRefinement? = .standard, poseCovariance: Bool = true
+        refinement: CalibrationRefinement? = .standard, poseCovariance: Bool = true,
+        spreadGroups: Int? = ViewSpread.defaultGroups
     ) throws(CalibrationError) -> CalibrationResult {
         let sizes = Dictionary(grouping: views, by: \.imageSize)
         if sizes.count > 1 {
@@ -59,6 +64,15 @@ public enum CameraCalibration {
         guard usable.count >= model.minimumViews, let imageSize = usable.first?.imageSize else {
             throw .tooFewViews(usable: usable.count, needed: model.minimumViews, model: model, rejected: unusable)
         }
+        if model == .fisheye {
+            let refused = try fisheyeStartRefuses(usable, imageSize: imageSize)
+            unusable += refused
+            let names = Set(refused.map(\.name))
+            usable.removeAll { names.contains($0.name) }
+            guard usable.count >= model.minimumViews else {
+                throw .tooFewViews(usable: usable.count, needed: model.minimumViews, model: model, rejected: unusable)
+            }
+        }
         let first = try solve(usable, model: model, imageSize: imageSize, refinement: refinement, poseCovariance: poseCovariance)
         let limit = outlierFactor * first.medianViewRMS
         let outliers = first.views.filter { $0.rms > limit }
@@ -75,10 +89,70 @@ public enum CameraCalibration {
                         + " px")
             }
         }
+        if let spreadGroups {
+            if final.refinement == nil {
+                final.spreadNotMeasured = "OpenCV's solve alone is not solved again without views"
+            } else {
+                do {
+                    final.include(try ViewSpread.measure(final, groups: spreadGroups))
+                } catch .tooFewViews {
+                    final.spreadNotMeasured = "\(final.views.count) views are too few to leave groups of them out "
+                        + "(\(model.minimumViews + 1) are needed)"
+                } catch {
+                    final.spreadNotMeasured = "\(error)"
+                }
+            }
+        }
         return CalibrationResult(
-            imageSize: imageSize, model: model, firstRun: first, finalRun: dropped.isEmpty ? nil : final,
+            imageSize: imageSize, model: model, firstRun: dropped.isEmpty ? final : first, finalRun: dropped.isEmpty ? nil : final,
             unusable: unusable, outliers: dropped)
     }
+
+    /// The views OpenCV's `fisheye::calibrate` cannot start with, each with the reason.
+    ///
+    /// When one view's pose cannot be set up from its homography, OpenCV's fisheye solve either
+    /// throws or returns its initial guess unchanged (a focal length of the image's width over pi,
+    /// the image's centre, no distortion), which no refinement recovers from. Such a start is tried
+    /// again without each view in turn, and the view whose absence gives the lowest RMS is left
+    /// out; up to ``fisheyeStartDrops`` views, after which the start's own error is thrown.
+    static func fisheyeStartRefuses(_ views: [CalibrationView], imageSize: ImageSize) throws(CalibrationError) -> [RejectedView] {
+        func started(_ views: [CalibrationView]) -> ShimSolution? {
+            guard let start = try? CalibrationShim.calibrate(views, model: .fisheye, imageSize: imageSize) else { return nil }
+            let camera = start.camera
+            let unmoved = camera.fx == camera.fy && camera.cx == Double(imageSize.width - 1) / 2
+                && camera.cy == Double(imageSize.height - 1) / 2 && camera.distortion.allSatisfy { $0 == 0 }
+            return unmoved || !start.rms.isFinite ? nil : start
+        }
+        var kept = views
+        var refused: [RejectedView] = []
+        while started(kept) == nil {
+            guard refused.count < fisheyeStartDrops, kept.count > CameraModel.fisheye.minimumViews else {
+                _ = try CalibrationShim.calibrate(kept, model: .fisheye, imageSize: imageSize)
+                throw .openCV(
+                    "OpenCV's fisheye::calibrate does not move from its initial guess on these views"
+                        + (refused.isEmpty ? "" : ", even without " + refused.map(\.name).joined(separator: ", ")))
+            }
+            let trials = kept.indices.compactMap { index -> (index: Int, rms: Double)? in
+                var rest = kept
+                rest.remove(at: index)
+                return started(rest).map { (index, $0.rms) }
+            }
+            guard let best = trials.min(by: { $0.rms < $1.rms }) else {
+                _ = try CalibrationShim.calibrate(kept, model: .fisheye, imageSize: imageSize)
+                throw .openCV("OpenCV's fisheye::calibrate does not move from its initial guess on these views, "
+                    + "nor without any one of them")
+            }
+            refused.append(RejectedView(
+                name: kept[best.index].name,
+                reason: "OpenCV's fisheye::calibrate cannot start with this view (its pose from the board's homography "
+                    + "fails); without it the start's RMS is " + format(best.rms) + " px"))
+            kept.remove(at: best.index)
+        }
+        return refused
+    }
+
+    /// How many views ``fisheyeStartRefuses(_:imageSize:)`` may leave out.
+    static let fisheyeStartDrops = 3
 
     /// OpenCV's solve of `views`, refined with `refinement` when it is given.
     static func solve(
@@ -88,10 +162,51 @@ public enum CameraCalibration {
         let start = try CalibrationShim.calibrate(views, model: model, imageSize: imageSize)
         guard let refinement else { return try checked(CalibrationRun(start, views: views)) }
         if let value = CalibrationRun(start, views: views).firstNonFiniteValue { throw .nonFiniteSolve(value) }
+        let band = model == .rational && refinement.guardWeight > 0 && !refinement.holdsDistortion(of: model)
+            ? RadialGuard.band(camera: start.camera, views: views) : nil
         let refined = try CeresShim.refine(
             views, camera: start.camera, rotations: start.rotations, translations: start.translations, settings: refinement,
-            fullCovariance: poseCovariance)
-        return try checked(CalibrationRun(start: start, refined: refined, settings: refinement, views: views))
+            fullCovariance: poseCovariance, guard: band)
+        var run = try checked(CalibrationRun(start: start, refined: refined, settings: refinement, views: views))
+        run.radialGuard = band
+        return run
+    }
+
+    /// The views of `run` at `indices` solved again, starting from `run`'s camera and those views'
+    /// poses, over the corners `run` kept, by plain least squares (no robust solve, no corner
+    /// dropped): the solves of parts of the views that ``ViewSpread`` and ``CrossValidation``
+    /// compare. The run's ``CalibrationRun/openCVCamera`` is then `run`'s camera, where it started.
+    ///
+    /// - Parameters:
+    ///   - fullCovariance: Whether the covariance over every pose is computed too (for an
+    ///     uncertainty map).
+    ///   - covariance: Whether any covariance is computed; without it the parameters' standard
+    ///     deviations are 0.
+    /// - Throws: What the refinement throws, and ``CalibrationError/nonFiniteSolve(_:)``.
+    static func resolve(
+        _ run: CalibrationRun, views indices: [Int], fullCovariance: Bool = false, covariance: Bool = true
+    ) throws(CalibrationError) -> CalibrationRun {
+        var settings = run.refinement ?? .standard
+        settings.lossScale = 0
+        settings.dropSigmas = .infinity
+        settings.rounds = 1
+        let views = indices.map { index -> CalibrationView in
+            let solved = run.views[index]
+            guard !solved.droppedCorners.isEmpty else { return solved.view }
+            var view = solved.view
+            let dropped = Set(solved.droppedCorners)
+            view.points.removeAll { dropped.contains($0.id) }
+            return view
+        }
+        let refined = try CeresShim.refine(
+            views, camera: run.camera, rotations: indices.map { run.poseRotations[$0] },
+            translations: indices.map { run.poseTranslations[$0] }, settings: settings, fullCovariance: fullCovariance,
+            covariance: covariance, guard: run.radialGuard)
+        let start = ShimSolution(
+            camera: run.camera, rms: run.rms, standardDeviations: [], viewRMS: [], rotations: [], translations: [], projected: [])
+        var solved = try checked(CalibrationRun(start: start, refined: refined, settings: settings, views: views))
+        solved.radialGuard = run.radialGuard
+        return solved
     }
 
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }

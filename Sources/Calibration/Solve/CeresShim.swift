@@ -41,10 +41,12 @@ enum CeresShim {
         }
     }
 
-    /// Refines `camera` and the views' poses over `views` (mcer_refine).
+    /// Refines `camera` and the views' poses over `views` (mcer_refine); without `covariance`, none
+    /// is computed (its blocks are 0), which a solve whose spread alone is wanted saves.
     static func refine(
         _ views: [CalibrationView], camera: Camera, rotations: [[Double]], translations: [[Double]],
-        settings: CalibrationRefinement, fullCovariance: Bool = false
+        settings: CalibrationRefinement, fullCovariance: Bool = false, covariance computesCovariance: Bool = true,
+        guard radialGuard: RadialGuard? = nil
     ) throws(CalibrationError) -> CeresRefinement {
         let model = cModel(camera.model)
         let count = Int(mcer_model_intrinsic_count(model))
@@ -68,10 +70,16 @@ enum CeresShim {
         var cSettings = mcer_settings(
             loss_scale: settings.lossScale, drop_sigmas: settings.dropSigmas, drop_floor: settings.dropFloor,
             regularization: settings.regularization, rounds: Int32(settings.rounds),
-            hold_distortion: settings.holdsDistortion(of: camera.model) ? 1 : 0)
+            hold_distortion: settings.holdsDistortion(of: camera.model) ? 1 : 0,
+            skip_covariance: computesCovariance || fullCovariance ? 0 : 1, rational_weights: nil,
+            guard_weight: settings.guardWeight, guard_inner: radialGuard?.inner ?? 0, guard_outer: radialGuard?.outer ?? 0,
+            guard_scale: radialGuard?.scale ?? 0)
         var error = shim_error()
         var scalars = mcer_solution()
-        let status = counts.withUnsafeBufferPointer { counts in
+        let weights = settings.rationalWeights ?? []
+        let status = weights.withUnsafeBufferPointer { weights in
+        cSettings.rational_weights = settings.rationalWeights == nil ? nil : weights.baseAddress
+        return counts.withUnsafeBufferPointer { counts in
             objects.withUnsafeBufferPointer { objects in
                 images.withUnsafeBufferPointer { images in
                     initial.withUnsafeBufferPointer { initial in
@@ -115,6 +123,7 @@ enum CeresShim {
                     }
                 }
             }
+        }
         }
         guard status == .SHIM_STATUS_OK else { throw CalibrationError(ShimFailure(error)) }
         var perViewProjected: [[ImagePoint]] = []
@@ -174,12 +183,15 @@ struct CeresObservation {
 extension CeresShim {
     /// Refines a rig (mcer_rig_refine): `cameras` start where given, camera `k`'s pose
     /// (`cameraRotations[k]`, `cameraTranslations[k]`) takes the first camera's frame into its own,
-    /// and each set's target pose is in the first camera's frame.
+    /// and each set's target pose is in the first camera's frame. Without `covariance`, none is
+    /// computed (its blocks are 0).
     static func refineRig(
         cameras: [Camera], holdsDistortion: [Bool], holdsIntrinsics: Bool, cameraRotations: [[Double]],
         cameraTranslations: [[Double]], setRotations: [[Double]], setTranslations: [[Double]],
-        observations: [CeresObservation], settings: CalibrationRefinement
+        observations: [CeresObservation], settings: CalibrationRefinement, covariance computesCovariance: Bool = true,
+        guards: [RadialGuard?] = []
     ) throws(CalibrationError) -> CeresRigRefinement {
+        let guards = cameras.indices.map { $0 < guards.count ? guards[$0] : nil }
         let models = cameras.map { cModel($0.model) }
         let counts = models.map { Int(mcer_model_intrinsic_count($0)) }
         let initial = cameras.map { [$0.fx, $0.fy, $0.cx, $0.cy] + $0.distortion }
@@ -214,18 +226,24 @@ extension CeresShim {
         var thresholds = [Double](repeating: 0, count: cameraCount)
         var cSettings = mcer_settings(
             loss_scale: settings.lossScale, drop_sigmas: settings.dropSigmas, drop_floor: settings.dropFloor,
-            regularization: settings.regularization, rounds: Int32(settings.rounds), hold_distortion: 0)
+            regularization: settings.regularization, rounds: Int32(settings.rounds), hold_distortion: 0,
+            skip_covariance: computesCovariance ? 0 : 1, rational_weights: nil, guard_weight: settings.guardWeight,
+            guard_inner: 0, guard_outer: 0, guard_scale: 0)
         var error = shim_error()
         var scalars = mcer_rig_solution()
+        let weights = settings.rationalWeights ?? []
         let inputs = [
             cameraRotations.flatMap { $0 }, cameraTranslations.flatMap { $0 }, setRotations.flatMap { $0 },
             setTranslations.flatMap { $0 }, objects, images,
         ]
-        let status = flatInitial.withUnsafeBufferPointer { initialBuffer in
+        let status = weights.withUnsafeBufferPointer { weights in
+        cSettings.rational_weights = settings.rationalWeights == nil ? nil : weights.baseAddress
+        return flatInitial.withUnsafeBufferPointer { initialBuffer in
             let descriptions = (0..<cameraCount).map { index in
                 mcer_rig_camera(
                     model: models[index], initial_intrinsics: initialBuffer.baseAddress! + offsets[index],
-                    hold_distortion: holdsDistortion[index] ? 1 : 0)
+                    hold_distortion: holdsDistortion[index] ? 1 : 0, guard_inner: guards[index]?.inner ?? 0,
+                    guard_outer: guards[index]?.outer ?? 0, guard_scale: guards[index]?.scale ?? 0)
             }
             return descriptions.withUnsafeBufferPointer { descriptions in
                 inputs[0].withUnsafeBufferPointer { cameraR in
@@ -264,6 +282,7 @@ extension CeresShim {
                     }
                 }
             }
+        }
         }
         guard status == .SHIM_STATUS_OK else { throw CalibrationError(ShimFailure(error)) }
         var perProjected: [[ImagePoint]] = [], perKept: [[Bool]] = []

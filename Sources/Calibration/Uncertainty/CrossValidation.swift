@@ -1,13 +1,14 @@
 import Foundation
 import MarkerDetection
 
-/// Two disjoint halves of a calibration's views solved on their own: how far apart their
-/// projections are (``ProjectionDifference``) against what their uncertainty maps alone explain,
-/// a verdict in plain words, and the held-out error.
+/// Disjoint halves of a calibration's views solved on their own, several times over: how far apart
+/// their projections are (``ProjectionDifference``) against what their uncertainty maps alone
+/// explain, a verdict in plain words, and the held-out error.
 ///
-/// The halves: the views of the final solve in their order, alternately (the 1st, 3rd, 5th... and
-/// the 2nd, 4th...), so that both span the session. Each half is solved as the whole set is
-/// (OpenCV's solve refined by Ceres Solver), without the outlier rule.
+/// The halves: ``defaultSplits`` splits of the final solve's views, each a random halving drawn
+/// from its own fixed seed (so the same folder gives the same splits on every run, and renaming
+/// the files does not choose which views go together). Each half is solved again from the
+/// calibration itself, over the corners it kept, by plain least squares.
 ///
 /// What the uncertainties explain: at each grid point, 2.45 times the two maps' values combined
 /// (the square root of the sum of their squares; 2.45 standard deviations hold 95% of a
@@ -15,14 +16,22 @@ import MarkerDetection
 ///
 /// The held-out error: each half's camera with the other half's views, each view's pose fitted
 /// again with the camera held (the BabelCalib protocol); the RMS over every corner of both ways.
+///
+/// The verdict is the one most splits give (the median split's when they are split evenly); the
+/// splits' spread is reported beside it.
 public struct CrossValidation: Sendable, Hashable {
     /// What the comparison says.
     public enum Verdict: Sendable, Hashable, CustomStringConvertible {
         /// The halves are within ``CrossValidation/closeEnough``, or within what their uncertainties
         /// explain and ``CrossValidation/farApart``.
         case consistent
-        /// Each half is sure of itself, yet they differ: the lens model cannot follow the lens.
-        case modelDoesNotFit
+        /// Each half is sure of itself, yet they differ by more than their uncertainties explain:
+        /// something all the views of a half share and the halves do not (the lens model, a board
+        /// that bends, corners biased differently), which a richer model may or may not explain.
+        case halvesDisagree(Double)
+        /// The halves disagree with this model and agree with the richer one named: the model does
+        /// not fit the lens.
+        case modelDoesNotFit(richer: CameraModel)
         /// The halves differ by this many pixels (95th percentile) and each is unsure: the views
         /// do not pin the camera down.
         case tooFewViews(Double)
@@ -34,15 +43,20 @@ public struct CrossValidation: Sendable, Hashable {
         public func sentence(of subject: String) -> String {
             switch self {
             case .consistent: "consistent"
-            case .modelDoesNotFit: "the model does not fit: try `--model rational` or more views"
-            case .tooFewViews(let pixels): "too few views: \(subject) differ by \(ProjectionWording.pixels(pixels)) px"
+            case .halvesDisagree(let pixels):
+                "\(subject) disagree: they differ by \(ProjectionWording.amount(pixels)), more than their uncertainties explain"
+            case .modelDoesNotFit(let richer):
+                "the model does not fit: \(subject) disagree with it and agree with `--model \(richer)`"
+            case .tooFewViews(let pixels): "too few views: \(subject) differ by \(ProjectionWording.amount(pixels))"
             }
         }
 
-        /// A one-word name for files: `consistent`, `model-does-not-fit`, `too-few-views`.
+        /// A one-word name for files: `consistent`, `halves-disagree`, `model-does-not-fit`,
+        /// `too-few-views`.
         public var key: String {
             switch self {
             case .consistent: "consistent"
+            case .halvesDisagree: "halves-disagree"
             case .modelDoesNotFit: "model-does-not-fit"
             case .tooFewViews: "too-few-views"
             }
@@ -63,49 +77,125 @@ public struct CrossValidation: Sendable, Hashable {
     /// called unsure.
     public static let unsureLevel = 1.0
 
-    /// The names of the views in each half.
-    public var halves: [[String]]
-    /// How far apart the halves project.
-    public var difference: ProjectionDifference
-    /// Each half's uncertainty map, at the whole set's distance.
-    public var maps: [UncertaintyMap]
-    /// What the two maps explain (the 95th percentile described above), in pixels.
-    public var explained95: Double
-    /// The held-out RMS reprojection error, in pixels.
-    public var heldOutRMS: Double
-    /// The RMS of the two halves' own solves over their own corners, in pixels.
-    public var halvesRMS: [Double]
-    /// The verdict.
+    /// One split: two halves, solved and compared.
+    public struct Split: Sendable, Hashable {
+        /// The names of the views in each half.
+        public var halves: [[String]]
+        /// How far apart the halves project.
+        public var difference: ProjectionDifference
+        /// Each half's uncertainty map, at the whole set's distance.
+        public var maps: [UncertaintyMap]
+        /// What the two maps explain (the 95th percentile described above), in pixels.
+        public var explained95: Double
+        /// The held-out RMS reprojection error, in pixels.
+        public var heldOutRMS: Double
+        /// The RMS of the two halves' own solves over their own corners, in pixels.
+        public var halvesRMS: [Double]
+        /// This split's verdict.
+        public var verdict: Verdict
+    }
+
+    /// The splits `calibrate` makes.
+    public static let defaultSplits = 3
+    /// The seed of the first split's halving; each next split's is one more.
+    public static let seed: UInt64 = 0x6861_6C76_6573
+
+    /// The splits, in the order of their seeds.
+    public var splits: [Split]
+    /// The verdict most splits give.
     public var verdict: Verdict
+
+    /// The split whose difference is the median of the splits' (the lower one of an even count):
+    /// the one the summary describes.
+    public var median: Split {
+        let order = splits.indices.sorted {
+            splits[$0].difference.percentile95 < splits[$1].difference.percentile95
+                || (splits[$0].difference.percentile95 == splits[$1].difference.percentile95 && $0 < $1)
+        }
+        return splits[order[(order.count - 1) / 2]]
+    }
+
+    /// The median split's halves.
+    public var halves: [[String]] { median.halves }
+    /// The median split's difference.
+    public var difference: ProjectionDifference { median.difference }
+    /// The median split's maps.
+    public var maps: [UncertaintyMap] { median.maps }
+    /// What the median split's maps explain, in pixels.
+    public var explained95: Double { median.explained95 }
+    /// The held-out RMS reprojection error over every split, in pixels.
+    public var heldOutRMS: Double {
+        let finite = splits.map(\.heldOutRMS).filter(\.isFinite)
+        return finite.isEmpty ? .nan : (finite.map { $0 * $0 }.reduce(0, +) / Double(finite.count)).squareRoot()
+    }
+    /// The median split's halves' RMS errors.
+    public var halvesRMS: [Double] { median.halvesRMS }
+    /// The smallest and largest difference of the splits (95th percentile), in pixels; `nil` when
+    /// none is a number.
+    public var differenceRange: ClosedRange<Double>? {
+        let values = splits.map(\.difference.percentile95).filter(\.isFinite)
+        guard let low = values.min(), let high = values.max() else { return nil }
+        return low...high
+    }
 
     /// The verdict for halves `difference95` apart (95th percentile), whose uncertainties explain
     /// `explained95` and reach `unsure` pixels (the larger of the two maps' 95th percentiles):
     /// consistent within ``closeEnough``, or within ``explainedFactor`` times what the
     /// uncertainties explain and ``farApart``; otherwise too few views when either half is unsure
-    /// (over ``unsureLevel``), and a model that does not fit when both are sure of themselves.
+    /// (over ``unsureLevel``), and halves that disagree when both are sure of themselves (whether
+    /// the model is what they disagree on is for a richer model to say:
+    /// ``CalibrationReport/crossValidate(_:)``).
     public static func verdict(difference95: Double, explained95: Double, unsure: Double) -> Verdict {
         if difference95 <= closeEnough || (difference95 <= explainedFactor * explained95 && difference95 <= farApart) {
             return .consistent
         }
-        return unsure > unsureLevel ? .tooFewViews(difference95) : .modelDoesNotFit
+        return unsure > unsureLevel ? .tooFewViews(difference95) : .halvesDisagree(difference95)
     }
 
-    /// Cross-validates `run`: solves its views in two halves with `refinement`, at the distance of
-    /// `run`'s own uncertainty map (`distance`).
+    /// The halves of split `split` of `count` views: a random halving drawn from ``seed`` plus
+    /// `split`, each half in the views' order.
+    static func halves(of count: Int, split: Int) -> [[Int]] {
+        let order = SeededGenerator.shuffled(count, seed: seed &+ UInt64(split))
+        return [stride(from: 0, to: count, by: 2).map { order[$0] }.sorted(), stride(from: 1, to: count, by: 2).map { order[$0] }.sorted()]
+    }
+
+    /// Cross-validates `run` with `splits` splits, at the distance of `run`'s own uncertainty map
+    /// (`distance`).
     ///
     /// - Throws: ``CalibrationError/tooFewViews(usable:needed:model:rejected:)`` when a half has
     ///   fewer views than the model needs; what a solve throws.
-    public static func run(
-        _ run: CalibrationRun, refinement: CalibrationRefinement? = .standard, distance: Double
-    ) throws(CalibrationError) -> CrossValidation {
+    public static func run(_ run: CalibrationRun, distance: Double, splits: Int = defaultSplits) throws(CalibrationError) -> CrossValidation {
         let model = run.camera.model
-        let views = run.views.map(\.view)
-        let halves = [stride(from: 0, to: views.count, by: 2).map { views[$0] }, stride(from: 1, to: views.count, by: 2).map { views[$0] }]
-        guard halves[1].count >= model.minimumViews else {
-            throw .tooFewViews(usable: halves[1].count, needed: model.minimumViews, model: model, rejected: [])
+        guard run.views.count / 2 >= model.minimumViews else {
+            throw .tooFewViews(usable: run.views.count / 2, needed: model.minimumViews, model: model, rejected: [])
         }
+        var made: [Split] = []
+        for split in 0..<max(1, splits) {
+            made.append(try Self.split(run, halves: halves(of: run.views.count, split: split), distance: distance))
+        }
+        return CrossValidation(splits: made, verdict: majority(made))
+    }
+
+    /// The verdict most of `splits` give; the median split's when none has more than the others.
+    static func majority(_ splits: [Split]) -> Verdict {
+        let keys = Dictionary(grouping: splits, by: \.verdict.key)
+        let most = keys.values.map(\.count).max() ?? 0
+        let leaders = keys.filter { $0.value.count == most }
+        let median = CrossValidation(splits: splits, verdict: .consistent).median
+        if leaders.count == 1, let leader = leaders.first, leader.key != median.verdict.key {
+            // The leader's split closest to the median's difference speaks for it.
+            return leader.value.min {
+                abs($0.difference.percentile95 - median.difference.percentile95)
+                    < abs($1.difference.percentile95 - median.difference.percentile95)
+            }!.verdict
+        }
+        return median.verdict
+    }
+
+    /// One split: the halves of `run` at `halves` (view indices) solved and compared.
+    static func split(_ run: CalibrationRun, halves: [[Int]], distance: Double) throws(CalibrationError) -> Split {
         let solved = try halves.map { (half) throws(CalibrationError) -> CalibrationRun in
-            try CameraCalibration.solve(half, model: model, imageSize: run.camera.imageSize, refinement: refinement ?? .standard)
+            try CameraCalibration.resolve(run, views: half, fullCovariance: true)
         }
         let maps = solved.map { ProjectionUncertainty(run: $0, distance: distance)?.map() }
         let difference = ProjectionDifference(from: solved[0].camera, to: solved[1].camera, distance: distance)
@@ -125,8 +215,8 @@ public struct CrossValidation: Sendable, Hashable {
                 count += errors.count
             }
         }
-        return CrossValidation(
-            halves: halves.map { $0.map(\.name) }, difference: difference, maps: maps.compactMap { $0 },
+        return Split(
+            halves: halves.map { $0.map { run.views[$0].view.name } }, difference: difference, maps: maps.compactMap { $0 },
             explained95: explained95, heldOutRMS: count > 0 ? (squared / Double(count)).squareRoot() : .nan,
             halvesRMS: solved.map(\.rms),
             verdict: verdict(difference95: difference.percentile95, explained95: explained95, unsure: unsure))

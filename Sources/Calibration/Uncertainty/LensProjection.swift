@@ -30,10 +30,46 @@ enum LensProjection {
         return SIMD2(k[0] * u + k[2], k[1] * v + k[3])
     }
 
+    /// How far from the axis (the tangent of the angle off it) the model's radial mapping still
+    /// grows: beyond, a distortion that turns back (or a rational model's denominator that reaches
+    /// 0) folds the image over itself, and a pixel there has no one ray. `.infinity` when it grows
+    /// as far as the scan goes (84 degrees off the axis; 89 for the fisheye model).
+    static func foldRadius(model: CameraModel, intrinsics k: [Double]) -> Double {
+        switch model {
+        case .pinhole, .pinholeRadtan, .rational:
+            var previous = 0.0
+            for step in 1...2000 {
+                let r = 0.005 * Double(step), r2 = r * r
+                var numerator = 1 + k[4] * r2 + k[5] * r2 * r2 + k[8] * r2 * r2 * r2
+                if model == .rational {
+                    let denominator = 1 + k[9] * r2 + k[10] * r2 * r2 + k[11] * r2 * r2 * r2
+                    guard denominator > 1e-9 else { return 0.005 * Double(step - 1) }
+                    numerator /= denominator
+                }
+                let distorted = r * numerator
+                guard distorted > previous, distorted.isFinite else { return 0.005 * Double(step - 1) }
+                previous = distorted
+            }
+            return .infinity
+        case .fisheye:
+            var previous = 0.0
+            for step in 1...1000 {
+                let theta = 1.553 * Double(step) / 1000, t2 = theta * theta
+                let distorted = theta * (1 + k[4] * t2 + k[5] * t2 * t2 + k[6] * t2 * t2 * t2 + k[7] * t2 * t2 * t2 * t2)
+                guard distorted > previous, distorted.isFinite else { return tan(1.553 * Double(step - 1) / 1000) }
+                previous = distorted
+            }
+            return .infinity
+        }
+    }
+
     /// The unit direction in the camera's frame that `project` takes to `pixel`, found by Newton's
-    /// method from the undistorted guess; `nil` where it does not converge (outside the part of the
-    /// image the model maps one to one).
-    static func unproject(_ pixel: SIMD2<Double>, model: CameraModel, intrinsics k: [Double]) -> SIMD3<Double>? {
+    /// method from the undistorted guess; `nil` where it does not converge, or converges beyond
+    /// `fold` (``foldRadius(model:intrinsics:)``): outside the part of the image the model maps one
+    /// to one.
+    static func unproject(
+        _ pixel: SIMD2<Double>, model: CameraModel, intrinsics k: [Double], fold: Double = .infinity
+    ) -> SIMD3<Double>? {
         var x = SIMD2((pixel.x - k[2]) / k[0], (pixel.y - k[3]) / k[1])
         let target = pixel
         for _ in 0..<50 {
@@ -51,6 +87,7 @@ enum LensProjection {
         }
         let check = project(SIMD3(x.x, x.y, 1), model: model, intrinsics: k) - target
         guard (check * check).sum() < 1e-6, x.x.isFinite, x.y.isFinite else { return nil }
+        guard (x * x).sum() <= fold * fold else { return nil }
         let direction = SIMD3(x.x, x.y, 1)
         return direction / (direction * direction).sum().squareRoot()
     }

@@ -27,6 +27,8 @@ public struct ProjectionUncertainty: Sendable {
     private let translations: [SIMD3<Double>]
     /// Row by row, (intrinsics + 6 x views) squared.
     private let covariance: [Double]
+    /// Where the solved camera's mapping folds (``LensProjection/foldRadius(model:intrinsics:)``).
+    private let fold: Double
 
     /// The map of a solve at `distance` (the mean distance of the boards when `nil`: for each
     /// view, the range from the camera to the centre of its corners).
@@ -65,12 +67,13 @@ public struct ProjectionUncertainty: Sendable {
         self.rotations = rotations.map { SIMD3($0[0], $0[1], $0[2]) }
         self.translations = translations.map { SIMD3($0[0], $0[1], $0[2]) }
         self.covariance = covariance.flatMap { $0 }
+        fold = LensProjection.foldRadius(model: model, intrinsics: intrinsics)
     }
 
     /// The point at ``distance`` that the solved camera sees at `pixel`, in its frame; `nil` where
-    /// the model cannot be inverted.
+    /// the model cannot be inverted (beyond its fold).
     func point(at pixel: SIMD2<Double>) -> SIMD3<Double>? {
-        LensProjection.unproject(pixel, model: model, intrinsics: intrinsics).map { $0 * distance }
+        LensProjection.unproject(pixel, model: model, intrinsics: intrinsics, fold: fold).map { $0 * distance }
     }
 
     /// The 2x2 covariance of `pixel`'s projection as (xx, xy, yy), in square pixels; `nil` where the
@@ -147,9 +150,10 @@ public struct ProjectionUncertainty: Sendable {
     }
 
     /// The worst-direction standard deviation of `pixel`'s projection, in pixels (mrcal's
-    /// `worstdirection-stdev`); `nil` where the model cannot be inverted.
-    public func standardDeviation(at pixel: ImagePoint) -> Double? {
-        guard let c = covariance(at: pixel) else { return nil }
+    /// `worstdirection-stdev`); infinite where the model cannot be inverted: there the camera
+    /// says nothing about where a point appears, however certain its parameters.
+    public func standardDeviation(at pixel: ImagePoint) -> Double {
+        guard let c = covariance(at: pixel) else { return .infinity }
         let mean = (c.xx + c.yy) / 2, half = ((c.xx - c.yy) * (c.xx - c.yy) / 4 + c.xy * c.xy).squareRoot()
         return max(0, mean + half).squareRoot()
     }
@@ -165,13 +169,13 @@ public struct ProjectionUncertainty: Sendable {
         for row in 0..<rows {
             for column in 0..<columns {
                 let pixel = ImagePoint(x: width * Double(column) / Double(columns - 1), y: height * Double(row) / Double(rows - 1))
-                values.append(standardDeviation(at: pixel) ?? .nan)
+                values.append(standardDeviation(at: pixel))
             }
         }
         let corners = [ImagePoint(x: 0, y: 0), ImagePoint(x: width, y: 0), ImagePoint(x: 0, y: height), ImagePoint(x: width, y: height)]
         return UncertaintyMap(
             imageSize: imageSize, distance: distance, columns: columns, rows: rows, values: values,
-            centre: standardDeviation(at: ImagePoint(x: width / 2, y: height / 2)) ?? .nan,
-            corners: corners.map { standardDeviation(at: $0) ?? .nan })
+            centre: standardDeviation(at: ImagePoint(x: width / 2, y: height / 2)),
+            corners: corners.map { standardDeviation(at: $0) })
     }
 }

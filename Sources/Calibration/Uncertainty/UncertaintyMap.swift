@@ -19,7 +19,8 @@ public struct UncertaintyMap: Sendable, Hashable {
     public var columns: Int
     /// Grid points down: from y = 0 to the last pixel, evenly.
     public var rows: Int
-    /// Row by row from the top, in pixels; not a number where the model cannot be inverted.
+    /// Row by row from the top, in pixels; infinite where the model cannot be inverted (beyond its
+    /// fold, where it says nothing about where a point appears) or its spread has no bound.
     public var values: [Double]
     /// At the image's centre, in pixels.
     public var centre: Double

@@ -21,7 +21,8 @@ public enum LiveCalibration {
         /// Whether files already in `folder` may be replaced (`--force`); otherwise a folder with
         /// files in it is refused before the session starts.
         public var replacing = false
-        /// A result is good when its RMS reprojection error is under this many pixels.
+        /// A good result's RMS reprojection error is under this many pixels (a limit of the
+        /// verdict, ``CalibrationVerdict/Thresholds/rms``, beside its standard ones).
         public var goodRMS = 0.5
         /// ... and the 95% interval of each focal length is under this share of its value.
         public var goodFocalInterval = 0.01
@@ -35,16 +36,15 @@ public enum LiveCalibration {
             self.folder = folder
         }
 
-        /// Whether `run` is good by these thresholds.
-        public func isGood(_ run: CalibrationRun) -> Bool {
-            run.rms < goodRMS && Update.focalLengths(of: run).allSatisfy { $0.interval95 < goodFocalInterval * abs($0.value) }
+        /// The limits the verdict judges a live result by: `calibrate`'s, with ``goodRMS`` and
+        /// ``goodFocalInterval``.
+        public var thresholds: CalibrationVerdict.Thresholds {
+            CalibrationVerdict.Thresholds(rms: goodRMS, focalInterval: goodFocalInterval)
         }
 
-        /// The thresholds in words: `RMS under 0.5 px and focal lengths within 1%`.
-        public var goodText: String {
-            "RMS under " + String(format: "%g", goodRMS) + " px and focal lengths within "
-                + String(format: "%g", goodFocalInterval * 100) + "%"
-        }
+        /// The verdict's limits in words: `corners over 50% of the image, projection uncertainty
+        /// under 1 px over 90% of it, consistent halves, RMS under 0.5 px, focal lengths within 1%`.
+        public var goodText: String { thresholds.description }
     }
 
     /// One solve's result.
@@ -53,12 +53,15 @@ public enum LiveCalibration {
         public let result: CalibrationResult
         /// The pictures given to the solve (some may have been set aside or dropped).
         public let pictures: Int
-        /// Whether it is good by the configuration's thresholds.
-        public let isGood: Bool
+        /// The verdict (``CalibrationVerdict``) by the configuration's thresholds, the one
+        /// `calibrate` gives.
+        public let verdict: CalibrationVerdict
         /// Where to capture more by the projection-uncertainty map (``CalibrationAdvice/sentence(for:)``),
         /// when it is weak somewhere.
         public var uncertaintyAdvice: String?
 
+        /// Whether the verdict is good.
+        public var isGood: Bool { verdict.isGood }
         /// The views in the final solve.
         public var views: Int { result.run.views.count }
         /// The RMS reprojection error, in pixels.
@@ -68,13 +71,13 @@ public enum LiveCalibration {
 
         static func focalLengths(of run: CalibrationRun) -> [CalibrationRun.Parameter] { ["fx", "fy"].compactMap(run.parameter) }
 
-        /// One line: `calibration: 8 views, RMS 0.214 px, fx 601.3 ± 0.42%, fy 600.8 ± 0.40%: good`.
+        /// One line: `calibration: 8 views, RMS 0.214 px, fx 601.3 ± 0.42%, fy 600.8 ± 0.40%; verdict: good`.
         public var description: String {
             let focal = focalLengths.map {
                 "\($0.name) " + String(format: "%.1f ± %.2f%%", $0.value, 100 * $0.interval95 / max(abs($0.value), .leastNonzeroMagnitude))
             }
             return "calibration: \(views) view\(views == 1 ? "" : "s"), RMS " + String(format: "%.3f px", rms) + ", "
-                + focal.joined(separator: ", ") + (isGood ? ": good" : "")
+                + focal.joined(separator: ", ") + "; verdict: \(verdict)"
         }
     }
 
@@ -139,9 +142,12 @@ public enum LiveCalibration {
         private func solve(_ views: [CalibrationView]) -> Result<Update, CalibrationError> {
             Result { () throws(CalibrationError) -> Update in
                 let result = try CameraCalibration.calibrate(views, model: configuration.model)
+                var report = CalibrationReport(result: result, pattern: pattern.description)
+                report.thresholds = configuration.thresholds
+                report.crossValidate(nil)
                 return Update(
-                    result: result, pictures: views.count, isGood: configuration.isGood(result.run),
-                    uncertaintyAdvice: (ProjectionUncertainty(run: result.run)?.map()).flatMap(CalibrationAdvice.sentence(for:)))
+                    result: result, pictures: views.count, verdict: report.verdict,
+                    uncertaintyAdvice: report.uncertainty.flatMap(CalibrationAdvice.sentence(for:)))
             }
         }
 

@@ -678,8 +678,18 @@ public final class LiveSession: Sendable {
                     .with(controls: frame.controls)
                 let index = arrivals[frame.camera].removeValue(forKey: frame.time) ?? machine.withLock { $0.nextIndex(of: frame.camera) - 1 }
                 await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
-                    waiting.withLock { $0 = (frame.camera, index, resume) }
-                    shutters[frame.camera].submit(source, index: index, arrivedAt: clock.now())
+                    // Under the machine's lock: a stop either came first, and nothing waits, or
+                    // finds this replay waiting and lets it go (stopped cameras release nothing).
+                    let stopped = machine.withLock { machine -> Bool in
+                        guard machine.stopReason == nil else { return true }
+                        waiting.withLock { $0 = (frame.camera, index, resume) }
+                        return false
+                    }
+                    if stopped {
+                        resume.resume()
+                    } else {
+                        shutters[frame.camera].submit(source, index: index, arrivedAt: clock.now())
+                    }
                 }
             }
         }
@@ -708,7 +718,9 @@ public final class LiveSession: Sendable {
             case .save(let picture): writer.async { [self] in save(picture) }
             case .refuse(let error): continuation.yield(.pictureRefused(error))
             case .notTaken: continuation.yield(.pictureNotTaken)
-            case .stopSources: for source in sources { source.stop() }
+            case .stopSources:
+                for source in sources { source.stop() }
+                waiting.withLock { $0.take() }?.resume.resume()
             case .journal(let step): journal(step)
             }
         }
