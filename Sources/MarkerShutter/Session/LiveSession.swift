@@ -238,6 +238,9 @@ public final class LiveSession: Sendable {
     private let doorbell: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
     /// A rig's replay waiting for one camera's frame to be detected.
     private let waiting = Mutex<(camera: Int, index: Int, resume: CheckedContinuation<Void, Never>)?>(nil)
+    /// A rig's replay, cancelled when the session stops (it may be sleeping until a frame that is
+    /// due in an hour). Set and cancelled with the machine's lock held.
+    private let replaying = Mutex<Task<Void, Never>?>(nil)
     /// The cameras' failures, each naming its camera, and a single camera's own.
     private let failures = Mutex<(rig: [String], single: String?)>(([], nil))
     /// Pictures are encoded and written here, one at a time, off the detection threads.
@@ -479,7 +482,12 @@ public final class LiveSession: Sendable {
         }
         let clockTask = clocked ? Task { await watchClock() } : nil
         if let recording {
-            await replay(recording)
+            let task = Task { await replay(recording) }
+            machine.withLock { machine in
+                replaying.withLock { $0 = task }
+                if machine.stopReason != nil { task.cancel() }
+            }
+            await task.value
         } else {
             await withTaskGroup(of: Void.self) { group in
                 for camera in sources.indices {
@@ -720,6 +728,7 @@ public final class LiveSession: Sendable {
             case .notTaken: continuation.yield(.pictureNotTaken)
             case .stopSources:
                 for source in sources { source.stop() }
+                replaying.withLock { $0 }?.cancel()
                 waiting.withLock { $0.take() }?.resume.resume()
             case .journal(let step): journal(step)
             }
