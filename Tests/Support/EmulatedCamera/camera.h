@@ -16,7 +16,7 @@ enum {
     EC_MAX_SIZES = 8,
     EC_MAX_RATES = 8,
     EC_MAX_FAULTS = 64,
-    EC_MAX_BUFFERS = 8,
+    EC_MAX_BUFFERS = 32,  // VIDEO_MAX_FRAME, as many as V4L2 lets a driver grant
     EC_MAX_IMAGES = 1000,
     EC_PATTERN_PHASES = 16,
     EC_MAX_SETTLES = 8,
