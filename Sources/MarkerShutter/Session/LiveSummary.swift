@@ -74,7 +74,7 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
     /// A single camera's error, when it ended with one ("/dev/video0: ... disconnected").
     public let failure: String?
     /// A rig's cameras' errors, each naming its camera.
-    public let failures: [String]
+    package let failures: [String]
     /// The cameras lost during the run.
     package let lostCameras: [String]
     /// For a rig: from the arrival of each set's later frame to the rig's state after its detection.
