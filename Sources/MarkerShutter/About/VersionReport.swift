@@ -2,12 +2,12 @@ import FrameCapture
 import MarkerDetection
 
 /// What `marker-shutter --version` prints: the tool's version and the libraries it runs with.
-public struct VersionReport: Sendable, Equatable {
+package struct VersionReport: Sendable, Equatable {
     /// The tool's version: the one place it is written (`Scripts/package-deb` reads it here too).
     static let toolVersion = "0.9.0"
 
     /// The OpenCV loaded at run time.
-    public var openCV: String
+    package var openCV: String
     /// The OpenCV the shims were compiled against.
     var openCVBuild: String
     /// The file libapriltag was loaded from, or nil when none is named.
@@ -16,7 +16,7 @@ public struct VersionReport: Sendable, Equatable {
     var v4l2File: String?
 
     /// A report of the given facts.
-    public init(openCV: String, openCVBuild: String, aprilTagFile: String?, v4l2File: String?) {
+    package init(openCV: String, openCVBuild: String, aprilTagFile: String?, v4l2File: String?) {
         self.openCV = openCV
         self.openCVBuild = openCVBuild
         self.aprilTagFile = aprilTagFile
@@ -24,7 +24,7 @@ public struct VersionReport: Sendable, Equatable {
     }
 
     /// The libraries this process runs with, asked now.
-    public static func current() -> VersionReport {
+    package static func current() -> VersionReport {
         VersionReport(
             openCV: DetectionLibraries.openCVVersion, openCVBuild: DetectionLibraries.openCVBuildVersion,
             aprilTagFile: DetectionLibraries.aprilTagLibraryFile, v4l2File: CaptureLibraries.v4l2LibraryFile)
@@ -41,7 +41,7 @@ public struct VersionReport: Sendable, Equatable {
     }
 
     /// Four lines: the tool, OpenCV, libapriltag and libv4l2.
-    public var text: String {
+    package var text: String {
         var lines = ["marker-shutter \(Self.toolVersion)"]
         lines.append(
             openCV == openCVBuild ? "OpenCV \(openCV)" : "OpenCV \(openCV) (compiled against \(openCVBuild))")

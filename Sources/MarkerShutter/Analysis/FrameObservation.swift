@@ -25,7 +25,7 @@ public struct FrameObservation: Sendable {
     public var controls: [String: Int64] = [:]
 
     /// Creates an observation; `pixels` are dropped when the frame is not valid.
-    public init(index: Int, time: FrameTime, sequence: UInt64?, file: String?, detection: Detection,
+    package init(index: Int, time: FrameTime, sequence: UInt64?, file: String?, detection: Detection,
                 rule: ValidityRule, pixels: PixelBuffer?) {
         self.index = index
         self.time = time

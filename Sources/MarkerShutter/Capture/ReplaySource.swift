@@ -5,25 +5,25 @@ import Synchronization
 /// continuous clock, from the first frame), each frame that cannot be read delivered as
 /// ``SourceItem/missing(_:)`` at its time, so that the hold runs out over a hole in the recording
 /// as it would have live. A replay never stalls.
-public final class ReplaySource: FrameSource {
+package final class ReplaySource: FrameSource {
     /// The frames and their timestamps.
-    public let folder: FrameFolder
-    public var name: String { folder.path }
-    public var banner: String { "replaying \(folder.path): \(folder.frames.count) frames, \(folder.timing)" }
-    public var frameInterval: Duration? { nil }
-    public var mayStall: Bool { false }
+    package let folder: FrameFolder
+    package var name: String { folder.path }
+    package var banner: String { "replaying \(folder.path): \(folder.frames.count) frames, \(folder.timing)" }
+    package var frameInterval: Duration? { nil }
+    package var mayStall: Bool { false }
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let stopped = Mutex(false)
 
     /// A replay of `folder`.
-    public init(_ folder: FrameFolder) {
+    package init(_ folder: FrameFolder) {
         self.folder = folder
     }
 
     /// Opens the folder at `path`, with `framesPerSecond` for a folder without a manifest.
     ///
     /// - Throws: ``SourceError/Kind/unavailable`` naming what is wrong with the folder.
-    public convenience init(path: String, framesPerSecond: Double) throws(SourceError) {
+    package convenience init(path: String, framesPerSecond: Double) throws(SourceError) {
         do {
             self.init(try FrameFolder(path: path, framesPerSecond: framesPerSecond))
         } catch {
@@ -31,7 +31,7 @@ public final class ReplaySource: FrameSource {
         }
     }
 
-    public func start(notify: @escaping @Sendable (SourceNotice) -> Void) -> AsyncThrowingStream<SourceItem, any Error> {
+    package func start(notify: @escaping @Sendable (SourceNotice) -> Void) -> AsyncThrowingStream<SourceItem, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: SourceItem.self, throwing: (any Error).self)
         let folder = folder
         let started = Task {
@@ -59,7 +59,7 @@ public final class ReplaySource: FrameSource {
         return stream
     }
 
-    public func stop() {
+    package func stop() {
         stopped.withLock { $0 = true }
         task.withLock { $0 }?.cancel()
     }

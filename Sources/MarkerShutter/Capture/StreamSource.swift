@@ -6,11 +6,11 @@
 /// let source = StreamSource(named: "left", frames, stop: { feed.finish() })
 /// feed.yield(.frame(SourceFrame(pixels: pixels, time: time)))
 /// ```
-public final class StreamSource: FrameSource {
-    public let name: String
-    public var banner: String { name }
-    public let frameInterval: Duration?
-    public let mayStall: Bool
+final class StreamSource: FrameSource {
+    let name: String
+    var banner: String { name }
+    let frameInterval: Duration?
+    let mayStall: Bool
     private let items: AsyncThrowingStream<SourceItem, any Error>
     private let stopAction: @Sendable () -> Void
 
@@ -22,7 +22,7 @@ public final class StreamSource: FrameSource {
     ///   - frameInterval: The time between frames, when the source promises one.
     ///   - mayStall: Whether frames may stop coming while the source is open, as a camera's may.
     ///   - stop: Ends `items`.
-    public init(named name: String, _ items: AsyncThrowingStream<SourceItem, any Error>, frameInterval: Duration? = nil,
+    init(named name: String, _ items: AsyncThrowingStream<SourceItem, any Error>, frameInterval: Duration? = nil,
                 mayStall: Bool = false, stop: @escaping @Sendable () -> Void) {
         self.name = name
         self.items = items
@@ -39,7 +39,7 @@ public final class StreamSource: FrameSource {
     ///   - frameInterval: The time between frames, when the source promises one.
     ///   - mayStall: Whether frames may stop coming while the source is open, as a camera's may.
     ///   - stop: Ends `frames`.
-    public convenience init(named name: String, frames: AsyncThrowingStream<SourceFrame, any Error>, frameInterval: Duration? = nil,
+    convenience init(named name: String, frames: AsyncThrowingStream<SourceFrame, any Error>, frameInterval: Duration? = nil,
                             mayStall: Bool = false, stop: @escaping @Sendable () -> Void) {
         let wrapped = AsyncThrowingStream<SourceItem, any Error> { continuation in
             let task = Task {
@@ -55,7 +55,7 @@ public final class StreamSource: FrameSource {
         self.init(named: name, wrapped, frameInterval: frameInterval, mayStall: mayStall, stop: stop)
     }
 
-    public func start(notify: @escaping @Sendable (SourceNotice) -> Void) -> AsyncThrowingStream<SourceItem, any Error> { items }
+    func start(notify: @escaping @Sendable (SourceNotice) -> Void) -> AsyncThrowingStream<SourceItem, any Error> { items }
 
-    public func stop() { stopAction() }
+    func stop() { stopAction() }
 }

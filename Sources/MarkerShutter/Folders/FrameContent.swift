@@ -1,10 +1,10 @@
-public import MarkerDetection
-public import Pixels
+package import MarkerDetection
+package import Pixels
 
 /// A frame that is not an image file of its own but a part of another file, read on demand: a
 /// message of a ROS bag, say. A ``FrameFolder/Frame`` with such content is read through it, so that
 /// `process`, `live --replay` and the rest treat it as they treat a file.
-public protocol FrameContent: Sendable {
+package protocol FrameContent: Sendable {
     /// Names the frame uniquely among all frames (the container's path and the message's place),
     /// for comparing frames.
     var identity: String { get }
@@ -22,13 +22,13 @@ public protocol FrameContent: Sendable {
 }
 
 /// A frame's ``FrameContent``, compared by its identity.
-public struct FrameContentReference: Sendable, Hashable {
+package struct FrameContentReference: Sendable, Hashable {
     /// The content.
-    public let content: any FrameContent
+    package let content: any FrameContent
 
     /// Refers to `content`.
-    public init(_ content: any FrameContent) { self.content = content }
+    package init(_ content: any FrameContent) { self.content = content }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.content.identity == rhs.content.identity }
-    public func hash(into hasher: inout Hasher) { hasher.combine(content.identity) }
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.content.identity == rhs.content.identity }
+    package func hash(into hasher: inout Hasher) { hasher.combine(content.identity) }
 }

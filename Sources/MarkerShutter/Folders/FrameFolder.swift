@@ -27,10 +27,10 @@ public struct FrameFolder: Sendable {
         public var controls: [String: Int64] = [:]
         /// Where the frame is read from when it is not the file at `path` (a message of a bag);
         /// `path` then only names it.
-        public var content: FrameContentReference? = nil
+        package var content: FrameContentReference? = nil
 
         /// Makes a frame to read from `path`, or from `content`.
-        public init(
+        package init(
             index: Int, file: String, path: String, pathBytes: [UInt8]? = nil, time: FrameTime, sequence: UInt64? = nil,
             controls: [String: Int64] = [:], content: FrameContentReference? = nil
         ) {
@@ -48,7 +48,7 @@ public struct FrameFolder: Sendable {
         /// most likely near where `previous` showed it: the camera's sequence numbers are 1 to 3
         /// apart (a frame or two it dropped), or, without them, the folder is taken as a video in
         /// its order.
-        public func follows(_ previous: Frame) -> Bool {
+        package func follows(_ previous: Frame) -> Bool {
             guard let sequence, let before = previous.sequence else { return index == previous.index + 1 }
             return sequence > before && sequence - before <= 3
         }
@@ -74,7 +74,7 @@ public struct FrameFolder: Sendable {
     }
 
     /// File name extensions read as images (compared without case).
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "bmp", "tif", "tiff"]
+    package static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "bmp", "tif", "tiff"]
 
     /// The folder.
     public let path: String
@@ -90,7 +90,7 @@ public struct FrameFolder: Sendable {
     ///   - path: What holds the frames, as messages name it.
     ///   - frames: The frames, in order, their times increasing.
     ///   - timing: Where their times came from.
-    public init(path: String, frames: [Frame], timing: Timing) {
+    package init(path: String, frames: [Frame], timing: Timing) {
         self.path = path
         self.frames = frames
         self.timing = timing

@@ -1,23 +1,23 @@
 import Foundation
-public import FileFormats
+package import FileFormats
 
 /// The `manifest.jsonl` of a recorded frame folder: one ``ManifestLine`` per frame, in capture
 /// order (the line's type writes and reads it; this one checks the frames as a folder needs them).
 ///
 /// `marker-shutter live --record` writes it; `marker-shutter process` replays the frames with these
 /// timestamps, so the replay sees the timeline the live tool saw.
-public struct FrameManifest: Sendable, Equatable {
+package struct FrameManifest: Sendable, Equatable {
     /// One frame of the manifest.
-    public typealias Entry = ManifestLine
+    package typealias Entry = ManifestLine
 
     /// The file name the manifest has in a folder.
-    public static let fileName = "manifest.jsonl"
+    package static let fileName = "manifest.jsonl"
 
     /// The frames, in order.
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// Creates a manifest from entries.
-    public init(entries: [Entry]) { self.entries = entries }
+    package init(entries: [Entry]) { self.entries = entries }
 
     /// Parses the text of a manifest.
     ///
@@ -26,7 +26,7 @@ public struct FrameManifest: Sendable, Equatable {
     /// - Throws: ``FrameManifestError`` naming the line that is not a frame entry, a name that
     ///   leaves the folder, holds a NUL or is longer than a file name can be, a timestamp outside
     ///   ``InputLimits/frameSeconds``, or a timestamp that goes back.
-    public init(parsing text: String) throws(FrameManifestError) {
+    package init(parsing text: String) throws(FrameManifestError) {
         var entries: [Entry] = []
         // On `unicodeScalars`: "\r\n" is one `Character`, so splitting the `String` on "\n" would
         // leave a CRLF file in one piece.
@@ -64,7 +64,7 @@ public struct FrameManifest: Sendable, Equatable {
     }
 
     /// The manifest's text: one JSON object per line.
-    public var text: String {
+    package var text: String {
         entries.map(\.text).joined()
     }
 }

@@ -14,7 +14,7 @@ package enum NaturalOrder {
     }
 
     /// `names` sorted in natural order.
-    public static func sorted(_ names: some Sequence<String>) -> [String] {
+    static func sorted(_ names: some Sequence<String>) -> [String] {
         names.sorted(by: areInIncreasingOrder)
     }
 

@@ -1,5 +1,5 @@
-public import MarkerDetection
-public import Pixels
+package import MarkerDetection
+package import Pixels
 
 /// Finds out which target a live camera shows (`live --pattern auto`): keeps a frame every
 /// ``interval`` of the frames' own time, the newest ``window`` of them, and identifies the target
@@ -14,13 +14,13 @@ public import Pixels
 /// ```
 ///
 /// Frames are copied when kept, so that a camera's buffers go back to it at once.
-public struct PatternSearch: Sendable {
+package struct PatternSearch: Sendable {
     /// The identifier the frames go through.
-    public let identifier: PatternIdentifier
+    package let identifier: PatternIdentifier
     /// How many of the newest kept frames each identification looks at.
-    public let window: Int
+    package let window: Int
     /// The frame time between two kept frames, so that the frames show the board from a few places.
-    public let interval: Duration
+    package let interval: Duration
     private var kept: [PixelBuffer] = []
     private var lastKept: Duration?
 
@@ -30,7 +30,7 @@ public struct PatternSearch: Sendable {
     ///   - identifier: The identifier.
     ///   - window: Frames each identification looks at (at least 1).
     ///   - interval: Frame time between kept frames.
-    public init(identifier: PatternIdentifier, window: Int = PatternIdentifier.typicalFrameCount, interval: Duration = .milliseconds(250)) {
+    package init(identifier: PatternIdentifier, window: Int = PatternIdentifier.typicalFrameCount, interval: Duration = .milliseconds(250)) {
         self.identifier = identifier
         self.window = max(1, window)
         self.interval = interval
@@ -41,7 +41,7 @@ public struct PatternSearch: Sendable {
     ///
     /// - Throws: ``DetectionError`` from identification (an image too small, say), or
     ///   `PixelBufferError` when the frame cannot be copied.
-    public mutating func offer(_ image: PixelBuffer, at time: Duration) throws -> PatternIdentification? {
+    package mutating func offer(_ image: PixelBuffer, at time: Duration) throws -> PatternIdentification? {
         if let lastKept, time - lastKept < interval, time >= lastKept { return nil }
         lastKept = time
         let copy = try image.withUnsafeBytes {

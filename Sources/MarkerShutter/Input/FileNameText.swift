@@ -5,12 +5,12 @@ import SystemCalls
 /// A name comes from a folder or a manifest, so it may hold anything a file system allows: an
 /// escape sequence that would repaint the terminal, a newline that would forge a line of the
 /// summary. Shown names have every control character escaped (`\n`, `\t`, `\u{1B}`).
-public enum FileNameText {
+package enum FileNameText {
     /// The longest file name, in bytes (`NAME_MAX` on Linux).
-    public static let maximumNameBytes = 255
+    package static let maximumNameBytes = 255
 
     /// `name` with its control characters (C0, DEL and C1) and backslashes escaped, safe to print.
-    public static func escaped(_ name: String) -> String {
+    package static func escaped(_ name: String) -> String {
         var result = ""
         for scalar in name.unicodeScalars {
             switch scalar {
@@ -28,7 +28,7 @@ public enum FileNameText {
 
     /// A name read from the file system as bytes, as text: UTF-8 as it is, and every byte that is
     /// not part of valid UTF-8 written `\xFF`.
-    public static func text(ofBytes bytes: [UInt8]) -> String { SystemCall.text(ofNameBytes: bytes) }
+    package static func text(ofBytes bytes: [UInt8]) -> String { SystemCall.text(ofNameBytes: bytes) }
 
     /// Why `name` cannot be a file name because of its length, or nil when it can.
     static func tooLong(_ name: String) -> String? {

@@ -1,5 +1,5 @@
 import Dispatch
-public import FileFormats
+package import FileFormats
 import Foundation
 import MarkerDetection
 import Synchronization
@@ -17,15 +17,15 @@ import Glibc
 /// frame's manifest line is added only once its file is complete, so the manifest never names a
 /// missing file. When the disk cannot keep up and `backlogLimit` frames wait, new frames are not
 /// recorded (and counted); when a write fails (full disk), recording stops and says why.
-public final class FrameRecorder: Sendable {
+package final class FrameRecorder: Sendable {
     /// What a recording amounted to.
-    public struct Summary: Sendable {
+    package struct Summary: Sendable {
         /// Frames written with their manifest lines.
-        public var written = 0
+        package var written = 0
         /// Frames not recorded because the writer was too far behind.
-        public var skipped = 0
+        package var skipped = 0
         /// Why recording stopped early, if it did.
-        public var failure: OutputError?
+        package var failure: OutputError?
     }
 
     private struct State {
@@ -38,7 +38,7 @@ public final class FrameRecorder: Sendable {
     }
 
     /// The folder.
-    public let folder: String
+    package let folder: String
     /// Frames allowed to wait for the writer.
     let backlogLimit: Int
     private let queue = DispatchQueue(label: "marker-shutter recorder")
@@ -51,7 +51,7 @@ public final class FrameRecorder: Sendable {
     ///   - folder: Where to record; must be empty or not exist yet, so sessions never mix.
     ///   - backlogLimit: How many frames may wait to be written.
     /// - Throws: ``OutputError`` when the folder cannot be made, written, or holds files already.
-    public init(folder: String, backlogLimit: Int = 90) throws(OutputError) {
+    package init(folder: String, backlogLimit: Int = 90) throws(OutputError) {
         try SafeOutput.prepareFolder(folder)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
         guard existing.isEmpty else { throw OutputError(path: folder, call: "record into a non-empty folder", errno: ENOTEMPTY) }
@@ -64,7 +64,7 @@ public final class FrameRecorder: Sendable {
     deinit { close(manifest) }
 
     /// Queues a frame for recording. Never blocks.
-    public func record(_ frame: SourceFrame) {
+    package func record(_ frame: SourceFrame) {
         let queued = state.withLock { s -> (number: Int, controls: [String: Int64]?)? in
             guard s.summary.failure == nil else { return nil }
             guard s.backlog < backlogLimit else {
@@ -87,7 +87,7 @@ public final class FrameRecorder: Sendable {
     }
 
     /// Waits for every queued frame to be written and flushes the manifest.
-    public func finish() -> Summary {
+    package func finish() -> Summary {
         queue.sync {
             _ = fsync(manifest)
         }
@@ -95,7 +95,7 @@ public final class FrameRecorder: Sendable {
     }
 
     /// What has been recorded so far.
-    public var summary: Summary { state.withLock { $0.summary } }
+    package var summary: Summary { state.withLock { $0.summary } }
 
     private func write(_ frame: SourceFrame, number: Int, seconds: Duration, controls: [String: Int64]?) {
         guard state.withLock({ $0.summary.failure == nil }) else { return }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-public import MarkerDetection
+package import MarkerDetection
 public import Pixels
 import Synchronization
 
@@ -32,7 +32,7 @@ public final class LiveShutter: Sendable {
         /// its shutter but for its stalls).
         public internal(set) var rig: RigState? = nil
         /// Whether the rig turned, or its reason changed, with this frame.
-        public internal(set) var rigChanged = false
+        package internal(set) var rigChanged = false
     }
 
     /// The shutter disabled by time alone: no frame came before the hold ran out.
@@ -70,9 +70,9 @@ public final class LiveShutter: Sendable {
     }
 
     /// The detector (used on the detection thread only).
-    public let detector: MarkerDetector
+    package let detector: MarkerDetector
     /// Which detections may enable the shutter.
-    public let rule: ValidityRule
+    package let rule: ValidityRule
     /// Frames waiting for detection; a missing frame replaced by a newer one is not a frame skipped.
     private let slot = LatestFrameSlot<Submitted>(counting: { $0.frame != nil })
     /// Where the next frame is searched; `nil` searches every frame whole.

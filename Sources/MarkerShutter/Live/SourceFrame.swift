@@ -30,7 +30,7 @@ public struct SourceFrame: Sendable {
     }
 
     /// The frame with `controls` recorded as the ones set for it.
-    public func with(controls: [String: Int64]) -> SourceFrame {
+    package func with(controls: [String: Int64]) -> SourceFrame {
         var frame = self
         frame.controls = controls
         return frame

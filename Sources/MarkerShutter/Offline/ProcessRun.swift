@@ -1,6 +1,6 @@
-public import FileFormats
+package import FileFormats
 import Foundation
-public import MarkerDetection
+package import MarkerDetection
 import Pixels
 import Synchronization
 import SystemCalls
@@ -8,30 +8,30 @@ import SystemCalls
 /// One `process` run over a recorded folder: the rows of every frame as JSON Lines (to a file or
 /// standard output), each detection drawn into an annotation folder, the frames automatic pictures
 /// would have taken copied into a selection folder, and the outcome that decides the exit status.
-public struct ProcessRun: Sendable {
+package struct ProcessRun: Sendable {
     /// What to process and what to write.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The frames.
-        public var folder: FrameFolder
+        package var folder: FrameFolder
         /// Finds the target.
-        public var detector: MarkerDetector
+        package var detector: MarkerDetector
         /// Which detections may enable the shutter.
-        public var rule: ValidityRule
+        package var rule: ValidityRule
         /// Hold time, jobs and pixel limit (jobs are capped at the cores and the number of frames).
-        public var options = FolderProcessor.Options()
+        package var options = FolderProcessor.Options()
         /// OpenCV's threads inside one detection; nil: 1 with several jobs, else OpenCV's own.
         /// OpenCV's count is process-wide: ``ProcessRun/applyProcessSettings()`` sets it for the
         /// whole process (``ProcessRun/openCVThreadCount``).
-        public var openCVThreads: Int?
+        package var openCVThreads: Int?
         /// Where the JSON Lines go (see ``SafeOutput/destination(for:replacing:inputs:)``).
-        public var output = SafeOutput.Destination.standardOutput
+        package var output = SafeOutput.Destination.standardOutput
         /// Where each frame is written with its detection drawn.
-        public var annotate: String?
+        package var annotate: String?
         /// Where the frames automatic pictures would have taken are copied.
-        public var select: String?
+        package var select: String?
 
         /// Processes `folder` with the default options, rows to standard output, nothing else written.
-        public init(folder: FrameFolder, detector: MarkerDetector, rule: ValidityRule) {
+        package init(folder: FrameFolder, detector: MarkerDetector, rule: ValidityRule) {
             self.folder = folder
             self.detector = detector
             self.rule = rule
@@ -40,7 +40,7 @@ public struct ProcessRun: Sendable {
 
     /// How the run ended; when several apply, the first listed here after ``complete``, from the
     /// output's failure on.
-    public enum Exit: Sendable, Equatable {
+    package enum Exit: Sendable, Equatable {
         /// Every frame was processed and every file written.
         case complete
         /// Some frames could not be read (the rest were processed), or some annotations or
@@ -55,20 +55,20 @@ public struct ProcessRun: Sendable {
     }
 
     /// What a run did.
-    public struct Result: Sendable, CustomStringConvertible {
+    package struct Result: Sendable, CustomStringConvertible {
         /// Frames, validity, shutter stretches, errors and timing.
-        public let summary: ProcessingSummary
+        package let summary: ProcessingSummary
         /// Frames copied into the selection folder.
         let selected: Int
         /// Annotations and selections that could not be written.
         let warnings: [String]
         /// How the run ended.
-        public let exit: Exit
+        package let exit: Exit
         let configuration: Configuration
         let threads: Int
 
         /// The summary as `process` prints it, several lines.
-        public var description: String {
+        package var description: String {
             let folder = configuration.folder
             var lines = [
                 "\(folder.path): \(summary.frames) frames, \(folder.timing)",
@@ -84,10 +84,10 @@ public struct ProcessRun: Sendable {
     }
 
     /// The configuration.
-    public let configuration: Configuration
+    package let configuration: Configuration
 
     /// Prepares a run.
-    public init(_ configuration: Configuration) {
+    package init(_ configuration: Configuration) {
         self.configuration = configuration
     }
 
@@ -115,7 +115,7 @@ public struct ProcessRun: Sendable {
     /// returning them to the system after each one. Both are process-wide, so the program that owns
     /// the process calls this before ``run(shouldStop:onFrame:)``; the run itself leaves them alone
     /// (runs side by side in one process, as in tests, would change them under each other).
-    public func applyProcessSettings() {
+    package func applyProcessSettings() {
         Self.applyProcessSettings(openCVThreads: openCVThreadCount)
     }
 
@@ -126,7 +126,7 @@ public struct ProcessRun: Sendable {
     ///   - onFrame: Called after each frame's row, in frame order (for progress).
     /// - Throws: ``OutputError`` when a folder cannot be prepared or the rows' file cannot be opened
     ///   (a write that fails later ends the run with ``Exit/outputFailed(_:)``).
-    public func run(shouldStop: @escaping @Sendable () -> Bool = { false }, onFrame: () -> Void = {}) throws(OutputError) -> Result {
+    package func run(shouldStop: @escaping @Sendable () -> Bool = { false }, onFrame: () -> Void = {}) throws(OutputError) -> Result {
         let configuration = configuration
         var options = configuration.options
         options.jobs = max(1, min(options.jobs, InputLimits.cores, configuration.folder.frames.count))

@@ -1,7 +1,7 @@
-public import FileFormats
+package import FileFormats
 import Dispatch
 import Foundation
-public import MarkerDetection
+package import MarkerDetection
 import Pixels
 import Synchronization
 
@@ -16,31 +16,31 @@ import Synchronization
 /// arrivals, time moving on, cameras lost, and each frame once detected; a frame that cannot be
 /// read gets a row with its `error` and is not given to the machine (live, a frame whose detection
 /// failed never reaches it).
-public struct RigProcessRun: Sendable {
+package struct RigProcessRun: Sendable {
     /// What to process and what to write.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The recording.
-        public var recording: RigRecording
+        package var recording: RigRecording
         /// The rig's rules (its cameras are the recording's).
-        public var rig: RigShutterMachine.Configuration
+        package var rig: RigShutterMachine.Configuration
         /// Finds the target.
-        public var detector: MarkerDetector
+        package var detector: MarkerDetector
         /// Which detections may enable a camera's shutter.
-        public var rule: ValidityRule
+        package var rule: ValidityRule
         /// Hold time, jobs (shared among the cameras, at least one each, capped at the cores) and pixel limit.
-        public var options = FolderProcessor.Options()
+        package var options = FolderProcessor.Options()
         /// OpenCV's threads inside one detection; nil: 1 with several jobs, else OpenCV's own.
-        public var openCVThreads: Int?
+        package var openCVThreads: Int?
         /// Where the JSON Lines go (see ``SafeOutput/destination(for:replacing:inputs:)``).
-        public var output = SafeOutput.Destination.standardOutput
+        package var output = SafeOutput.Destination.standardOutput
         /// Where each frame is written with its detection drawn, in a folder per camera
         /// (`DIR/NAME/frame_000000.jpg`).
-        public var annotate: String?
+        package var annotate: String?
         /// The most jobs that run at once (the cores; a test sets more).
         var coreLimit = InputLimits.cores
 
         /// Processes `recording` with the default options, lines to standard output.
-        public init(recording: RigRecording, rig: RigShutterMachine.Configuration, detector: MarkerDetector, rule: ValidityRule) {
+        package init(recording: RigRecording, rig: RigShutterMachine.Configuration, detector: MarkerDetector, rule: ValidityRule) {
             self.recording = recording
             self.rig = rig
             self.detector = detector
@@ -49,46 +49,46 @@ public struct RigProcessRun: Sendable {
     }
 
     /// One camera's part of a run.
-    public struct CameraSummary: Sendable {
+    package struct CameraSummary: Sendable {
         /// The camera's name.
-        public let name: String
+        package let name: String
         /// Its frames, what became of them, and its own shutter's stretches.
-        public internal(set) var summary: ProcessingSummary
+        package internal(set) var summary: ProcessingSummary
         /// Rows written for it.
-        public internal(set) var rows = 0
+        package internal(set) var rows = 0
     }
 
     /// What a run did.
-    public struct Result: Sendable, CustomStringConvertible {
+    package struct Result: Sendable, CustomStringConvertible {
         /// Each camera, in the rig's order.
-        public let cameras: [CameraSummary]
+        package let cameras: [CameraSummary]
         /// Rig lines written (changes of the rig shutter).
-        public let rigChanges: Int
+        package let rigChanges: Int
         /// Sets the rig was enabled for: how many times it turned enabled.
-        public let enabledStretches: Int
+        package let enabledStretches: Int
         /// How long the rig was enabled, on the frames' clock.
-        public let enabledTime: Duration
+        package let enabledTime: Duration
         /// Why the rig's timeline stopped before the recording's end (a camera the rig cannot do without lost).
-        public let rigStopped: String?
+        package let rigStopped: String?
         /// How long processing took.
-        public let elapsed: Duration
+        package let elapsed: Duration
         /// Threads detecting, in all.
-        public let jobs: Int
+        package let jobs: Int
         /// OpenCV's threads inside one detection (-1: OpenCV's own).
         let threads: Int
         /// Annotations that could not be written.
-        public let warnings: [String]
+        package let warnings: [String]
         /// The recording's folder.
-        public let folder: String
+        package let folder: String
         /// Where the frames were drawn, if anywhere.
         let annotate: String?
         /// How the run ended.
-        public let exit: ProcessRun.Exit
+        package let exit: ProcessRun.Exit
         /// Where the frames' times came from.
         var timing = FrameFolder.Timing.manifest
 
         /// The summary as `process` prints it, several lines.
-        public var description: String {
+        package var description: String {
             let frames = cameras.reduce(0) { $0 + $1.summary.frames }
             let written = cameras.reduce(0) { $0 + $1.rows }
             let seconds = elapsed.inSeconds
@@ -122,10 +122,10 @@ public struct RigProcessRun: Sendable {
     }
 
     /// The configuration.
-    public let configuration: Configuration
+    package let configuration: Configuration
 
     /// Prepares a run.
-    public init(_ configuration: Configuration) {
+    package init(_ configuration: Configuration) {
         self.configuration = configuration
     }
 
@@ -140,7 +140,7 @@ public struct RigProcessRun: Sendable {
 
     /// Sets what the run wants for the whole process: OpenCV's thread count and glibc's malloc
     /// keeping freed frames for reuse (see ``ProcessRun/applyProcessSettings()``).
-    public func applyProcessSettings() {
+    package func applyProcessSettings() {
         ProcessRun.applyProcessSettings(openCVThreads: openCVThreadCount)
     }
 
@@ -170,7 +170,7 @@ public struct RigProcessRun: Sendable {
     ///   - onFrame: Called after each frame's row, in the recording's order (for progress).
     /// - Throws: ``OutputError`` when the file of the lines cannot be opened (a write that fails
     ///   later ends the run with ``ProcessRun/Exit/outputFailed(_:)``).
-    public func run(shouldStop: @escaping @Sendable () -> Bool = { false }, onFrame: () -> Void = {}) throws(OutputError) -> Result {
+    package func run(shouldStop: @escaping @Sendable () -> Bool = { false }, onFrame: () -> Void = {}) throws(OutputError) -> Result {
         let clock = ContinuousClock()
         let start = clock.now
         let configuration = configuration

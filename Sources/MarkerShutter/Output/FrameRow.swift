@@ -3,14 +3,14 @@ import MarkerDetection
 
 /// The ``ProcessRow`` of each frame `marker-shutter process` reads, made from its observation and
 /// the shutter after it.
-public enum FrameRow {
+package enum FrameRow {
     /// The row of a frame that was read and detected.
-    public static func row(for observation: FrameObservation, state: ShutterState<FrameObservation>) -> String {
+    package static func row(for observation: FrameObservation, state: ShutterState<FrameObservation>) -> String {
         shardFrame(observation).row(shutter: state.phase.description, heldIndex: state.heldIndex).text
     }
 
     /// The row of a frame that could not be read.
-    public static func errorRow(index: Int, file: String, time: FrameTime, reason: String) -> String {
+    package static func errorRow(index: Int, file: String, time: FrameTime, reason: String) -> String {
         ProcessRow.errorText(index: index, file: file, t: time.seconds, reason: reason)
     }
 

@@ -7,13 +7,13 @@ import Foundation
 /// two frames would get one name (`a.jpg` and `a.png`, or a manifest that lists a file twice), the
 /// later ones keep their own extension before the new one (`a.png.jpg`), and if that is taken
 /// too, a number (`a.png-2.jpg`).
-public enum OutputNames {
+enum OutputNames {
     /// Unique names with extension `pathExtension` for `files`, in the same order.
     ///
     /// - Parameters:
     ///   - files: Frame file names, in frame order.
     ///   - pathExtension: The extension of the derived files, without the dot (`"jpg"`).
-    public static func assign(_ files: [String], pathExtension: String) -> [String] {
+    static func assign(_ files: [String], pathExtension: String) -> [String] {
         var taken = Set<String>()
         // The number each file's numbered names go on from, so that a file listed many times costs
         // one look per listing, not one per name taken before it.

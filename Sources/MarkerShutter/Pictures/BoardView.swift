@@ -45,7 +45,7 @@ public struct BoardView: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The sum of absolute differences of the four measures.
-    public func distance(to other: BoardView) -> Double {
+    package func distance(to other: BoardView) -> Double {
         abs(x - other.x) + abs(y - other.y) + abs(size - other.size) + abs(skew - other.skew)
     }
 

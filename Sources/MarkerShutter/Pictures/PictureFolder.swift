@@ -1,6 +1,6 @@
-public import FileFormats
+package import FileFormats
 import Foundation
-public import MarkerDetection
+package import MarkerDetection
 
 /// Where pictures go: each capture is a lossless PNG of the held frame, `capture_0001.png`, with a
 /// JSON sidecar `capture_0001.json` (a ``PictureSidecar``) holding its detection and timestamp (and, when camera controls
@@ -14,11 +14,11 @@ public struct PictureFolder: Sendable {
     /// One saved picture.
     public struct Saved: Sendable, Hashable {
         /// The picture's path.
-        public let image: String
+        package let image: String
         /// The sidecar's path.
-        public let sidecar: String
+        package let sidecar: String
         /// The capture's number.
-        public let number: Int
+        package let number: Int
     }
 
     /// How a picture was asked for.
@@ -30,16 +30,16 @@ public struct PictureFolder: Sendable {
     }
 
     /// The folder.
-    public let path: String
+    package let path: String
     /// The pattern the detections are of, recorded in each sidecar.
-    public let pattern: Pattern
+    package let pattern: Pattern
     /// The number the next capture gets.
-    public private(set) var nextNumber: Int
+    package private(set) var nextNumber: Int
 
     /// Prepares a folder for pictures (making it if needed).
     ///
     /// - Throws: ``OutputError`` when the folder cannot be made or written to.
-    public init(path: String, pattern: Pattern) throws(OutputError) {
+    package init(path: String, pattern: Pattern) throws(OutputError) {
         try SafeOutput.prepareFolder(path)
         self.path = path
         self.pattern = pattern
@@ -56,7 +56,7 @@ public struct PictureFolder: Sendable {
     ///   - now: When the picture was taken (frame time), for the hold's age.
     ///   - trigger: Whether the user or `--auto` asked.
     /// - Throws: ``PictureError`` when there is no frame to save or a file cannot be written.
-    public mutating func save(_ observation: FrameObservation, state: ShutterState<FrameObservation>,
+    package mutating func save(_ observation: FrameObservation, state: ShutterState<FrameObservation>,
                               at now: FrameTime, trigger: Trigger) throws(PictureError) -> Saved {
         guard let pixels = observation.pixels else { throw .noFrame }
         let number = nextNumber

@@ -28,7 +28,7 @@ public struct ViewCoverage: Sendable, Hashable, CustomStringConvertible {
         /// The smallest of the four: for progress, how far the weakest measure is.
         public var least: Double { min(x, y, size, skew) }
         /// The sum of the four.
-        public var total: Double { x + y + size + skew }
+        package var total: Double { x + y + size + skew }
 
         /// The spans ROS `camera_calibration` asks for: 0.7 across and down, 0.4 of size, 0.5 of skew.
         public static let standard = Measures(x: 0.7, y: 0.7, size: 0.4, skew: 0.5)
@@ -59,12 +59,12 @@ public struct ViewCoverage: Sendable, Hashable, CustomStringConvertible {
     public var isComplete: Bool { progress.least >= 1 }
 
     /// How much `view` would raise the total progress (0 when it adds nothing).
-    public func gain(from view: BoardView) -> Double {
+    package func gain(from view: BoardView) -> Double {
         Self.progress(of: views + [view], goals: goals).total - progress.total
     }
 
     /// How much `view` would raise each measure's progress (0 where it adds nothing).
-    public func gains(from view: BoardView) -> Measures {
+    package func gains(from view: BoardView) -> Measures {
         let now = progress, then = Self.progress(of: views + [view], goals: goals)
         return Measures(x: then.x - now.x, y: then.y - now.y, size: then.size - now.size, skew: then.skew - now.skew)
     }

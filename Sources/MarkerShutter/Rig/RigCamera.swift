@@ -2,11 +2,11 @@ import FileFormats
 
 /// One camera of a rig, as the rig shutter knows it: its name (in messages, sidecars and the
 /// picture folder) and the time between its frames (for its motion and its stall).
-public struct RigCamera: Sendable, Hashable {
+package struct RigCamera: Sendable, Hashable {
     /// The camera's name: letters, digits, `-` and `_`, 1 to 32 characters.
-    public let name: String
+    package let name: String
     /// The time between two of its frames (1/30 s at 30 fps).
-    public let frameInterval: Duration
+    package let frameInterval: Duration
 
     /// Makes a camera.
     ///
@@ -14,7 +14,7 @@ public struct RigCamera: Sendable, Hashable {
     ///   - name: Letters, digits, `-` and `_`, 1 to 32 characters.
     ///   - frameInterval: The time between two of its frames; more than zero.
     /// - Throws: ``RigCameraNameError`` for a name outside those rules.
-    public init(name: String, frameInterval: Duration) throws(RigCameraNameError) {
+    package init(name: String, frameInterval: Duration) throws(RigCameraNameError) {
         if let problem = Self.nameProblem(name) { throw RigCameraNameError(name: name, reason: problem) }
         precondition(frameInterval > .zero, "a camera's frame interval must be more than zero, got \(frameInterval)")
         self.name = name
@@ -23,15 +23,15 @@ public struct RigCamera: Sendable, Hashable {
 
     /// Why `name` cannot name a camera, or `nil` when it can (the picture folder's rule,
     /// ``RigPictureLayout/cameraNameProblem(_:)``).
-    public static func nameProblem(_ name: String) -> String? { RigPictureLayout.cameraNameProblem(name) }
+    package static func nameProblem(_ name: String) -> String? { RigPictureLayout.cameraNameProblem(name) }
 }
 
 /// A camera name that breaks the rules (letters, digits, `-`, `_`; 1 to 32 characters).
-public struct RigCameraNameError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RigCameraNameError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The name given.
-    public let name: String
+    package let name: String
     /// What is wrong with it.
-    public let reason: String
+    package let reason: String
 
-    public var description: String { "camera name \"\(name)\" \(reason)" }
+    package var description: String { "camera name \"\(name)\" \(reason)" }
 }

@@ -1,9 +1,9 @@
-public import MarkerDetection
+package import MarkerDetection
 
 /// One camera's frame after detection, as the rig shutter takes it.
-public struct RigFrame: Sendable {
+package struct RigFrame: Sendable {
     /// How the board's motion in the frame is known.
-    public enum Motion: Sendable {
+    package enum Motion: Sendable {
         /// The board corners found: the rig measures the motion from those shared with the
         /// camera's previous frame.
         case corners([BoardCorner])
@@ -14,18 +14,18 @@ public struct RigFrame: Sendable {
     }
 
     /// The camera's position in the rig.
-    public let camera: Int
+    package let camera: Int
     /// The frame's index among that camera's frames.
-    public let index: Int
+    package let index: Int
     /// The kernel's timestamp of the frame (all cameras of a rig share that clock).
-    public let time: FrameTime
+    package let time: FrameTime
     /// Whether the frame's detection passes the validity rule.
-    public let isValid: Bool
+    package let isValid: Bool
     /// The board's motion.
-    public let motion: Motion
+    package let motion: Motion
 
     /// Makes a frame.
-    public init(camera: Int, index: Int, time: FrameTime, isValid: Bool, motion: Motion) {
+    package init(camera: Int, index: Int, time: FrameTime, isValid: Bool, motion: Motion) {
         self.camera = camera
         self.index = index
         self.time = time

@@ -1,8 +1,8 @@
 import Dispatch
 import FileFormats
 import Foundation
-public import Calibration
-public import MarkerDetection
+package import Calibration
+package import MarkerDetection
 import Synchronization
 
 /// `live --camera ... --calibrate`: the rig's sets solved in the background as they are saved, and
@@ -14,20 +14,20 @@ import Synchronization
 /// solve runs; sets saved meanwhile are solved together when it ends.
 public final class RigLiveCalibration: Sendable {
     /// What to solve and where the files go.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The cameras' names, the reference first (the order of `--camera`).
-        public var cameras: [String]
+        package var cameras: [String]
         /// The rig picture folder the sets are saved into (`PICTURES/NAME/STEM.png`).
-        public var pictures: String
+        package var pictures: String
         /// The folder the rig's files go to; never inside ``pictures``.
-        public var folder: String
+        package var folder: String
         /// The lens model of every camera.
-        public var model: CameraModel = .pinhole
+        package var model: CameraModel = .pinhole
         /// Whether files already in ``folder`` may be replaced (`--force`).
-        public var replacing = false
+        package var replacing = false
 
         /// A configuration solving the sets in `pictures` of `cameras` into `folder`.
-        public init(cameras: [String], pictures: String, folder: String) {
+        package init(cameras: [String], pictures: String, folder: String) {
             self.cameras = cameras
             self.pictures = pictures
             self.folder = folder
@@ -37,9 +37,9 @@ public final class RigLiveCalibration: Sendable {
     /// One solve's result.
     public struct Update: Sendable, CustomStringConvertible {
         /// The rig calibration and what is said about it.
-        public let report: RigReport
+        package let report: RigReport
         /// The pictures it was solved from (the rectified pairs are made from them).
-        public let pictures: RigPictureSet
+        package let pictures: RigPictureSet
 
         /// `rig calibration: 9 sets, RMS 0.196 px; right from left: baseline 0.1203 ± 0.0004`.
         public var description: String {
@@ -63,7 +63,7 @@ public final class RigLiveCalibration: Sendable {
     }
 
     /// The configuration.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let pattern: Pattern
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "marker-shutter rig calibration")
@@ -75,7 +75,7 @@ public final class RigLiveCalibration: Sendable {
     /// - Throws: ``CalibrationError/patternWithoutLayout(_:)`` for loose markers;
     ///   ``CalibrationError/output(_:)`` for a destination inside the picture folder, or one with
     ///   files in it when not ``Configuration/replacing``.
-    public init(configuration: Configuration, pattern: Pattern,
+    package init(configuration: Configuration, pattern: Pattern,
                 onOutcome: @escaping @Sendable (Result<Update, CalibrationError>) -> Void) throws(CalibrationError) {
         _ = try TargetLayout(pattern)
         do throws(OutputError) {
@@ -89,7 +89,7 @@ public final class RigLiveCalibration: Sendable {
     }
 
     /// Says that a set was saved; starts a solve when there are enough sets and none is running.
-    public func setSaved() {
+    package func setSaved() {
         state.withLock { s in
             s.saved += 1
             guard s.saved >= configuration.model.minimumViews, !s.solving else { return }
@@ -129,7 +129,7 @@ public final class RigLiveCalibration: Sendable {
     /// Waits for the solve in progress and returns the outcome for every set saved (solving once
     /// more, here, when the last solve saw fewer; with fewer sets than the model needs views,
     /// ``CalibrationError/tooFewViews(usable:needed:model:rejected:)``). Call it once no more sets come.
-    public func finish() -> Result<Update, CalibrationError> {
+    package func finish() -> Result<Update, CalibrationError> {
         queue.sync {}
         let (saved, latest) = state.withLock { ($0.saved, $0.latest) }
         if let latest, latest.sets == saved { return latest.outcome }
@@ -144,7 +144,7 @@ public final class RigLiveCalibration: Sendable {
     /// together or none (``CalibrationJob/writeRig(_:rectifying:)``, as `calibrate` writes them).
     ///
     /// - Returns: The paths written.
-    public func write(_ update: Update) throws(CalibrationError) -> [String] {
+    package func write(_ update: Update) throws(CalibrationError) -> [String] {
         try CalibrationJob(into: configuration.folder, input: configuration.pictures).writeRig(update.report, rectifying: update.pictures)
     }
 }

@@ -1,6 +1,6 @@
-public import FileFormats
+import FileFormats
 import Foundation
-public import MarkerDetection
+import MarkerDetection
 
 /// Where a rig's sets go, in the ``RigPictureLayout``: `PICTURES/<camera>/set_0001.png` with its
 /// single-camera sidecar `PICTURES/<camera>/set_0001.json`, for each camera of the set, then the
@@ -9,20 +9,20 @@ public import MarkerDetection
 /// Numbers continue after the highest set already in the folder. Every file is written atomically;
 /// when one cannot be, the files of the set already written are taken back, and earlier sets stay
 /// as they were.
-public struct RigPictureFolder: Sendable {
+struct RigPictureFolder: Sendable {
     /// One camera's frame of a set, to save.
-    public struct Frame: Sendable {
+    struct Frame: Sendable {
         /// The camera's name.
-        public let camera: String
+        let camera: String
         /// The camera's device (or recording).
-        public let device: String?
+        let device: String?
         /// The frame, valid, with its pixels.
-        public let observation: FrameObservation
+        let observation: FrameObservation
         /// The board's motion in it, in pixels per frame.
-        public let motion: Double?
+        let motion: Double?
 
         /// Describes one camera's frame of a set.
-        public init(camera: String, device: String?, observation: FrameObservation, motion: Double?) {
+        init(camera: String, device: String?, observation: FrameObservation, motion: Double?) {
             self.camera = camera
             self.device = device
             self.observation = observation
@@ -31,30 +31,30 @@ public struct RigPictureFolder: Sendable {
     }
 
     /// One set saved.
-    public struct Saved: Sendable, Hashable {
+    struct Saved: Sendable, Hashable {
         /// The set's stem (`set_0001`).
-        public let stem: String
+        let stem: String
         /// The set's number.
-        public let number: Int
+        let number: Int
         /// The set's sidecar.
-        public let sidecar: String
+        let sidecar: String
         /// Each camera's picture, in the set's order.
-        public let images: [String]
+        let images: [String]
         /// The largest time difference between the set's frames.
-        public let largestDifference: Double
+        let largestDifference: Double
     }
 
     /// The layout.
-    public let layout: RigPictureLayout
+    let layout: RigPictureLayout
     /// The pattern the detections are of.
-    public let pattern: Pattern
+    let pattern: Pattern
     /// The number the next set gets.
-    public private(set) var nextNumber: Int
+    private(set) var nextNumber: Int
 
     /// Prepares the folder (making it if needed).
     ///
     /// - Throws: ``OutputError`` when it cannot be made or written to.
-    public init(path: String, pattern: Pattern) throws(OutputError) {
+    init(path: String, pattern: Pattern) throws(OutputError) {
         try SafeOutput.prepareFolder(path)
         layout = RigPictureLayout(folder: path)
         self.pattern = pattern
@@ -71,7 +71,7 @@ public struct RigPictureFolder: Sendable {
     ///   - maxMotion: The motion limit it was taken under; `nil` when off.
     /// - Throws: ``PictureError`` when a frame has no pixels or a file cannot be written (nothing of
     ///   the set is left then).
-    public mutating func save(_ frames: [Frame], trigger: PictureFolder.Trigger, syncTolerance: Duration,
+    mutating func save(_ frames: [Frame], trigger: PictureFolder.Trigger, syncTolerance: Duration,
                               maxMotion: Double?) throws(PictureError) -> Saved {
         let number = nextNumber
         let stem = String(format: "set_%04d", number)

@@ -1,8 +1,8 @@
 import Dispatch
-public import FileFormats
+import FileFormats
 import Foundation
 import MarkerDetection
-public import Pixels
+import Pixels
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +26,7 @@ import Glibc
 /// Frames are encoded and written on a queue of their own; a line is added once its file is
 /// complete. When `backlogLimit` frames wait, new frames are not recorded (and counted); when a
 /// write fails, recording stops and says why.
-public final class RigRecorder: Sendable {
+final class RigRecorder: Sendable {
     private struct State {
         var summary = FrameRecorder.Summary()
         var backlog = 0
@@ -36,9 +36,9 @@ public final class RigRecorder: Sendable {
     }
 
     /// The folder.
-    public let folder: String
+    let folder: String
     /// The cameras' names, in the rig's order.
-    public let cameras: [String]
+    let cameras: [String]
     let backlogLimit: Int
     private let queue = DispatchQueue(label: "marker-shutter rig recorder")
     private let state: Mutex<State>
@@ -52,7 +52,7 @@ public final class RigRecorder: Sendable {
     ///   - cameras: The rig's cameras, in its order.
     ///   - backlogLimit: How many frames may wait to be written.
     /// - Throws: ``OutputError`` when the folder cannot be made, written, or holds files already.
-    public init(folder: String, cameras: [RigCamera], backlogLimit: Int = 180) throws(OutputError) {
+    init(folder: String, cameras: [RigCamera], backlogLimit: Int = 180) throws(OutputError) {
         try SafeOutput.prepareFolder(folder)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
         guard existing.isEmpty else { throw OutputError(path: folder, call: "record into a non-empty folder", errno: ENOTEMPTY) }
@@ -82,17 +82,17 @@ public final class RigRecorder: Sendable {
     /// frames lost before it (written only when there were). Never blocks;
     /// call it, ``noteAdvance(to:arrivalsOnly:)``, ``noteLost(camera:)`` and ``record(camera:pixels:time:sequence:controls:)``
     /// in the order the machine is told.
-    public func noteArrival(camera: Int, at time: FrameTime, dropped: Int = 0) {
+    func noteArrival(camera: Int, at time: FrameTime, dropped: Int = 0) {
         note(.arrived(camera: cameras[camera], t: time.seconds, dropped: dropped))
     }
 
     /// Notes that the machine's time moved on with no frame (for arrivals only while frames wait for detection).
-    public func noteAdvance(to time: FrameTime, arrivalsOnly: Bool) {
+    func noteAdvance(to time: FrameTime, arrivalsOnly: Bool) {
         note(arrivalsOnly ? .advanceArrivals(t: time.seconds) : .advance(t: time.seconds))
     }
 
     /// Notes that camera `camera` is gone.
-    public func noteLost(camera: Int) {
+    func noteLost(camera: Int) {
         note(.lost(camera: cameras[camera]))
     }
 
@@ -111,7 +111,7 @@ public final class RigRecorder: Sendable {
 
     /// Queues camera `camera`'s frame, as the machine took it after detection, with the camera
     /// controls set for it (on its camera's first line, and again where they change). Never blocks.
-    public func record(camera: Int, pixels: PixelBuffer, time: FrameTime, sequence: UInt64?, controls: [String: Int64] = [:]) {
+    func record(camera: Int, pixels: PixelBuffer, time: FrameTime, sequence: UInt64?, controls: [String: Int64] = [:]) {
         let queued = state.withLock { s -> (number: Int, controls: [String: Int64]?)? in
             guard s.summary.failure == nil else { return nil }
             guard s.backlog < backlogLimit else {
@@ -133,7 +133,7 @@ public final class RigRecorder: Sendable {
     }
 
     /// Waits for every queued frame to be written and flushes the manifest.
-    public func finish() -> FrameRecorder.Summary {
+    func finish() -> FrameRecorder.Summary {
         queue.sync {
             _ = fsync(manifest)
             _ = fsync(events)

@@ -14,9 +14,9 @@ import Foundation
 /// Written by ``RigRecorder``. Nothing in a recording is trusted: a camera the rig does not have,
 /// a file outside its camera's folder (a name with `/`, a link leading out), a camera's timestamps
 /// going back, or a camera with no frame is a ``RigRecordingError`` naming it, and nothing is replayed.
-public struct RigRecording: Sendable {
+package struct RigRecording: Sendable {
     /// One thing the rig machine was told.
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// A camera's frame arrived, before detection, with `dropped` frames lost before it.
         case arrived(camera: Int, time: FrameTime, dropped: Int = 0)
         /// The frame ``frames``[n], after detection.
@@ -30,23 +30,23 @@ public struct RigRecording: Sendable {
     }
 
     /// One recorded frame.
-    public struct Frame: Sendable, Equatable {
+    package struct Frame: Sendable, Equatable {
         /// The camera's position in the rig.
-        public let camera: Int
+        package let camera: Int
         /// The frame's file, its path.
-        public let path: String
+        package let path: String
         /// The frame's kernel timestamp.
-        public let time: FrameTime
+        package let time: FrameTime
         /// The camera's sequence number, when known.
-        public let sequence: UInt64?
+        package let sequence: UInt64?
         /// The camera controls set for the frame, as the manifest last gave them for its camera
         /// (given on the line where they change); empty without.
-        public var controls: [String: Int64] = [:]
+        package var controls: [String: Int64] = [:]
         /// Where the frame is read from when it is not the file at `path` (a message of a bag).
-        public var content: FrameContentReference? = nil
+        package var content: FrameContentReference? = nil
 
         /// A frame of `camera`, read from `path`, or through `content` (then `path` only names it).
-        public init(camera: Int, path: String, time: FrameTime, sequence: UInt64? = nil, controls: [String: Int64] = [:],
+        package init(camera: Int, path: String, time: FrameTime, sequence: UInt64? = nil, controls: [String: Int64] = [:],
                     content: FrameContentReference? = nil) {
             self.camera = camera
             self.path = path
@@ -58,16 +58,16 @@ public struct RigRecording: Sendable {
     }
 
     /// The folder.
-    public let folder: String
+    package let folder: String
     /// The cameras, in the rig's order.
-    public let cameras: [RigCamera]
+    package let cameras: [RigCamera]
     /// Every frame, in the order the rig saw them.
-    public let frames: [Frame]
+    package let frames: [Frame]
     /// What the rig machine was told, in order (from `events.jsonl`; without it, each frame's arrival
     /// and detection, one frame after another).
-    public let steps: [Step]
+    package let steps: [Step]
     /// Where the frames' times came from.
-    public private(set) var timing = FrameFolder.Timing.manifest
+    package private(set) var timing = FrameFolder.Timing.manifest
 
     /// A recording whose frames are already listed (a bag's topics, each a camera): each frame's
     /// arrival and detection, one frame after another, in the order given.
@@ -77,7 +77,7 @@ public struct RigRecording: Sendable {
     ///   - cameras: The cameras, in the rig's order.
     ///   - frames: Every frame, in the order the rig saw them; each camera's times increasing.
     ///   - timing: Where their times came from.
-    public init(folder: String, cameras: [RigCamera], frames: [Frame], timing: FrameFolder.Timing) {
+    package init(folder: String, cameras: [RigCamera], frames: [Frame], timing: FrameFolder.Timing) {
         self.folder = folder
         self.cameras = cameras
         self.frames = frames
@@ -87,7 +87,7 @@ public struct RigRecording: Sendable {
 
     /// Whether `folder` holds a rig's recording (a `cameras.json`, or a manifest whose first line names a
     /// camera) rather than a single camera's.
-    public static func isRig(_ folder: String) -> Bool {
+    package static func isRig(_ folder: String) -> Bool {
         if FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(CamerasFile.fileName)) { return true }
         guard let handle = FileHandle(forReadingAtPath: (folder as NSString).appendingPathComponent(FrameManifest.fileName)) else { return false }
         defer { try? handle.close() }
@@ -103,7 +103,7 @@ public struct RigRecording: Sendable {
     ///   - allowingMissingFrames: Whether a frame whose file is missing is kept (for `process`, whose
     ///     row for it says so), rather than refused.
     /// - Throws: ``RigRecordingError`` naming the first thing wrong.
-    public init(folder: String, allowingMissingFrames: Bool = false) throws(RigRecordingError) {
+    package init(folder: String, allowingMissingFrames: Bool = false) throws(RigRecordingError) {
         self.folder = folder
         let descriptionPath = (folder as NSString).appendingPathComponent(CamerasFile.fileName)
         guard let descriptionText = try? String(contentsOfFile: descriptionPath, encoding: .utf8) else {
@@ -239,9 +239,9 @@ public struct RigRecording: Sendable {
 }
 
 /// A rig's recording that cannot be replayed, and why.
-public struct RigRecordingError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RigRecordingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
-    public let description: String
+    package let description: String
 
     init(_ description: String) { self.description = description }
 }

@@ -33,11 +33,11 @@ import MarkerDetection
 /// if step.state.isEnabled { ... }             // step.state.set: the frames a capture takes
 /// _ = rig.advance(to: later)                  // no frame came by `rig.nextDeadline`
 /// ```
-public struct RigShutterMachine: Sendable {
+package struct RigShutterMachine: Sendable {
     /// The rig: its cameras and its rules.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// How the motion limit is chosen (`--max-motion`).
-        public enum MotionLimit: Sendable, Hashable {
+        package enum MotionLimit: Sendable, Hashable {
             /// The default, from the tolerance (see ``defaultMaxMotion(cameras:syncTolerance:)``).
             case automatic
             /// At most this many pixels per frame.
@@ -47,34 +47,34 @@ public struct RigShutterMachine: Sendable {
         }
 
         /// The cameras, in the rig's order.
-        public let cameras: [RigCamera]
+        package let cameras: [RigCamera]
         /// Which cameras must see the board.
-        public let require: RigRequirement
+        package let require: RigRequirement
         /// The largest time difference between the frames of a set.
-        public let syncTolerance: Duration
+        package let syncTolerance: Duration
         /// The most the board may move in a frame of a set, in pixels per frame; `nil` when off.
-        public let maxMotion: Double?
+        package let maxMotion: Double?
         /// How long each camera holds a lost detection.
-        public let hold: Duration
+        package let hold: Duration
         /// A camera with no frame for longer than this many of its frame intervals is stalled.
-        public let stallIntervals: Int
+        package let stallIntervals: Int
         /// The shortest stall limit, whatever the frame interval: for a camera alone, its hold and a
         /// little more, so that a camera whose frames stop is held for its hold first, as a hold is
         /// a matter of time.
-        public let stallFloor: Duration
+        package let stallFloor: Duration
 
         /// The most cameras a rig may have.
-        public static let cameraCounts: ClosedRange<Int> = CamerasFile.cameraCounts
+        package static let cameraCounts: ClosedRange<Int> = CamerasFile.cameraCounts
 
         /// The largest error, in pixels, that the time difference within a set may cause: a quarter
         /// of a pixel, about the noise of a sub-pixel corner, so that a set's timing adds little to
         /// what detection leaves anyway.
-        public static let motionErrorBudget = 0.25
+        package static let motionErrorBudget = 0.25
 
         /// The default sync tolerance: half the longest frame interval of the rig. Two free-running
         /// cameras at the same rate always have frames within half an interval of each other; at
         /// different rates, the sets whose frames come that close.
-        public static func defaultSyncTolerance(cameras: [RigCamera]) -> Duration {
+        package static func defaultSyncTolerance(cameras: [RigCamera]) -> Duration {
             (cameras.map(\.frameInterval).max() ?? .zero) / 2
         }
 
@@ -84,7 +84,7 @@ public struct RigShutterMachine: Sendable {
         /// ``motionErrorBudget`` when `m < budget x T / tolerance`; the shortest `T` of the rig is
         /// the strictest. With the default tolerance (half the frame interval) at one rate, that is
         /// 0.5 px/frame; at 30 and 25 fps (tolerance 20 ms), 0.42 px/frame.
-        public static func defaultMaxMotion(cameras: [RigCamera], syncTolerance: Duration) -> Double {
+        package static func defaultMaxMotion(cameras: [RigCamera], syncTolerance: Duration) -> Double {
             guard syncTolerance > .zero, let shortest = cameras.map(\.frameInterval).min() else { return .infinity }
             return motionErrorBudget * shortest.inSeconds / syncTolerance.inSeconds
         }
@@ -97,14 +97,14 @@ public struct RigShutterMachine: Sendable {
         ///   - camera: The camera.
         ///   - hold: How long it holds a lost detection.
         ///   - stallIntervals: How many frame intervals without a frame make it stalled.
-        public static func single(_ camera: RigCamera, hold: Duration = .milliseconds(300), stallIntervals: Int = 5) -> Configuration {
+        package static func single(_ camera: RigCamera, hold: Duration = .milliseconds(300), stallIntervals: Int = 5) -> Configuration {
             Configuration(cameras: [camera], require: .all, syncTolerance: .zero, maxMotion: nil, hold: hold,
                           stallIntervals: max(1, stallIntervals), stallFloor: hold + stallMargin)
         }
 
         /// How much longer than its hold a camera goes without a frame before it is stalled (a
         /// camera alone; a rig's when `live` or `process` makes it): its hold runs out first, by the clock.
-        public static let stallMargin: Duration = .milliseconds(100)
+        package static let stallMargin: Duration = .milliseconds(100)
 
         private init(cameras: [RigCamera], require: RigRequirement, syncTolerance: Duration, maxMotion: Double?, hold: Duration,
                      stallIntervals: Int, stallFloor: Duration) {
@@ -132,7 +132,7 @@ public struct RigShutterMachine: Sendable {
         ///     `process` give the hold and 0.1 s: a camera whose frames stop is held first, and a
         ///     machine too busy to deliver frames at once is not taken for a camera that stalled).
         /// - Throws: ``RigConfigurationError`` naming what is wrong.
-        public init(cameras: [RigCamera], require: RigRequirement = .all, syncTolerance: Duration? = nil,
+        package init(cameras: [RigCamera], require: RigRequirement = .all, syncTolerance: Duration? = nil,
                     maxMotion: MotionLimit = .automatic, hold: Duration = .milliseconds(300), stallIntervals: Int = 5,
                     minimumStall: Duration = .zero)
             throws(RigConfigurationError)
@@ -168,18 +168,18 @@ public struct RigShutterMachine: Sendable {
         }
 
         /// How long camera `camera` may go without a frame before it is stalled.
-        public func stallLimit(of camera: Int) -> Duration { max(cameras[camera].frameInterval * stallIntervals, stallFloor) }
+        package func stallLimit(of camera: Int) -> Duration { max(cameras[camera].frameInterval * stallIntervals, stallFloor) }
     }
 
     /// The state after an event, and whether it changed (enabled or not, or the reason).
-    public struct Step: Sendable {
+    package struct Step: Sendable {
         /// The rig after the event.
-        public let state: RigState
+        package let state: RigState
         /// Whether the rig turned enabled or disabled, or its reason changed (a stall that only
         /// grew longer is no change: it is told once, when it begins).
-        public let changed: Bool
+        package let changed: Bool
         /// After ``observe(_:)``, the observed camera's own shutter after its frame.
-        public var shutter: ShutterStep<Int>? = nil
+        package var shutter: ShutterStep<Int>? = nil
     }
 
     /// One camera's part of the machine.
@@ -201,20 +201,20 @@ public struct RigShutterMachine: Sendable {
     }
 
     /// The rig's configuration.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private var tracks: [Track]
     /// The newest time detection has reached (the newest frame observed, or ``advance(to:)``):
     /// holds and sets are judged at it.
-    public private(set) var now: FrameTime?
+    package private(set) var now: FrameTime?
     /// The newest time frames have reached on arrival, before detection (or ``advance(to:)``,
     /// ``advanceArrivals(to:)``): stalls are judged at it, so that detection running behind the
     /// cameras is not taken for a camera that stopped.
-    public private(set) var arrivalNow: FrameTime?
+    package private(set) var arrivalNow: FrameTime?
     /// The state after the last event.
-    public private(set) var state: RigState
+    package private(set) var state: RigState
 
     /// Creates a machine with no frame seen: every camera waits for its first, the rig is disabled.
-    public init(configuration: Configuration) {
+    package init(configuration: Configuration) {
         self.configuration = configuration
         tracks = configuration.cameras.map { _ in Track(timeline: ShutterTimeline(hold: configuration.hold)) }
         state = RigState(set: nil, refusal: .waiting(camera: configuration.cameras[0].name),
@@ -222,49 +222,49 @@ public struct RigShutterMachine: Sendable {
     }
 
     /// How many cameras a set needs.
-    public var requiredCount: Int { configuration.require.count(of: configuration.cameras.count) }
+    package var requiredCount: Int { configuration.require.count(of: configuration.cameras.count) }
 
     /// Whether the requirement can still be met: enough cameras are not lost (a stalled camera may
     /// come back; a lost one does not).
-    public var canMeetRequirement: Bool {
+    package var canMeetRequirement: Bool {
         let remaining = tracks.filter { !$0.lost }.count
         return configuration.require == .all ? remaining == tracks.count : remaining >= requiredCount
     }
 
     /// The cameras lost so far, by name.
-    public var lostCameras: [String] { tracks.indices.filter { tracks[$0].lost }.map { configuration.cameras[$0].name } }
+    package var lostCameras: [String] { tracks.indices.filter { tracks[$0].lost }.map { configuration.cameras[$0].name } }
 
     /// Camera `camera`'s own shutter: its timeline's state (the held frame by its index).
-    public func shutter(of camera: Int) -> ShutterState<Int> { tracks[camera].timeline.state }
+    package func shutter(of camera: Int) -> ShutterState<Int> { tracks[camera].timeline.state }
 
     /// Camera `camera`'s own shutter's enabled stretches.
-    public func stretches(of camera: Int) -> [EnabledStretch] { tracks[camera].timeline.stretches }
+    package func stretches(of camera: Int) -> [EnabledStretch] { tracks[camera].timeline.stretches }
 
     /// When camera `camera`'s own shutter runs out if no frame of it comes: its hold's end; `nil`
     /// while disabled or lost.
-    public func expiry(of camera: Int) -> FrameTime? { tracks[camera].lost ? nil : tracks[camera].timeline.expiry }
+    package func expiry(of camera: Int) -> FrameTime? { tracks[camera].lost ? nil : tracks[camera].timeline.expiry }
 
     /// When camera `camera` stalls if no frame of it arrives: the first instant past its newest
     /// arrival plus its stall limit; `nil` before its first frame, once lost, or once stalled already.
-    public func stallTime(of camera: Int) -> FrameTime? {
+    package func stallTime(of camera: Int) -> FrameTime? {
         guard !tracks[camera].lost, let last = tracks[camera].lastArrival else { return nil }
         let stall = last + configuration.stallLimit(of: camera) + .nanoseconds(1)
         return arrivalNow.map { stall > $0 } ?? true ? stall : nil
     }
 
     /// Whether camera `camera` is stalled now: no frame of it arrived for longer than its stall limit.
-    public func isStalled(_ camera: Int) -> Bool {
+    package func isStalled(_ camera: Int) -> Bool {
         guard !tracks[camera].lost, tracks[camera].lastArrival != nil else { return false }
         if case .stalled = silence(of: camera) { return true }
         return false
     }
 
     /// Frames dropped because their timestamp went back on their camera's clock, per camera.
-    public var framesOutOfOrder: [Int] { tracks.map(\.framesOutOfOrder) }
+    package var framesOutOfOrder: [Int] { tracks.map(\.framesOutOfOrder) }
 
     /// When the state may change with no frame coming: the first camera's stall limit or hold
     /// expiry still ahead. A caller with a clock calls ``advance(to:)`` once that time is past.
-    public var nextDeadline: FrameTime? {
+    package var nextDeadline: FrameTime? {
         var times: [FrameTime] = []
         for (camera, track) in tracks.enumerated() where !track.lost {
             if let last = track.lastArrival {
@@ -280,7 +280,7 @@ public struct RigShutterMachine: Sendable {
     /// that is older (a camera whose frames paused holds its last valid frame for the hold after its
     /// first invalid one), less the tolerance for the other cameras' frames beside it. Frames older
     /// than this are let go (a driver that keeps the frames' pixels lets them go with them).
-    public var oldestKept: FrameTime? {
+    package var oldestKept: FrameTime? {
         guard let now else { return nil }
         var oldest = FrameTime(now.offset - configuration.hold)
         for track in tracks where !track.lost && track.timeline.state.phase != .disabled {
@@ -298,7 +298,7 @@ public struct RigShutterMachine: Sendable {
     /// with none lost before it.
     ///
     /// - Returns: The rig after it.
-    public mutating func arrived(camera: Int, at time: FrameTime, dropped: Int = 0) -> Step {
+    package mutating func arrived(camera: Int, at time: FrameTime, dropped: Int = 0) -> Step {
         guard !tracks[camera].lost else { return Step(state: state, changed: false) }
         note(arrivalOf: camera, at: time)
         // Frames lost matter for being in time with other cameras; a camera alone goes on.
@@ -310,7 +310,7 @@ public struct RigShutterMachine: Sendable {
     ///
     /// - Returns: The rig after it. A frame whose timestamp goes back on its camera's clock is
     ///   counted and changes nothing.
-    public mutating func observe(_ frame: RigFrame) -> Step {
+    package mutating func observe(_ frame: RigFrame) -> Step {
         let camera = frame.camera
         guard !tracks[camera].lost else { return Step(state: state, changed: false) }  // its last frames, detected late
         if let last = tracks[camera].lastFrame, frame.time < last {
@@ -333,7 +333,7 @@ public struct RigShutterMachine: Sendable {
     /// Time passed with no frame (on the frames' clock): holds run out, cameras stall.
     ///
     /// - Returns: The rig at `time`.
-    public mutating func advance(to time: FrameTime) -> Step {
+    package mutating func advance(to time: FrameTime) -> Step {
         now = max(now ?? time, time)
         arrivalNow = max(arrivalNow ?? time, time)
         // Each camera's own shutter runs out with time too (a camera that stopped holds no longer).
@@ -347,7 +347,7 @@ public struct RigShutterMachine: Sendable {
     /// only once detection reached that time (those frames decide).
     ///
     /// - Returns: The rig at `time` for arrivals.
-    public mutating func advanceArrivals(to time: FrameTime) -> Step {
+    package mutating func advanceArrivals(to time: FrameTime) -> Step {
         arrivalNow = max(arrivalNow ?? time, time)
         return evaluate()
     }
@@ -356,7 +356,7 @@ public struct RigShutterMachine: Sendable {
     /// (frames of it detected later change nothing).
     ///
     /// - Returns: The rig after it; see ``canMeetRequirement`` for whether the session can go on.
-    public mutating func lose(camera: Int) -> Step {
+    package mutating func lose(camera: Int) -> Step {
         tracks[camera].lost = true
         tracks[camera].recent = []
         return evaluate()
@@ -525,9 +525,9 @@ public struct RigShutterMachine: Sendable {
 }
 
 /// A rig configuration that cannot work, and why.
-public struct RigConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RigConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
-    public let description: String
+    package let description: String
 
     init(_ description: String) { self.description = description }
 }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-public import Calibration
+package import Calibration
 import MarkerDetection
 import Synchronization
 
@@ -13,59 +13,59 @@ import Synchronization
 /// it ends (the latest pictures win, solves in between are skipped).
 public enum LiveCalibration {
     /// What to solve and where the files go.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The lens model.
-        public var model: CameraModel = .pinhole
+        package var model: CameraModel = .pinhole
         /// The folder the files go to (`calibrate`'s six files).
-        public var folder: String
+        package var folder: String
         /// Whether files already in `folder` may be replaced (`--force`); otherwise a folder with
         /// files in it is refused before the session starts.
-        public var replacing = false
+        package var replacing = false
         /// A good result's RMS reprojection error is under this many pixels (a limit of the
         /// verdict, ``CalibrationVerdict/Thresholds/rms``, beside its standard ones).
-        public var goodRMS = 0.5
+        package var goodRMS = 0.5
         /// ... and the 95% interval of each focal length is under this share of its value.
-        public var goodFocalInterval = 0.01
+        package var goodFocalInterval = 0.01
         /// The camera's name in camera_info.yaml.
-        public var cameraName = "camera"
+        package var cameraName = "camera"
         /// A folder the files must never go into (the replayed one).
-        public var input: String?
+        package var input: String?
 
         /// A configuration writing into `folder`, with the default model and thresholds.
-        public init(folder: String) {
+        package init(folder: String) {
             self.folder = folder
         }
 
         /// The limits the verdict judges a live result by: `calibrate`'s, with ``goodRMS`` and
         /// ``goodFocalInterval``.
-        public var thresholds: CalibrationVerdict.Thresholds {
+        package var thresholds: CalibrationVerdict.Thresholds {
             CalibrationVerdict.Thresholds(rms: goodRMS, focalInterval: goodFocalInterval)
         }
 
         /// The verdict's limits in words: `corners over 50% of the image, projection uncertainty
         /// under 1 px over 90% of it, consistent halves, RMS under 0.5 px, focal lengths within 1%`.
-        public var goodText: String { thresholds.description }
+        package var goodText: String { thresholds.description }
     }
 
     /// One solve's result.
     public struct Update: Sendable, CustomStringConvertible {
         /// The calibration.
-        public let result: CalibrationResult
+        package let result: CalibrationResult
         /// The pictures given to the solve (some may have been set aside or dropped).
-        public let pictures: Int
+        package let pictures: Int
         /// The verdict (``CalibrationVerdict``) by the configuration's thresholds, the one
         /// `calibrate` gives.
-        public let verdict: CalibrationVerdict
+        package let verdict: CalibrationVerdict
         /// Where to capture more by the projection-uncertainty map (``CalibrationAdvice/sentence(for:)``),
         /// when it is weak somewhere.
-        public var uncertaintyAdvice: String?
+        package var uncertaintyAdvice: String?
 
         /// Whether the verdict is good.
-        public var isGood: Bool { verdict.isGood }
+        package var isGood: Bool { verdict.isGood }
         /// The views in the final solve.
-        public var views: Int { result.run.views.count }
+        package var views: Int { result.run.views.count }
         /// The RMS reprojection error, in pixels.
-        public var rms: Double { result.run.rms }
+        package var rms: Double { result.run.rms }
         /// fx and fy, with their 95% intervals.
         var focalLengths: [CalibrationRun.Parameter] { Self.focalLengths(of: result.run) }
 

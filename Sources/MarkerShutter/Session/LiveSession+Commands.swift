@@ -51,7 +51,7 @@ extension LiveSession {
     ///
     /// - Parameter views: The terminal, the browser view, the preview window: each is shown the same
     ///   events and none asks the session back (the events carry what they show).
-    public func present(to views: [any LiveSessionView]) async {
+    package func present(to views: [any LiveSessionView]) async {
         for view in views { view.attach { [self] command in send(command) } }
         for await event in events {
             for view in views { view.show(event) }

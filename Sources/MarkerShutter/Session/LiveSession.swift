@@ -43,7 +43,7 @@ public final class LiveSession: Sendable {
         public let source: SourceRequest
 
         /// Describes a camera.
-        public init(name: String, source: SourceRequest) {
+        package init(name: String, source: SourceRequest) {
             self.name = name
             self.source = source
         }
@@ -61,7 +61,7 @@ public final class LiveSession: Sendable {
         public var pictures: String
         /// For several cameras, the rig: its cameras (those of the session, in its order) and its
         /// rules; `nil` for one camera.
-        public var rig: RigShutterMachine.Configuration?
+        package var rig: RigShutterMachine.Configuration?
         /// Whether pictures are taken automatically, of the views `autoCapture` chooses (for a rig,
         /// the sets whose view raises any camera's coverage).
         public var automatic = false
@@ -69,10 +69,10 @@ public final class LiveSession: Sendable {
         /// coverage of every picture taken, shown in each frame's ``Guidance``.
         var autoCapture = AutoCapturePolicy()
         /// Solve one camera's pictures as they are taken and write the calibration at the end (`--calibrate`).
-        public var calibration: LiveCalibration.Configuration?
+        package var calibration: LiveCalibration.Configuration?
         /// Solve a rig's sets as they are saved and write the rig's files at the end (`--calibrate`,
         /// ``RigLiveCalibration``); its ``RigLiveCalibration/Configuration/pictures`` must be ``pictures``.
-        public var rigCalibration: RigLiveCalibration.Configuration?
+        package var rigCalibration: RigLiveCalibration.Configuration?
         /// A new or empty folder every frame is recorded to: one camera's with a `manifest.jsonl`
         /// (``FrameRecorder``), a rig's in its layout (``RigRecorder``).
         public var record: String?
@@ -86,7 +86,7 @@ public final class LiveSession: Sendable {
         public var controlSettling: Duration = .seconds(1)
         /// Whether a replayed rig recording keeps its frames' pace; when `false`, each frame follows
         /// the one before as soon as it is detected (the rig sees the same times either way).
-        public var replayInRealTime = true
+        package var replayInRealTime = true
         /// How many pictures (a rig's sets) may wait to be written. A request beyond them is refused
         /// (``PictureError/busy(pending:)``): each waiting picture holds its frames, so a flood of
         /// requests (a key held down, a script posting to the browser view) must not queue them without end.
@@ -214,15 +214,15 @@ public final class LiveSession: Sendable {
     /// The cameras, in the session's order.
     public let cameras: [Camera]
     /// Each camera's source, in the session's order.
-    public let sources: [any FrameSource]
+    package let sources: [any FrameSource]
     /// The rig's recording replayed, when this session replays one.
-    public let recording: RigRecording?
+    package let recording: RigRecording?
     /// What happens, in order; ends when ``run()`` returns.
     public let events: AsyncStream<Event>
     /// The configuration.
     public let configuration: Configuration
     /// The cameras and the rule for the set (for one camera, its shutter alone).
-    public let rig: RigShutterMachine.Configuration
+    package let rig: RigShutterMachine.Configuration
     private let continuation: AsyncStream<Event>.Continuation
     /// Detection, one thread per camera.
     private let shutters: [LiveShutter]
@@ -263,7 +263,7 @@ public final class LiveSession: Sendable {
     ///   - configuration: What the session does.
     /// - Throws: ``LiveSessionError`` naming what could not be prepared (the cameras opened so far
     ///   are closed again).
-    public convenience init(cameras: [Camera], configuration: Configuration) throws(LiveSessionError) {
+    package convenience init(cameras: [Camera], configuration: Configuration) throws(LiveSessionError) {
         try self.init(cameras: cameras, recording: nil, configuration: configuration)
     }
 
@@ -273,7 +273,7 @@ public final class LiveSession: Sendable {
     /// recording's cameras.
     ///
     /// - Throws: ``LiveSessionError`` naming what could not be prepared.
-    public convenience init(replaying recording: RigRecording, configuration: Configuration) throws(LiveSessionError) {
+    package convenience init(replaying recording: RigRecording, configuration: Configuration) throws(LiveSessionError) {
         let cameras = recording.cameras.map { camera in
             Camera(name: camera.name, source: .source(StreamSource(
                 named: (recording.folder as NSString).appendingPathComponent(camera.name),
@@ -431,7 +431,7 @@ public final class LiveSession: Sendable {
     public var statistics: LiveStatistics { statistics(of: 0) }
 
     /// Camera `camera`'s counts, rates and latencies so far.
-    public func statistics(of camera: Int) -> LiveStatistics {
+    package func statistics(of camera: Int) -> LiveStatistics {
         var statistics = machine.withLock { $0.statistics(of: camera) }
         statistics.framesSkipped = shutters[camera].framesSkipped
         return statistics

@@ -1,7 +1,7 @@
 /// A view of a live session (the terminal, the browser view, the preview window): it is shown each
 /// of the session's events and sends its commands back through the function it is given. Every
 /// view attaches the same way, through ``LiveSession/present(to:)``.
-public protocol LiveSessionView: Sendable {
+package protocol LiveSessionView: Sendable {
     /// Called once, before the first event: the view keeps `send` and calls it for each command
     /// (a key, a button, a request), getting the session's answer back.
     func attach(_ send: @escaping @Sendable (LiveSession.Command) -> LiveSession.Command.Answer)

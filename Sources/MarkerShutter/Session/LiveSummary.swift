@@ -1,4 +1,4 @@
-public import Calibration
+package import Calibration
 import Foundation
 
 /// How a live session went: why it stopped, each camera's frames and shutter, the pictures (or a
@@ -17,7 +17,7 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
         public var failed = 0
 
         /// Counts of pictures saved, refused and failed.
-        public init(saved: Int = 0, refused: Int = 0, busy: Int = 0, failed: Int = 0) {
+        package init(saved: Int = 0, refused: Int = 0, busy: Int = 0, failed: Int = 0) {
             self.saved = saved
             self.refused = refused
             self.busy = busy
@@ -40,25 +40,25 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
     }
 
     /// How `--calibrate` ended for one camera.
-    public struct Calibration: Sendable {
+    package struct Calibration: Sendable {
         /// The last solve, covering every picture (nil when there was none).
-        public let update: LiveCalibration.Update?
+        package let update: LiveCalibration.Update?
         /// The folder the files go to.
-        public let folder: String
+        package let folder: String
         /// Why the files were not written, when they were not.
-        public let failure: CalibrationError?
+        package let failure: CalibrationError?
     }
 
     /// How `--calibrate` ended for a rig: the last solve, the files written, or why not.
-    public struct RigCalibrationOutcome: Sendable {
+    package struct RigCalibrationOutcome: Sendable {
         /// The solve of every set saved, when there was one.
-        public let update: RigLiveCalibration.Update?
+        package let update: RigLiveCalibration.Update?
         /// The folder the files go to.
-        public let folder: String
+        package let folder: String
         /// The paths written.
-        public let files: [String]
+        package let files: [String]
         /// Why the files were not written (too few sets, a failed solve or write).
-        public let failure: CalibrationError?
+        package let failure: CalibrationError?
     }
 
     /// Why the session stopped ("quit", "Ctrl-C", "100 frames"); nil at the end of the frames.
@@ -68,21 +68,21 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
     /// The pictures, or a rig's sets.
     public let pictures: Pictures
     /// The recording, when there was one.
-    public let recording: FrameRecorder.Summary?
+    package let recording: FrameRecorder.Summary?
     /// The recording's folder.
     public let recordFolder: String?
     /// A single camera's error, when it ended with one ("/dev/video0: ... disconnected").
     public let failure: String?
     /// A rig's cameras' errors, each naming its camera.
-    public let failures: [String]
+    package let failures: [String]
     /// The cameras lost during the run.
-    public let lostCameras: [String]
+    package let lostCameras: [String]
     /// For a rig: from the arrival of each set's later frame to the rig's state after its detection.
-    public let setLatencies: [Duration]
+    package let setLatencies: [Duration]
     /// The calibration of one camera, with `--calibrate`.
-    public let calibration: Calibration?
+    package let calibration: Calibration?
     /// The calibration of a rig, with `--calibrate`.
-    public let rigCalibration: RigCalibrationOutcome?
+    package let rigCalibration: RigCalibrationOutcome?
 
     /// The summary of a run.
     init(stopReason: String?, cameras: [Camera], pictures: Pictures, recording: FrameRecorder.Summary?, recordFolder: String?,
@@ -102,7 +102,7 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
     }
 
     /// Whether this was a rig of several cameras.
-    public var isRig: Bool { cameras.count > 1 }
+    package var isRig: Bool { cameras.count > 1 }
     /// The first camera's counts (a single camera's).
     public var statistics: LiveStatistics { cameras[0].statistics }
     /// The first camera's shutter's enabled stretches.
@@ -116,7 +116,7 @@ public struct LiveSummary: Sendable, CustomStringConvertible {
     }
 
     /// A percentile (0...1) of ``setLatencies``; `nil` when no frame completed a set.
-    public func setLatency(percentile fraction: Double) -> Duration? {
+    package func setLatency(percentile fraction: Double) -> Duration? {
         guard !setLatencies.isEmpty else { return nil }
         let sorted = setLatencies.sorted()
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]

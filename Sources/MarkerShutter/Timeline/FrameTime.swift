@@ -30,7 +30,7 @@ public struct FrameTime: InstantProtocol, Sendable, CustomStringConvertible {
 
 extension Duration {
     /// The duration in seconds, as a `Double` (for rates, reports and JSON).
-    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    package var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 extension FrameTime {

@@ -25,13 +25,13 @@ public struct ShutterState<Snapshot: Sendable>: Sendable {
     public var held: (index: Int, snapshot: Snapshot)?
 
     /// Creates a state.
-    public init(phase: Phase, held: (index: Int, snapshot: Snapshot)?) {
+    package init(phase: Phase, held: (index: Int, snapshot: Snapshot)?) {
         self.phase = phase
         self.held = held
     }
 
     /// The shutter with nothing held.
-    public static var disabled: ShutterState { ShutterState(phase: .disabled, held: nil) }
+    package static var disabled: ShutterState { ShutterState(phase: .disabled, held: nil) }
 
     /// Whether a picture may be taken now (enabled or held).
     var isEnabled: Bool { phase != .disabled }

@@ -15,7 +15,7 @@ import Debounce
 /// The hold is a matter of time, not only of frames: ``advance(to:)`` moves time on without a
 /// frame (a live session calls it when a camera stalls), and ``expiry`` says when that disables
 /// the shutter.
-public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
+package struct ShutterTimeline<Snapshot: Sendable>: Sendable {
     struct Observed: Sendable {
         let index: Int
         let snapshot: Snapshot
@@ -23,11 +23,11 @@ public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
     }
 
     /// How long a lost detection is held.
-    public let hold: Duration
+    package let hold: Duration
     /// The state after the last observation.
-    public private(set) var state: ShutterState<Snapshot> = .disabled
+    package private(set) var state: ShutterState<Snapshot> = .disabled
     /// The stretches during which the shutter was enabled, in order; the last may still be open.
-    public private(set) var stretches: [EnabledStretch] = []
+    package private(set) var stretches: [EnabledStretch] = []
 
     private var machine = ConditionalDebounceMachine<Observed, FrameTime>()
     private var last: FrameTime?
@@ -35,7 +35,7 @@ public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
     /// Creates a timeline with the shutter disabled.
     ///
     /// - Parameter hold: How long a lost detection is held; zero or more.
-    public init(hold: Duration = .milliseconds(300)) {
+    package init(hold: Duration = .milliseconds(300)) {
         precondition(hold >= .zero, "the hold time cannot be negative, got \(hold)")
         self.hold = hold
     }
@@ -49,7 +49,7 @@ public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
     ///   - time: The frame's timestamp; not before the previous frame's.
     /// - Returns: The state after this frame, what this frame shows, and whether the state changed.
     /// - Precondition: `time` does not go back (callers check recorded timestamps first).
-    public mutating func observe(index: Int, snapshot: Snapshot, isValid: Bool, at time: FrameTime) -> ShutterStep<Snapshot> {
+    package mutating func observe(index: Int, snapshot: Snapshot, isValid: Bool, at time: FrameTime) -> ShutterStep<Snapshot> {
         if let last { precondition(time >= last, "frame \(index) at \(time) comes before the previous frame at \(last)") }
         last = time
         let before = state
@@ -68,7 +68,7 @@ public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
     /// When the shutter is disabled if no frame arrives: the hold's deadline while held, the last
     /// frame's time plus the hold while enabled (frames that stop count as detection lost after the
     /// last one), `nil` while disabled.
-    public var expiry: FrameTime? {
+    package var expiry: FrameTime? {
         guard state.isEnabled else { return nil }
         return machine.deadline ?? last.map { $0 + hold }
     }
@@ -80,7 +80,7 @@ public struct ShutterTimeline<Snapshot: Sendable>: Sendable {
     /// - Parameter time: Now, on the frames' clock; not before the last frame observed.
     /// - Returns: Whether the state changed.
     @discardableResult
-    public mutating func advance(to time: FrameTime) -> Bool {
+    package mutating func advance(to time: FrameTime) -> Bool {
         let before = state
         deliverDue(at: time)
         if state.phase == .enabled, let expiry, expiry <= time {

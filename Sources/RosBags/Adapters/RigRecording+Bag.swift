@@ -19,7 +19,7 @@ extension RigRecording {
     ///   - index: The bag's messages, two topics or more.
     ///   - names: The cameras' names, one a topic (``BagCameraNames``).
     /// - Throws: ``RigCameraNameError`` for a name that cannot name a camera.
-    public init(_ index: BagIndex, names: [String]) throws(RigCameraNameError) {
+    package init(_ index: BagIndex, names: [String]) throws(RigCameraNameError) {
         precondition(names.count == index.topics.count, "\(names.count) names for \(index.topics.count) topics")
         var cameras: [RigCamera] = []
         for (topic, name) in names.enumerated() {
