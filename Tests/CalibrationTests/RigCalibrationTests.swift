@@ -78,6 +78,69 @@ import Testing
         #expect(yaw >= needed, "rotation y inside its 95% interval in \(yaw) of \(trials)")
     }
 
+    /// The right camera's corners of each set shifted together by up to 1.5 px, a different way in
+    /// every set (as cameras that do not expose at the same instant, or a board that bends between
+    /// sets, give): errors that differ from set to set, which the corners' scatter cannot see.
+    static func pairWithSetErrors(seed: UInt64) throws -> [RigCameraViews] {
+        var cameras = try pair(seed: seed, noise: 0.2)
+        var random = SplitMix64(seed: seed &+ 77)
+        cameras[1].views = cameras[1].views.map { view in
+            let dx = 3 * (random.nextUniform() - 0.5), dy = 3 * (random.nextUniform() - 0.5)
+            var shifted = view
+            shifted.points = view.points.map { point in
+                var moved = point
+                moved.image = ImagePoint(x: point.image.x + dx, y: point.image.y + dy)
+                return moved
+            }
+            return shifted
+        }
+        return cameras
+    }
+
+    /// With errors that differ from set to set, the corners' scatter alone leaves the truth
+    /// outside the baseline's and the rotation's intervals; the spread between sets (a jackknife
+    /// over 10 groups of sets) takes those errors in and the intervals hold the truth again, in at
+    /// least 7 of 8 trials each (90 of 100 with MARKER_SHUTTER_FULL_TRIALS=1).
+    @Test func theSpreadBetweenSetsCoversErrorsThatDifferFromSetToSet() throws {
+        let trials = Self.full ? 100 : 8
+        var withSpread = (baseline: 0, yaw: 0), scatterAlone = (baseline: 0, yaw: 0)
+        let truthYaw = SyntheticRig.rightPose.rotation[1] * 180 / .pi
+        for trial in 0..<trials {
+            let cameras = try Self.pairWithSetErrors(seed: 700 + UInt64(trial))
+            let result = try RigCalibration.calibrate(cameras)
+            let spread = try #require(result.spread, "\(result.spreadNotMeasured ?? "no reason")")
+            #expect(spread.groups == 10 && spread.degreesOfFreedom == 9 && Set(spread.leftOut.flatMap { $0 }).count == result.sets.count)
+            let alone = try RigCalibration.calibrate(cameras, spreadGroups: nil)
+            #expect(alone.spread == nil && alone.spreadNotMeasured == nil)
+            let extrinsics = result.cameras[1].extrinsics, scatter = alone.cameras[1].extrinsics
+            // The same solve: only the intervals differ.
+            #expect(abs(extrinsics.baseline.value - scatter.baseline.value) < 1e-9)
+            #expect(extrinsics.baseline.interval95 >= scatter.baseline.interval95)
+            if extrinsics.baseline.contains(0.4) { withSpread.baseline += 1 }
+            if extrinsics.rotationDegrees[1].contains(truthYaw) { withSpread.yaw += 1 }
+            if scatter.baseline.contains(0.4) { scatterAlone.baseline += 1 }
+            if scatter.rotationDegrees[1].contains(truthYaw) { scatterAlone.yaw += 1 }
+        }
+        print("rig intervals with set-to-set errors over \(trials) trials: with the spread baseline \(withSpread.baseline), "
+            + "rotation y \(withSpread.yaw); the corners' scatter alone baseline \(scatterAlone.baseline), rotation y \(scatterAlone.yaw)")
+        let needed = Self.full ? 90 : trials - 1
+        #expect(withSpread.baseline >= needed && withSpread.yaw >= needed, "\(withSpread)")
+        // What the spread is for: the scatter alone misses the truth in most of these trials.
+        #expect(scatterAlone.baseline + scatterAlone.yaw < withSpread.baseline + withSpread.yaw, "\(scatterAlone)")
+    }
+
+    /// Too few sets to leave groups out (three sets: without one, each camera has two views, and
+    /// a solve needs three): the intervals are the corners' scatter, and the result says why the
+    /// spread was not measured.
+    @Test func tooFewSetsSayWhyTheSpreadWasNotMeasured() throws {
+        let result = try RigCalibration.calibrate(try Self.pair(seed: 9, sets: 3))
+        #expect(result.spread == nil)
+        let reason = try #require(result.spreadNotMeasured)
+        #expect(reason.hasPrefix("without sets ") && reason.hasSuffix(" has 2 views (3 are needed)"), "\(reason)")
+        let baseline = result.cameras[1].extrinsics.baseline
+        #expect(baseline.spread == 0 && baseline.interval95 == 1.96 * baseline.standardDeviation)
+    }
+
     /// Three cameras where the first and the last never see the board in the same set: the last
     /// is placed through the middle one, and the joint solve finds all three.
     @Test func aCameraThatNeverSharesASetWithTheFirstIsPlacedThroughAnother() throws {

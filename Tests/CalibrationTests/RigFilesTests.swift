@@ -174,7 +174,13 @@ struct RigFilesTests {
         let baseline = try #require(extrinsics["baseline"] as? [String: Any])
         let solved = written.report.result.cameras[1].extrinsics.baseline
         Self.expectClose([try #require(baseline["value"] as? Double)], [solved.value])
-        Self.expectClose([try #require(baseline["std"] as? Double)], [solved.standardDeviation])
+        Self.expectClose([try #require(baseline["std"] as? Double)], [solved.totalStandardDeviation])
+        Self.expectClose([try #require(baseline["noise_std"] as? Double)], [solved.standardDeviation])
+        Self.expectClose([try #require(baseline["spread_std"] as? Double)], [solved.spread])
+        // The stereo sample's 13 sets, dealt into 10 groups and each left out in turn.
+        let spread = try #require(json["set_spread"] as? [String: Any])
+        #expect(spread["groups"] as? Int == 10 && spread["degrees_of_freedom"] as? Int == 9)
+        #expect((spread["left_out"] as? [[String]])?.flatMap { $0 }.count == 13)
         Self.expectClose(try #require(baseline["ci95"] as? [Double]), [solved.value - solved.interval95, solved.value + solved.interval95])
         #expect(solved.standardDeviation > 0)
         let rotation = try #require(extrinsics["rotation_vector_degrees"] as? [Any])

@@ -21,12 +21,6 @@ public enum RigCalibration {
     /// How many times the median set RMS a set may reach before it is dropped.
     public static let outlierFactor = 3.0
 
-    /// Why a rig's joint intervals leave out the spread between views: the joint solve is not
-    /// solved again without groups of sets, so its intervals are the corners' scatter alone, and
-    /// narrower than each camera's own (which take in its views' spread).
-    public static let spreadNotMeasured =
-        "the rig's joint solve is not solved again without sets; each camera's own solve, in NAME-alone/, takes it in"
-
     /// The outlier rule in words, for reports.
     public static let outlierRule =
         "a set whose RMS reprojection error is over 3 times the median of all sets' RMS is dropped and the rest solved again"
@@ -38,12 +32,17 @@ public enum RigCalibration {
     ///   - refinement: How the joint solve treats corners and distortion.
     ///   - refinesIntrinsics: Whether the joint solve refines the intrinsics too (otherwise they
     ///     stay each camera's own solve's).
+    ///   - spreadGroups: The spread between sets (``RigSpread``) is measured with this many groups
+    ///     and taken into the intervals; `nil` leaves it out (the intervals then cover the corners'
+    ///     scatter alone). When it cannot be measured, the result says why
+    ///     (``RigCalibrationResult/spreadNotMeasured``).
     /// - Throws: ``CalibrationError/inCamera(_:_:)`` when a camera cannot be calibrated on its
     ///   own, ``CalibrationError/rigNotConnected(_:)`` when a camera shares no set with the others,
     ///   ``CalibrationError/invalidInput(_:)`` for fewer than two cameras or repeated names, and
     ///   what the solve throws.
     public static func calibrate(
-        _ cameras: [RigCameraViews], refinement: CalibrationRefinement = .standard, refinesIntrinsics: Bool = true
+        _ cameras: [RigCameraViews], refinement: CalibrationRefinement = .standard, refinesIntrinsics: Bool = true,
+        spreadGroups: Int? = ViewSpread.defaultGroups
     ) throws(CalibrationError) -> RigCalibrationResult {
         guard cameras.count >= 2 else { throw .invalidInput("a rig needs at least two cameras, not \(cameras.count)") }
         let names = cameras.map(\.name)
@@ -129,6 +128,13 @@ public enum RigCalibration {
             }
         }
         let keptNames = keptSets.map { setNames[$0] }
+        let measurement = try spreadGroups.map { groups throws(CalibrationError) in
+            try measureSpread(
+                of: final, observations: kept, setNames: keptNames, cameraNames: names, start: start, groups: groups, refinement: refinement,
+                refinesIntrinsics: refinesIntrinsics, holds: holds, guards: guards)
+        }
+        var spread: RigSpread?
+        if case .measured(let measured)? = measurement { spread = measured }
         var results: [RigCalibrationResult.CameraResult] = []
         for (index, camera) in cameras.enumerated() {
             let k = final.intrinsics[index]
@@ -139,8 +145,10 @@ public enum RigCalibration {
             let covariance = final.covariance[index]
             let parameters = parameterNames.indices.map { entry in
                 let variance = covariance[entry][entry]
-                return CalibrationRun.Parameter(
+                var parameter = CalibrationRun.Parameter(
                     name: parameterNames[entry], value: k[entry], standardDeviation: variance >= 0 ? variance.squareRoot() : .nan)
+                if let spread { parameter.include(jackknifeVariance: spread.intrinsicVariances[index][entry], degreesOfFreedom: spread.degreesOfFreedom) }
+                return parameter
             }
             var droppedCorners: [String: [Int]] = [:]
             var seen: [String] = []
@@ -149,9 +157,13 @@ public enum RigCalibration {
                 let ids = zip(observation.view.points, flags).filter { !$0.1 }.map(\.0.id)
                 if !ids.isEmpty { droppedCorners[keptNames[observation.set]] = ids }
             }
-            let extrinsics = index == 0 ? RigExtrinsics.reference : RigExtrinsics(
+            var extrinsics = index == 0 ? RigExtrinsics.reference : RigExtrinsics(
                 pose: RigidTransform(rotation: final.cameraRotations[index], translation: final.cameraTranslations[index]),
                 covariance: final.cameraCovariance[index])
+            if let spread, index > 0 {
+                extrinsics.spreadCovariance = spread.poseCovariances[index]
+                extrinsics.spreadDegreesOfFreedom = spread.degreesOfFreedom
+            }
             results.append(RigCalibrationResult.CameraResult(
                 name: camera.name, single: singles[index], camera: solved, parameters: parameters, covariance: covariance,
                 extrinsics: extrinsics, rms: final.cameraRMS[index], dropThreshold: final.dropThresholds[index],
@@ -166,11 +178,46 @@ public enum RigCalibration {
         for second in 1..<cameras.count {
             pairs.append(try pair(0, second, results, observations: kept, setNames: keptNames))
         }
-        let result = RigCalibrationResult(
+        var result = RigCalibrationResult(
             cameras: results, sets: sets, droppedSets: dropped, links: links, pairs: pairs, rms: final.rms, firstRMS: first.rms,
             degreesOfFreedom: final.degreesOfFreedom, refinement: refinement, refinesIntrinsics: refinesIntrinsics)
+        result.spread = spread
+        if case .notMeasured(let reason)? = measurement { result.spreadNotMeasured = reason }
         if let value = firstNonFiniteValue(result) { throw .nonFiniteSolve(value) }
         return result
+    }
+
+    /// The spread between sets of the joint solve `final` (over `observations`, numbered by
+    /// `setNames`): each group of sets left out in turn and the rest solved again from `final` by
+    /// plain least squares over the corners it kept, without covariance (``RigSpread``).
+    private static func measureSpread(
+        of final: CeresRigRefinement, observations: [CeresObservation], setNames: [String], cameraNames: [String], start: [Camera],
+        groups: Int,
+        refinement: CalibrationRefinement, refinesIntrinsics: Bool, holds: [Bool], guards: [RadialGuard?]
+    ) throws(CalibrationError) -> RigSpread.Measurement {
+        var plain = refinement
+        plain.lossScale = 0
+        plain.dropSigmas = .infinity
+        plain.rounds = 1
+        let keptCorners = zip(observations, final.kept).map { observation, flags -> CeresObservation in
+            var view = observation.view
+            view.points = zip(view.points, flags).filter(\.1).map(\.0)
+            return CeresObservation(camera: observation.camera, set: observation.set, view: view)
+        }
+        let cameras = zip(start, final.intrinsics).map { camera, k in
+            Camera(model: camera.model, imageSize: camera.imageSize, fx: k[0], fy: k[1], cx: k[2], cy: k[3], distortion: Array(k.dropFirst(4)))
+        }
+        let solved = RigSpread.Solved(
+            observations: keptCorners, setNames: setNames, cameraNames: cameraNames, cameras: cameras,
+            cameraPoses: zip(final.cameraRotations, final.cameraTranslations).map { RigidTransform(rotation: $0, translation: $1) },
+            setPoses: zip(final.setRotations, final.setTranslations).map { RigidTransform(rotation: $0, translation: $1) })
+        return try RigSpread.measure(solved, groups: groups) { observations, cameras, cameraPoses, setPoses throws(CalibrationError) in
+            try CeresShim.refineRig(
+                cameras: cameras, holdsDistortion: holds, holdsIntrinsics: !refinesIntrinsics,
+                cameraRotations: cameraPoses.map(\.rotation), cameraTranslations: cameraPoses.map(\.translation),
+                setRotations: setPoses.map(\.rotation), setTranslations: setPoses.map(\.translation),
+                observations: observations, settings: plain, covariance: false, guards: guards)
+        }
     }
 
     /// Places every camera relative to the first along a maximum spanning tree of shared sets.

@@ -91,4 +91,9 @@ public struct RigCalibrationResult: Sendable, Hashable {
     public var refinement: CalibrationRefinement
     /// Whether the joint solve refined the intrinsics (otherwise they are each camera's own solve's).
     public var refinesIntrinsics: Bool
+    /// The spread between sets (``RigSpread``), which the intrinsics' and poses' intervals take
+    /// in, when it was measured.
+    public var spread: RigSpread?
+    /// Why the spread was not measured, when it was not.
+    public var spreadNotMeasured: String?
 }

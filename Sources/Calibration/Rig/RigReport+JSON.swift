@@ -22,15 +22,22 @@ extension RigReport {
 
 /// rig.json's fields, by their names in the file.
 private struct RigFile: Encodable {
+    /// A value: `std` is the one the 95% interval is 1.96 of (the corners' scatter and the
+    /// spread between sets together), `noise_std` the scatter's part, `spread_std` the spread's
+    /// beyond it (0 when the scatter explains it or it was not measured).
     struct Value: Encodable {
         let value: FiniteNumber
         let std: FiniteNumber
         let ci95: [FiniteNumber]
+        let noise_std: FiniteNumber
+        let spread_std: FiniteNumber
 
         init(_ value: RigExtrinsics.Value) {
             self.value = FiniteNumber(value.value)
-            std = FiniteNumber(value.standardDeviation)
+            std = FiniteNumber(value.totalStandardDeviation)
             ci95 = FiniteNumber.list([value.value - value.interval95, value.value + value.interval95])
+            noise_std = FiniteNumber(value.standardDeviation)
+            spread_std = FiniteNumber(value.spread)
         }
     }
 
@@ -39,6 +46,25 @@ private struct RigFile: Encodable {
         let value: FiniteNumber
         let std: FiniteNumber
         let ci95: [FiniteNumber]
+        let noise_std: FiniteNumber
+        let spread_std: FiniteNumber
+
+        init(_ parameter: CalibrationRun.Parameter) {
+            name = parameter.name
+            value = FiniteNumber(parameter.value)
+            std = FiniteNumber(parameter.totalStandardDeviation)
+            ci95 = FiniteNumber.list([parameter.value - parameter.interval95, parameter.value + parameter.interval95])
+            noise_std = FiniteNumber(parameter.standardDeviation)
+            spread_std = FiniteNumber(parameter.spread)
+        }
+    }
+
+    /// The jackknife over groups of sets (``RigSpread``), or why it was not measured.
+    struct SetSpread: Encodable {
+        let groups: Int?
+        let degrees_of_freedom: Int?
+        let left_out: [[String]]?
+        let not_measured: String?
     }
 
     struct Extrinsics: Encodable {
@@ -132,6 +158,7 @@ private struct RigFile: Encodable {
     let corner_rule: String
     let epipolar_error_note: String
     let interval_note: String
+    let set_spread: SetSpread
     let units_note: String
 
     init(_ report: RigReport) {
@@ -144,11 +171,7 @@ private struct RigFile: Encodable {
                 name: camera.name, distortion_model: solved.model.rawValue, image_width: solved.imageSize.width,
                 image_height: solved.imageSize.height, camera_matrix: FiniteNumber.list(solved.cameraMatrix),
                 distortion_coefficients: FiniteNumber.list(solved.distortion),
-                parameters: camera.parameters.map { parameter in
-                    Parameter(
-                        name: parameter.name, value: FiniteNumber(parameter.value), std: FiniteNumber(parameter.standardDeviation),
-                        ci95: FiniteNumber.list([parameter.value - parameter.interval95, parameter.value + parameter.interval95]))
-                },
+                parameters: camera.parameters.map(Parameter.init),
                 covariance: camera.covariance.map(FiniteNumber.list), rms: FiniteNumber(camera.rms),
                 corner_drop_threshold: FiniteNumber(camera.dropThreshold),
                 corners_dropped: camera.droppedCorners.sorted { $0.key < $1.key }.map { DroppedCorners(set: $0.key, ids: $0.value) },
@@ -193,7 +216,10 @@ private struct RigFile: Encodable {
         corner_rule = result.refinement.cornerRule + ", camera by camera"
         epipolar_error_note =
             "the mean absolute difference of a corner's rows in the two rectified pictures, over the corners both saw (ROS cameracheck's measure)"
-        interval_note = CalibrationRefinement.intervalNote(spread: nil, notMeasured: RigCalibration.spreadNotMeasured)
+        interval_note = CalibrationRefinement.intervalNote(spreadMeasured: result.spread != nil, notMeasured: result.spreadNotMeasured, between: "set")
+        set_spread = SetSpread(
+            groups: result.spread?.groups, degrees_of_freedom: result.spread?.degreesOfFreedom, left_out: result.spread?.leftOut,
+            not_measured: result.spreadNotMeasured)
         let units = report.units
         units_note = "translations and baselines are in \(units)" + (units.isMetric ? "" : " (the target has no size)")
             + "; rotation vectors take the first camera's frame into each camera's"

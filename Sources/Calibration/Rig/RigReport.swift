@@ -208,7 +208,8 @@ public struct RigReport: Sendable {
                     + (dropped > 0 ? ", \(dropped) corners dropped (error over " + CameraCalibration.format(camera.dropThreshold) + " px)" : ""))
             for name in ["fx", "fy", "cx", "cy"] {
                 guard let parameter = camera.parameter(name) else { continue }
-                lines.append("    \(name) = " + String(format: "%.2f ± %.2f px (95%%)", parameter.value, parameter.interval95))
+                lines.append("    \(name) = " + String(format: "%.2f ± %.2f px (95%%", parameter.value, parameter.interval95)
+                    + (parameter.spread > 0 ? String(format: "; corners ± %.2f, sets ± %.2f)", parameter.noiseInterval95, parameter.spreadInterval95) : ")"))
             }
         }
         for camera in result.cameras.dropFirst() {
@@ -219,6 +220,12 @@ public struct RigReport: Sendable {
                 "  \(camera.name) from \(result.cameras[0].name): baseline " + String(format: "%.5g ± %.2g", baseline.value, baseline.interval95)
                     + (units.isMetric ? " m" : " \(units)")
                     + ", rotation " + String(format: "%.3f ± %.3f", angle.value, angle.interval95) + " degrees (95%)")
+            if baseline.spread > 0 || angle.spread > 0 {
+                lines.append(
+                    "    of which the spread between sets: baseline ± " + String(format: "%.2g", baseline.spreadInterval95)
+                        + ", rotation ± " + String(format: "%.3f", angle.spreadInterval95) + " degrees (the corners' scatter: ± "
+                        + String(format: "%.2g", baseline.noiseInterval95) + ", ± " + String(format: "%.3f", angle.noiseInterval95) + ")")
+            }
             lines.append(
                 "    T = [" + t.map { String(format: "%.5g ± %.2g", $0.value, $0.interval95) }.joined(separator: ", ") + "]")
             lines.append(
@@ -237,7 +244,7 @@ public struct RigReport: Sendable {
                     .map { "\($0.key) " + CameraCalibration.format($0.value) }.joined(separator: ", ") + " px")
         }
         lines += otherToolLines
-        lines.append("  " + CalibrationRefinement.intervalNote(spread: nil, notMeasured: RigCalibration.spreadNotMeasured))
+        lines.append("  " + CalibrationRefinement.intervalNote(spreadMeasured: result.spread != nil, notMeasured: result.spreadNotMeasured, between: "set"))
         return lines
     }
 }

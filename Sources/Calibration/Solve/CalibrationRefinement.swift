@@ -82,17 +82,27 @@ public struct CalibrationRefinement: Sendable, Hashable {
 
     /// What the 95% intervals cover, and what they do not, in one sentence, for intervals that
     /// take in the views' spread.
-    public static let intervalNote =
+    public static let intervalNote = intervalNote(between: "view")
+
+    /// ``intervalNote`` for a spread between `unit`s (`view`, or a rig's `set`).
+    static func intervalNote(between unit: String) -> String {
         "95% intervals cover the corners' scatter about the fit (the covariance of the solve) and the spread between "
-            + "views (a jackknife over groups of views); they do not cover an error every view shares alike (a board "
-            + "whose size is wrong, a lens every view sees the same way the model cannot follow)"
+            + "\(unit)s (a jackknife over groups of \(unit)s); they do not cover an error every \(unit) shares alike (a board "
+            + "whose size is wrong, a lens every \(unit) sees the same way the model cannot follow)"
+    }
 
     /// What the 95% intervals cover for a run with `spread`, or without one (`notMeasured` says why).
     public static func intervalNote(spread: ViewSpread?, notMeasured: String?) -> String {
-        if spread != nil { return intervalNote }
+        intervalNote(spreadMeasured: spread != nil, notMeasured: notMeasured)
+    }
+
+    /// What the 95% intervals cover when the spread was measured, or not (`notMeasured` says why);
+    /// a rig's spread is between its sets rather than its views.
+    public static func intervalNote(spreadMeasured: Bool, notMeasured: String?, between unit: String = "view") -> String {
+        if spreadMeasured { return intervalNote(between: unit) }
         return "95% intervals come from the corners' scatter about the fit alone (the covariance of the solve)"
-            + (notMeasured.map { ": the spread between views was not measured (\($0))" } ?? "")
-            + "; they do not cover errors that differ from view to view (a board that is not flat, corner bias, rolling "
+            + (notMeasured.map { ": the spread between \(unit)s was not measured (\($0))" } ?? "")
+            + "; they do not cover errors that differ from \(unit) to \(unit) (a board that is not flat, corner bias, rolling "
             + "shutter) or model error"
     }
 

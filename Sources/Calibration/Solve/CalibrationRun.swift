@@ -36,10 +36,7 @@ public struct CalibrationRun: Sendable, Hashable {
         /// few views widens the interval as much as its own uncertainty asks
         /// (``CalibrationRefinement/intervalNote``).
         public var interval95: Double {
-            guard spread > 0, spreadDegreesOfFreedom > 0 else { return noiseInterval95 }
-            let excess = spread * spread, variance = standardDeviation * standardDeviation + excess
-            let freedom = Double(spreadDegreesOfFreedom) * (variance / excess) * (variance / excess)
-            return StudentT.quantile975(degreesOfFreedom: freedom) * variance.squareRoot()
+            TwoPartInterval.halfWidth95(standardDeviation: standardDeviation, spread: spread, degreesOfFreedom: spreadDegreesOfFreedom)
         }
         /// The part of ``interval95`` the views' spread adds: the root of the difference of its
         /// square and the scatter's interval's square.
@@ -49,6 +46,14 @@ public struct CalibrationRun: Sendable, Hashable {
         }
         /// The standard deviation that ``interval95`` is 1.96 of.
         public var totalStandardDeviation: Double { interval95 / 1.96 }
+
+        /// Takes a jackknife's variance of the parameter into ``spread`` (``TwoPartInterval``).
+        mutating func include(jackknifeVariance: Double, degreesOfFreedom: Int) {
+            spread = TwoPartInterval.spread(
+                jackknifeVariance: jackknifeVariance, noiseVariance: standardDeviation * standardDeviation,
+                degreesOfFreedom: degreesOfFreedom)
+            spreadDegreesOfFreedom = degreesOfFreedom
+        }
     }
 
     /// A view that took part, with how it fits.
@@ -117,13 +122,8 @@ public struct CalibrationRun: Sendable, Hashable {
     public mutating func include(_ spread: ViewSpread) {
         self.spread = spread
         spreadNotMeasured = nil
-        let limit = StudentT.chiSquare95Ratio(degreesOfFreedom: spread.degreesOfFreedom)
         for index in parameters.indices where index < spread.variances.count {
-            let noise = parameters[index].standardDeviation * parameters[index].standardDeviation
-            let jackknife = spread.variances[index]
-            let beyondChance = jackknife.isFinite && (noise > 0 ? jackknife > limit * noise : jackknife > 0)
-            parameters[index].spread = beyondChance ? (jackknife - noise).squareRoot() : 0
-            parameters[index].spreadDegreesOfFreedom = spread.degreesOfFreedom
+            parameters[index].include(jackknifeVariance: spread.variances[index], degreesOfFreedom: spread.degreesOfFreedom)
         }
     }
 
