@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 public import Calibration
 import MarkerDetection
+public import Pixels
 import Synchronization
 
 /// `live --calibrate`: the pictures of a session solved in the background as they are taken, and
@@ -59,6 +60,12 @@ public enum LiveCalibration {
         /// Where to capture more by the projection-uncertainty map (``CalibrationAdvice/sentence(for:)``),
         /// when it is weak somewhere.
         public var uncertaintyAdvice: String?
+        /// What to capture next (``CalibrationReport/advice``, the sentences calibration.json
+        /// holds); empty when nothing is weak.
+        public var advice: [String] = []
+        /// The projection-uncertainty map drawn as uncertainty.png draws it
+        /// (``CalibrationPictures/uncertainty(_:)``), once per solve; `nil` when it could not be drawn.
+        public var uncertaintyMap: PixelBuffer?
 
         /// Whether the verdict is good.
         public var isGood: Bool { verdict.isGood }
@@ -66,6 +73,8 @@ public enum LiveCalibration {
         public var views: Int { result.run.views.count }
         /// The RMS reprojection error, in pixels.
         public var rms: Double { result.run.rms }
+        /// fx, fy, cx and cy, with their 95% intervals, as the solve gives them.
+        public var parameters: [CalibrationRun.Parameter] { ["fx", "fy", "cx", "cy"].compactMap(result.run.parameter) }
         /// fx and fy, with their 95% intervals.
         var focalLengths: [CalibrationRun.Parameter] { Self.focalLengths(of: result.run) }
 
@@ -147,7 +156,8 @@ public enum LiveCalibration {
                 report.crossValidate(nil)
                 return Update(
                     result: result, pictures: views.count, verdict: report.verdict,
-                    uncertaintyAdvice: report.uncertainty.flatMap(CalibrationAdvice.sentence(for:)))
+                    uncertaintyAdvice: report.uncertainty.flatMap(CalibrationAdvice.sentence(for:)), advice: report.advice,
+                    uncertaintyMap: try? CalibrationPictures.uncertainty(report))
             }
         }
 
