@@ -105,6 +105,23 @@ import Testing
         }
     }
 
+    /// A rig's solve: its summary lines, no camera's figures, no map.
+    @Test func aRigsCalibrationIsItsSummary() async throws {
+        let feed = ViewFeed()
+        feed.showRig(cameras: ["left", "right"], folder: "sets")
+        try await withServer(feed: feed) { _, port async throws in
+            feed.showRigCalibration(["rig: 2 cameras, 9 sets used, 0 dropped (pattern charuco:5x7:DICT_6X6_250)",
+                                     "  RMS reprojection error: 0.196 px"])
+            let state = try await request("/state", port: port).json()
+            let calibration = try #require(state["calibration"] as? [String: Any])
+            #expect(calibration["summary"] as? [String] == ["rig: 2 cameras, 9 sets used, 0 dropped (pattern charuco:5x7:DICT_6X6_250)",
+                                                            "  RMS reprojection error: 0.196 px"])
+            #expect(calibration["verdict"] == nil && calibration["map"] == nil)
+            #expect(state["rig"] != nil)
+            #expect(try await request("/calibration/uncertainty.png", port: port).status == 404)
+        }
+    }
+
     @Test func theMapIsCheckedAsEveryEndpointIs() async throws {
         let feed = ViewFeed()
         feed.show(Self.calibration(map: try Self.map()))

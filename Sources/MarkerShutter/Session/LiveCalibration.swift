@@ -31,6 +31,9 @@ public enum LiveCalibration {
         public var cameraName = "camera"
         /// A folder the files must never go into (the replayed one).
         public var input: String?
+        /// Whether each solve draws its projection-uncertainty map (``Update/uncertaintyMap``), for
+        /// a browser view or a window that shows it; off, no solve draws what nobody sees.
+        public var drawsUncertaintyMap = false
 
         /// A configuration writing into `folder`, with the default model and thresholds.
         public init(folder: String) {
@@ -64,7 +67,8 @@ public enum LiveCalibration {
         /// holds); empty when nothing is weak.
         public var advice: [String] = []
         /// The projection-uncertainty map drawn as uncertainty.png draws it
-        /// (``CalibrationPictures/uncertainty(_:)``), once per solve; `nil` when it could not be drawn.
+        /// (``CalibrationPictures/uncertainty(_:)``), once per solve; `nil` when it could not be drawn
+        /// or ``Configuration/drawsUncertaintyMap`` is off.
         public var uncertaintyMap: PixelBuffer?
 
         /// Whether the verdict is good.
@@ -157,7 +161,7 @@ public enum LiveCalibration {
                 return Update(
                     result: result, pictures: views.count, verdict: report.verdict,
                     uncertaintyAdvice: report.uncertainty.flatMap(CalibrationAdvice.sentence(for:)), advice: report.advice,
-                    uncertaintyMap: try? CalibrationPictures.uncertainty(report))
+                    uncertaintyMap: configuration.drawsUncertaintyMap ? try? CalibrationPictures.uncertainty(report) : nil)
             }
         }
 
