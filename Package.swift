@@ -264,7 +264,7 @@ let viewTargets: [Target] = [
     .target(
         name: "BrowserView",
         dependencies: [
-            "MarkerShutter", "MarkerDetection", "Pixels", "SystemCalls",
+            "MarkerShutter", "Calibration", "MarkerDetection", "Pixels", "SystemCalls",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -121,6 +121,9 @@ struct LiveCommand: AsyncParsableCommand {
         configuration.stopAfter = stopAfter
         if let settle { configuration.controlSettling = .milliseconds((settle * 1000).rounded()) }
         let setup = try prepareCameras(&configuration, bag: bag)
+        // The uncertainty map is drawn on each solve only for a view that shows it.
+        let served = try view.address != nil
+        configuration.calibration?.drawsUncertaintyMap = preview || served
         let browser = try await startBrowserView(console: console, interruption: interruption)
         let session: LiveSession
         do {

@@ -1,4 +1,5 @@
 import BrowserView
+import Calibration
 import MarkerDetection
 import MarkerShutter
 import PreviewWindow
@@ -7,6 +8,9 @@ import Synchronization
 /// `live --preview`: the session's frames in a window, annotated with their detection and the
 /// shutter's badge; Space or Enter in the window takes a picture, `q` or closing the window quits.
 /// For a rig, the cameras side by side, each with its badge, under the rig's; Space or Enter takes a set.
+/// With `--calibrate`, a panel under the frames shows the newest background calibration
+/// (``CalibrationPanel``): the verdict, the RMS error, fx fy cx cy with their 95% intervals, the
+/// first advice and the uncertainty map, small, in its corner; a rig's, its summary from `rig:` on.
 struct LivePreview: LiveSessionView {
     let window: PreviewWindow
     /// Where a frame the window could not show is reported.
@@ -17,6 +21,34 @@ struct LivePreview: LiveSessionView {
     }
 
     private let rig = RigBox()
+
+    /// The newest calibration the panel shows: a camera's, or a rig's summary lines, and why the
+    /// newest solve failed.
+    private struct ShownCalibration: Sendable {
+        var camera: ViewCalibration?
+        var rigLines: [String]?
+        var failure: String?
+
+        /// The panel's lines for a picture `width` pixels wide; empty before the first solve.
+        func lines(width: Int, map: Bool) -> [CalibrationPanel.Line] {
+            let textWidth = width - (map ? CalibrationPanel.mapHeight * 4 / 3 + 16 : 0) - 16
+            if let rigLines {
+                let joint = rigLines.drop { !$0.hasPrefix("rig:") }.prefix(LivePreview.rigLineLimit)
+                return joint.map { CalibrationPanel.Line($0) }
+                    + CalibrationPanel.lines(for: nil, failure: failure, width: textWidth)
+            }
+            guard camera != nil || failure != nil else { return [] }
+            return CalibrationPanel.lines(for: camera, failure: failure, width: textWidth)
+        }
+    }
+
+    private final class CalibrationBox: Sendable {
+        let value = Mutex(ShownCalibration())
+    }
+
+    private let calibration = CalibrationBox()
+    /// The most lines of a rig's summary the panel shows.
+    static let rigLineLimit = 8
 
     init(window: PreviewWindow, console: Console) {
         self.window = window
@@ -73,6 +105,21 @@ struct LivePreview: LiveSessionView {
     /// rig, the cameras' newest frames side by side, drawn on the window's thread only when the
     /// window gets to them.
     func show(_ event: LiveSession.Event) {
+        switch event {
+        case .calibrated(let update):
+            let shown = ViewCalibration(update)
+            calibration.value.withLock { $0.camera = shown; $0.failure = nil }
+            return
+        case .rigCalibrated(let update):
+            let lines = update.report.summary
+            calibration.value.withLock { $0.rigLines = lines; $0.failure = nil }
+            return
+        case .calibrationFailed(let error):
+            calibration.value.withLock { $0.failure = "\(error)" }
+            return
+        default: break
+        }
+        let shown = calibration.value.withLock { $0 }
         let picture = rig.view.withLock { stored -> ([SideBySide.Panel], Annotation.Badge, Bool)? in
             guard var view = stored else { return nil }
             let changed = view.apply(event)
@@ -80,13 +127,27 @@ struct LivePreview: LiveSessionView {
             return (view.panels, view.badge, changed)
         }
         if let (panels, badge, changed) = picture {
-            if changed { window.show(making: { try SideBySide.compose(panels, rig: badge) }) }
+            if changed {
+                window.show(making: {
+                    let picture = try SideBySide.compose(panels, rig: badge)
+                    let lines = shown.lines(width: picture.width, map: false)
+                    return lines.isEmpty ? picture : try CalibrationPanel.compose(picture, lines: lines, map: nil)
+                })
+            }
             return
         }
         guard case .frame(let report, _, _) = event else { return }
-        window.show(PreviewWindow.Frame(
-            pixels: report.pixels, detection: report.observation.detection,
-            badge: Annotation.Badge(shutter: report.step.state.phase, at: report.observation.time)))
+        let badge = Annotation.Badge(shutter: report.step.state.phase, at: report.observation.time)
+        guard shown.camera != nil || shown.failure != nil else {
+            window.show(PreviewWindow.Frame(pixels: report.pixels, detection: report.observation.detection, badge: badge))
+            return
+        }
+        let (pixels, detection) = (report.pixels, report.observation.detection)
+        window.show(making: {
+            let drawn = try Annotation.draw(detection, on: pixels, badge: badge)
+            let map = shown.camera?.map
+            return try CalibrationPanel.compose(drawn, lines: shown.lines(width: drawn.width, map: map != nil), map: map)
+        })
     }
 
     /// Closes the window.

@@ -1,4 +1,7 @@
 import Foundation
+import HTTPTestSupport
+import MarkerDetection
+import Pixels
 import Testing
 
 /// `live --serve` as a person uses it: the page in a real headless Chromium, against the sample
@@ -133,5 +136,112 @@ import Testing
         #expect(result.standardError.contains("stopped (stopped from the browser view)"), "\(result.standardError)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(files == ["capture_0001.json", "capture_0001.png"])
+    }
+
+    /// One GET on the server of `url` (`http://127.0.0.1:PORT/`), read whole.
+    static func get(_ path: String, from url: String) async throws -> (status: Int, headers: [String: String], body: [UInt8]) {
+        let port = try #require(url.firstMatch(of: /:([0-9]+)\//).flatMap { Int($0.1) })
+        return try await onThread {
+            let connection = try TestConnection(port: port)
+            try connection.send("GET", path, host: "127.0.0.1:\(port)", headers: ["Connection": "close"])
+            let head = try connection.readHead()
+            return (head.status, head.headers, try connection.readBodyToEnd())
+        }
+    }
+
+    /// `live --calibrate` with `--serve` on the sample session: before the first solve the map is
+    /// not found and the state has no calibration; as pictures are solved, the page's panel shows
+    /// the verdict in the terminal's very words, the figures with their intervals and the map,
+    /// which is drawn as the uncertainty.png written at the end.
+    @Test(.enabled(if: WebDriver.unavailableReason == nil, Comment(rawValue: WebDriver.unavailableReason ?? "")))
+    func thePageShowsTheCalibrationAsItGoes() async throws {
+        let replay = try Self.slowedSample(factor: 1)
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: replay)
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
+        let out = scratch + "/picks"
+        let run = try MarkerShutterBinary.start(
+            ["live", "--replay", replay, "--auto", "--calibrate", "--serve", "127.0.0.1:0", "--wait-for-viewer", "--out", out],
+            scratch: scratch)
+        defer { if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) } }
+        guard let url = try await run.browserViewAddress() else { return }
+
+        // The session waits for the page: nothing is solved yet.
+        let before = try await Self.get("/calibration/uncertainty.png", from: url)
+        #expect(before.status == 404)
+        let empty = try #require(try JSONSerialization.jsonObject(with: Data(try await Self.get("/state", from: url).body)) as? [String: Any])
+        #expect(empty["calibration"] == nil)
+
+        let browser = try await WebDriver()
+        var state: [String: Any] = [:]
+        var served: PixelBuffer?
+        do {
+            try await browser.open(url)
+            // The replay past its last picture (frame 118 stays until the page stops it), and the
+            // newest solve holding every picture taken (each look decides by what it reads).
+            let deadline = ContinuousClock.now + .seconds(300)
+            while true {
+                state = try #require(try JSONSerialization.jsonObject(with: Data(try await Self.get("/state", from: url).body)) as? [String: Any])
+                let calibration = state["calibration"] as? [String: Any]
+                if (state["frame"] as? Int ?? 0) >= 118, let calibration,
+                   calibration["views"] as? Int == (state["pictures"] as? [String: Any])?["taken"] as? Int { break }
+                guard ContinuousClock.now < deadline, run.process.isRunning else {
+                    Issue.record("no solve of every picture: \(state)")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let newest = try #require(state["calibration"] as? [String: Any])
+            let mapPath = try #require(newest["map"] as? String)
+            try await browser.waitUntil("the page shows the newest solve", """
+                const map = document.getElementById("calmap");
+                return map.dataset.map === \(String(reflecting: mapPath)) && map.complete && map.naturalWidth > 0;
+                """)
+            let shown = try #require(try await browser.evaluate("""
+                return { verdict: document.getElementById("calverdict").textContent,
+                         fx: document.querySelector('#calfigures dd[data-parameter="fx"]').textContent,
+                         advice: [...document.querySelectorAll("#caladvice li")].map((li) => li.textContent),
+                         map: [document.getElementById("calmap").naturalWidth, document.getElementById("calmap").naturalHeight] };
+                """) as? [String: Any])
+            let calibration = newest
+            #expect(shown["verdict"] as? String == "verdict: " + (calibration["verdict"] as? String ?? "?"))
+            let parameters = try #require(calibration["parameters"] as? [[String: Any]])
+            #expect(parameters.compactMap { $0["name"] as? String } == ["fx", "fy", "cx", "cy"])
+            let fx = try #require(parameters.first)
+            let fxValue = try #require(fx["value"] as? Double), fxInterval = try #require(fx["interval95"] as? Double)
+            #expect(shown["fx"] as? String == String(format: "%.1f ± %.1f px", fxValue, fxInterval))
+            #expect(shown["advice"] as? [String] == calibration["advice"] as? [String])
+            #expect((calibration["advice"] as? [String])?.isEmpty == false, "six mid-frame pictures call for advice")
+            let map = try await Self.get("/calibration/uncertainty.png", from: url)
+            #expect(map.status == 200 && map.headers["content-type"] == "image/png")
+            let decoded = try ImageFile.decode(map.body)
+            #expect(shown["map"] as? [Int] == [decoded.width, decoded.height])
+            served = decoded
+
+            let png = try await browser.screenshot()
+            let artifacts = MarkerShutterBinary.packageRoot + "/.build/test-artifacts"
+            try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+            try png.write(to: URL(fileURLWithPath: artifacts + "/browser-calibration.png"))
+            try await browser.click(id: "stop")
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+        let result = try run.wait()
+        #expect(result.status == 0, "\(result.standardError)")
+        let calibration = try #require(state["calibration"] as? [String: Any])
+        let verdict = try #require(calibration["verdict"] as? String)
+        let views = try #require(calibration["views"] as? Int)
+        // The terminal's line for that solve ends in the same verdict.
+        #expect(result.standardError.contains("calibration: \(views) views, RMS "), "\(result.standardError)")
+        #expect(result.standardError.contains("; verdict: " + verdict + "\n"), "\(verdict) in \(result.standardError)")
+        // The map served is drawn as the uncertainty.png written from the same solve.
+        let written = try ImageFile.decode(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/calibration/uncertainty.png"))))
+        let map = try #require(served)
+        #expect((map.width, map.height) == (written.width, written.height))
+        #expect(map.withUnsafeBytes { Array($0) } == written.withUnsafeBytes { Array($0) }, "the map served is uncertainty.png's picture")
     }
 }

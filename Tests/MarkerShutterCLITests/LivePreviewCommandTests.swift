@@ -87,6 +87,54 @@ import Testing
         }
     }
 
+    /// `live --preview --calibrate` on the sample session: once a solve is in, a panel under the
+    /// 640x480 frames holds the calibration's lines (text on its dark background, the verdict's
+    /// colour among them) and the uncertainty map in its right corner (its bands: blue 150, green
+    /// and red 150 or more); the terminal prints the same solves.
+    @Test(.enabled(if: VirtualDisplay.missing == nil, "\(VirtualDisplay.missing ?? "")"),
+          .timeLimit(.minutes(10)))
+    func theWindowShowsTheCalibrationAsItGoes() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let replay = try BrowserPageTests.slowedSample(factor: 1)
+        defer { try? FileManager.default.removeItem(atPath: replay) }
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let started = try MarkerShutterBinary.start(["live", "--replay", replay, "--auto", "--calibrate", "--preview", "--out", "picks"],
+                                                    in: scratch, scratch: scratch, environment: display.environment)
+        defer { if started.process.isRunning { started.process.terminate() } }
+        let window = try Self.window(on: display, of: started)
+        let (screenshot, x, y, height) = try Self.poll("the calibration panel under the frames", while: started) {
+            () throws -> (PixelBuffer, Int, Int, Int)? in
+            let geometry = String(decoding: try display.run("xdotool", ["getwindowgeometry", "--shell", window]), as: UTF8.self)
+            let value = { (key: String) in
+                geometry.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) }
+            }
+            guard let x = value("X"), let y = value("Y"), let width = value("WIDTH"), let height = value("HEIGHT"),
+                  width == 640, height > 480 + 60 else { return nil }
+            let screenshot = try display.screenshot()
+            // The map's bands in the panel's right third.
+            let bands = Self.pixels(of: screenshot, in: (x + 420, y + 484, 216, height - 488)) { b, g, r in b == 150 && g >= 150 && r >= 150 }
+            return bands >= 500 ? (screenshot, x, y, height) : nil
+        }
+        try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
+        try Data(ImageFile.encode(screenshot, as: .png)).write(to: URL(fileURLWithPath: Self.artifacts + "/live-preview-calibration.png"))
+        // Text on the panel's left: the headline in light gray, and the verdict in its colour
+        // (the sample's six mid-frame pictures are not good: red; or not enough to judge: amber).
+        let left = (x, y + 480, 400, height - 480)
+        let background = Self.pixels(of: screenshot, in: left) { b, g, r in (b, g, r) == (40, 40, 40) }
+        #expect(background > 400 * (height - 480) / 2, "the panel's dark background")
+        let light = Self.pixels(of: screenshot, in: left) { b, g, r in b > 180 && g > 180 && r > 180 }
+        #expect(light > 50, "the headline's text")
+        let verdict = Self.pixels(of: screenshot, in: left) { b, g, r in r > 200 && b < 130 && (g < 140 || g > 170) }
+        #expect(verdict > 50, "the verdict's text in its colour")
+        try display.run("xdotool", ["windowfocus", "--sync", window])
+        try display.run("xdotool", ["key", "q"])
+        let result = try started.wait()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("; verdict: not "), "\(result.standardError)")
+    }
+
     /// Closing the window, as a window manager's close button would, ends the session like `q`.
     @Test(.enabled(if: VirtualDisplay.missing == nil, "\(VirtualDisplay.missing ?? "")"),
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 (sends the close message) is missing"),

@@ -1,10 +1,12 @@
+import Calibration
 public import MarkerDetection
 public import MarkerShutter
 
 extension ViewFeed {
     /// Hands a live session's event to the view. For one camera: each frame with its detection and
     /// the shutter's badge, the report after it (with the camera's counts the frame carries), each
-    /// picture saved, and the shutter disabled by a stalled camera. For a rig (once
+    /// picture saved, the shutter disabled by a stalled camera, and each background calibration
+    /// (``ViewCalibration``; a rig's as its summary lines) or why it failed. For a rig (once
     /// ``showRig(cameras:folder:)`` was called): each camera's frame with its detection and the
     /// cameras' and the rig's states, and each set saved; the cameras are drawn side by side
     /// (``SideBySide``) only while someone watches, from the newest frame of each.
@@ -13,6 +15,12 @@ extension ViewFeed {
     ///   - event: The event, as ``LiveSession/events`` tells it.
     ///   - hold: The hold time.
     public func show(_ event: LiveSession.Event, hold: Duration) {
+        switch event {
+        case .calibrated(let update): return show(ViewCalibration(update))
+        case .rigCalibrated(let update): return showRigCalibration(update.report.summary)
+        case .calibrationFailed(let error): return calibrationFailed("\(error)")
+        default: break
+        }
         if showsRig {
             changeRig({ $0.apply(event) }, start: { RigView(cameras: [], folder: "") })
             return

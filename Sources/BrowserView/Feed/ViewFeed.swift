@@ -1,3 +1,4 @@
+import MarkerDetection
 import MarkerShutter
 import Synchronization
 
@@ -27,6 +28,15 @@ public final class ViewFeed: Sendable {
         /// Every change of the rig (enabled or not, or its reason), oldest first (the last ``phaseChangeLimit``).
         var rigChanges: [RigChange] = []
         var rigChangeCount = 0
+        /// The newest background calibration, and how many solves have been shown.
+        var calibration: ViewCalibration?
+        var calibrationSolves = 0
+        /// The newest calibration's uncertainty map as PNG, encoded once per solve.
+        var calibrationMap: [UInt8]?
+        /// Why the newest solve failed, when it did (the calibration shown is the one before).
+        var calibrationFailure: String?
+        /// A rig's newest calibration: the summary lines `calibrate` prints for a rig.
+        var rigCalibration: [String]?
     }
 
     /// A change of the rig, as every event client receives it, however slow: turned enabled or
@@ -93,6 +103,43 @@ public final class ViewFeed: Sendable {
         updates.change()
     }
 
+    /// Tells of a background solve (`live --calibrate`): the page shows `calibration`, and its
+    /// uncertainty map, encoded here as PNG once, is served until the next solve.
+    public func show(_ calibration: ViewCalibration) {
+        let png = calibration.map.flatMap { try? ImageFile.encode($0, as: .png) }
+        state.withLock { s in
+            guard s.finishReason == nil else { return }
+            s.calibration = calibration
+            s.calibrationSolves += 1
+            s.calibrationMap = png
+            s.calibrationFailure = nil
+        }
+        updates.change()
+    }
+
+    /// Tells of a background solve that failed: the page says why beside the calibration before.
+    public func calibrationFailed(_ reason: String) {
+        state.withLock { s in
+            guard s.finishReason == nil else { return }
+            s.calibrationFailure = reason
+        }
+        updates.change()
+    }
+
+    /// Tells of a rig's background solve: the page shows its summary `lines`.
+    public func showRigCalibration(_ lines: [String]) {
+        state.withLock { s in
+            guard s.finishReason == nil else { return }
+            s.rigCalibration = lines
+            s.calibrationSolves += 1
+            s.calibrationFailure = nil
+        }
+        updates.change()
+    }
+
+    /// The newest calibration's uncertainty map as PNG; `nil` before the first solve.
+    var calibrationMap: [UInt8]? { state.withLock { $0.calibrationMap } }
+
     /// Ends the view: streams send what is newest and close, the page shows `reason`.
     public func finish(reason: String) {
         state.withLock { s in
@@ -137,13 +184,19 @@ public final class ViewFeed: Sendable {
         var rig: RigView?
         var rigChanges: [RigChange] = []
         var rigChangeCount = 0
+        var calibration: ViewCalibration?
+        var calibrationSolves = 0
+        var calibrationFailure: String?
+        var rigCalibration: [String]?
     }
 
     var snapshot: Snapshot {
         state.withLock {
             Snapshot(report: $0.report, phaseChanges: $0.phaseChanges, phaseChangeCount: $0.phaseChangeCount,
                      recent: $0.recent, picturesTaken: $0.picturesTaken, finishReason: $0.finishReason, rig: $0.rig,
-                     rigChanges: $0.rigChanges, rigChangeCount: $0.rigChangeCount)
+                     rigChanges: $0.rigChanges, rigChangeCount: $0.rigChangeCount, calibration: $0.calibration,
+                     calibrationSolves: $0.calibrationSolves, calibrationFailure: $0.calibrationFailure,
+                     rigCalibration: $0.rigCalibration)
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import MarkerShutter
 
 /// The JSON the view serves: `GET /state`, and the `state`, `shutter` and `picture` events; for a
-/// rig, `rig` holds the rig's state, each camera's and the sets saved.
+/// rig, `rig` holds the rig's state, each camera's and the sets saved; with `live --calibrate`,
+/// `calibration` holds the newest background solve.
 ///
 /// Keys are snake_case as in the timeline rows; durations are in seconds, the detection time in
 /// milliseconds (`detect_ms`, as in `process`'s rows).
@@ -113,6 +114,51 @@ struct StateDocument: Encodable {
         }
     }
 
+    /// The newest background calibration (`live --calibrate`): the verdict in the terminal's
+    /// words, its kind and reasons, the RMS error, fx fy cx cy with their 95% intervals, the
+    /// advice, and where its uncertainty map is served (``mapPath``, changing with each solve).
+    struct Calibration: Encodable {
+        struct Parameter: Encodable {
+            let name: String
+            let value: Double?
+            let interval95: Double?
+        }
+
+        /// How many solves there have been.
+        let solves: Int
+        let views: Int?
+        let rms: Double?
+        let verdict: String?
+        let kind: String?
+        let reasons: [String]?
+        let parameters: [Parameter]?
+        let advice: [String]?
+        /// The map's address with the solve's number, so that a page reloads it on each solve.
+        let map: String?
+        /// Why the newest solve failed, when it did.
+        let error: String?
+        /// A rig's: the summary lines `calibrate` prints.
+        let summary: [String]?
+
+        init?(_ snapshot: ViewFeed.Snapshot) {
+            guard snapshot.calibration != nil || snapshot.rigCalibration != nil || snapshot.calibrationFailure != nil else { return nil }
+            let calibration = snapshot.calibration
+            solves = snapshot.calibrationSolves
+            views = calibration?.views
+            rms = calibration.flatMap { $0.rms.isFinite ? $0.rms : nil }
+            verdict = calibration?.verdict
+            kind = calibration?.kind
+            reasons = calibration?.reasons
+            parameters = calibration?.parameters.map {
+                Parameter(name: $0.name, value: $0.value.isFinite ? $0.value : nil, interval95: $0.interval95)
+            }
+            advice = calibration?.advice
+            map = calibration?.map == nil ? nil : ViewServer.calibrationMapPath + "?solve=\(snapshot.calibrationSolves)"
+            error = snapshot.calibrationFailure
+            summary = snapshot.rigCalibration
+        }
+    }
+
     let running: Bool
     let stopReason: String?
     let frame: Int?
@@ -129,6 +175,7 @@ struct StateDocument: Encodable {
     let coverage: Coverage?
     let pictures: Pictures
     let rig: Rig?
+    let calibration: Calibration?
 
     /// The document for a feed's snapshot; the recent pictures (with thumbnails) only when asked.
     init(_ snapshot: ViewFeed.Snapshot, withPictures: Bool) {
@@ -151,6 +198,7 @@ struct StateDocument: Encodable {
             taken: snapshot.picturesTaken,
             recent: withPictures ? snapshot.recent.map { Picture($0, withThumbnail: true) } : nil)
         rig = snapshot.rig.map(Rig.init)
+        calibration = Calibration(snapshot)
     }
 
     /// One line of JSON, keys sorted; values not known are left out.

@@ -1,6 +1,8 @@
 /// The page `GET /` serves: one file, with its style and script inline and nothing fetched from
 /// elsewhere. It shows the stream, the shutter's badge, the rates, the coverage and the pictures,
 /// and sends the commands from its buttons and from the keys space (take a picture) and q (stop).
+/// With `live --calibrate` it shows the newest background calibration as it comes: the verdict,
+/// the RMS error, fx fy cx cy with their 95% intervals, the advice and the uncertainty map.
 /// For a rig it shows the rig's state above the cameras (side by side in the stream), each
 /// camera's state, and the sets saved; its capture takes a set.
 /// A token in the page's address is passed on to every request it makes.
@@ -47,6 +49,14 @@ enum ViewPage {
       #cameras li.enabled { background: #1e8e3e; }
       #cameras li.held { background: #e8a317; color: #111; }
       #sets { margin: 4px 0 8px; padding-left: 22px; font-size: 13px; color: #9aa0a6; }
+      #calibration { margin: 8px 0; padding: 8px; border: 1px solid #333; border-radius: 6px; }
+      #calverdict { font-weight: bold; color: #fdd663; }
+      #calverdict.good { color: #81c995; }
+      #calverdict.not-good { color: #f28b82; }
+      #caladvice { margin: 4px 0; padding-left: 22px; font-size: 13px; }
+      #calerror { color: #f28b82; }
+      #calmap { display: block; max-width: 100%; width: 400px; margin-top: 6px; border: 1px solid #333; }
+      #calsummary { font-size: 12px; white-space: pre-wrap; margin: 4px 0; }
     </style>
     </head>
     <body>
@@ -68,6 +78,15 @@ enum ViewPage {
         <div id="coverage" hidden>
           <div>coverage</div>
           <dl id="bars"></dl>
+        </div>
+        <div id="calibration" hidden>
+          <div>calibration</div>
+          <div id="calverdict"></div>
+          <dl id="calfigures"></dl>
+          <ul id="caladvice"></ul>
+          <div id="calerror"></div>
+          <pre id="calsummary" hidden></pre>
+          <img id="calmap" alt="projection uncertainty of the newest calibration" hidden>
         </div>
         <button id="capture">Take picture</button><button id="stop">Stop</button>
         <div><kbd>space</kbd> take picture &nbsp; <kbd>q</kbd> stop</div>
@@ -108,6 +127,7 @@ enum ViewPage {
         }
       }
       if (s.rig) { showRig(s.rig); }
+      if (s.calibration) { showCalibration(s.calibration); }
       if (!s.running) { ended(s.stop_reason); }
     }
 
@@ -138,6 +158,38 @@ enum ViewPage {
         const item = document.createElement("li");
         item.textContent = set.sidecar + " (" + set.images.join(", ") + "; " + set.apart_ms.toFixed(1) + " ms apart, " + set.trigger + ")";
         $("sets").append(item);
+      }
+    }
+
+    // The newest background calibration: the verdict in the terminal's words, the figures with
+    // their 95% intervals, the advice, and its uncertainty map (fetched again on each solve).
+    function showCalibration(c) {
+      $("calibration").hidden = false;
+      if (c.verdict != null) {
+        $("calverdict").textContent = "verdict: " + c.verdict;
+        $("calverdict").className = c.kind;
+        const rows = [["views", String(c.views)], ["RMS", c.rms != null ? c.rms.toFixed(3) + " px" : "--"]];
+        for (const p of c.parameters) {
+          rows.push([p.name, (p.value != null ? p.value.toFixed(1) : "--") + (p.interval95 != null ? " ± " + p.interval95.toFixed(1) : "") + " px"]);
+        }
+        $("calfigures").innerHTML = "";
+        for (const [name, value] of rows) {
+          const dt = document.createElement("dt"); dt.textContent = name;
+          const dd = document.createElement("dd"); dd.textContent = value; dd.dataset.parameter = name;
+          $("calfigures").append(dt, dd);
+        }
+        $("caladvice").innerHTML = "";
+        for (const line of c.advice) {
+          const item = document.createElement("li"); item.textContent = line; $("caladvice").append(item);
+        }
+      }
+      $("calsummary").hidden = !c.summary;
+      $("calsummary").textContent = c.summary ? c.summary.join("\n") : "";
+      $("calerror").textContent = c.error ? "newest solve failed: " + c.error : "";
+      if (c.map && $("calmap").dataset.map !== c.map) {
+        $("calmap").dataset.map = c.map;
+        $("calmap").src = withToken(c.map.slice(1).split("?")[0]) + (token ? "&" : "?") + c.map.split("?")[1];
+        $("calmap").hidden = false;
       }
     }
 

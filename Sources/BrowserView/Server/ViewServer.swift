@@ -13,7 +13,8 @@ import Synchronization
 /// |---|---|
 /// | `GET /` | the page (self-contained: no file or script from elsewhere) |
 /// | `GET /stream.mjpg` | `multipart/x-mixed-replace` JPEGs of the newest frames (a rig's cameras side by side), at most ``Configuration/viewFPS`` a second |
-/// | `GET /state` | the current report as JSON, with the recent pictures and their thumbnails; for a rig, `rig` (its state, each camera's, the sets) |
+/// | `GET /state` | the current report as JSON, with the recent pictures and their thumbnails; for a rig, `rig` (its state, each camera's, the sets); with `live --calibrate`, `calibration` (the newest solve: verdict, RMS, fx fy cx cy with 95% intervals, advice) |
+/// | `GET /calibration/uncertainty.png` | the newest solve's projection-uncertainty map, drawn as uncertainty.png is, once per solve; 404 before the first |
 /// | `GET /events` | Server-Sent Events: `state` on each new report (a slow client gets the newest), `shutter` on every change of the shutter's phase (none skipped; a client that joins late gets those before it), `picture` on each picture, `end` at the end |
 /// | `POST /capture`, `POST /stop` | the command's answer as JSON: 200 when accepted, 409 with the reason when refused |
 ///
@@ -68,6 +69,10 @@ public final class ViewServer: Sendable {
     /// What the session answers to a command: `POST /capture` sends ``LiveSession/Command/capture``,
     /// `POST /stop` sends ``LiveSession/Command/stop(reason:)`` with ``stopReason``.
     public typealias CommandHandler = @Sendable (LiveSession.Command) async -> LiveSession.Command.Answer
+
+    /// Where the newest calibration's projection-uncertainty map is served, as PNG (404 before the
+    /// first solve).
+    public static let calibrationMapPath = "/calibration/uncertainty.png"
 
     /// The reason a stop from the view gives, as the summary tells it.
     public static let stopReason = "stopped from the browser view"
@@ -167,6 +172,13 @@ public final class ViewServer: Sendable {
         }
         router.get("/state") { [feed] _, _ in
             Self.json(.ok, StateDocument.json(StateDocument(feed.snapshot, withPictures: true)))
+        }
+        router.get("/calibration/uncertainty.png") { [feed] _, _ in
+            guard let png = feed.calibrationMap else {
+                return Self.json(.notFound, StateDocument.json(["error": "no calibration yet: the map comes with the first solve"]))
+            }
+            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: png)))
         }
         router.get("/stream.mjpg") { [self] request, _ in mjpegResponse(request) }
         router.get("/events") { [self] request, _ in eventResponse(request) }

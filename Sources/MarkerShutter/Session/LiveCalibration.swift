@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 package import Calibration
 import MarkerDetection
+package import Pixels
 import Synchronization
 
 /// `live --calibrate`: the pictures of a session solved in the background as they are taken, and
@@ -30,6 +31,9 @@ public enum LiveCalibration {
         package var cameraName = "camera"
         /// A folder the files must never go into (the replayed one).
         package var input: String?
+        /// Whether each solve draws its projection-uncertainty map (``Update/uncertaintyMap``), for
+        /// a browser view or a window that shows it; off, no solve draws what nobody sees.
+        package var drawsUncertaintyMap = false
 
         /// A configuration writing into `folder`, with the default model and thresholds.
         package init(folder: String) {
@@ -59,6 +63,13 @@ public enum LiveCalibration {
         /// Where to capture more by the projection-uncertainty map (``CalibrationAdvice/sentence(for:)``),
         /// when it is weak somewhere.
         package var uncertaintyAdvice: String?
+        /// What to capture next (``CalibrationReport/advice``, the sentences calibration.json
+        /// holds); empty when nothing is weak.
+        package var advice: [String] = []
+        /// The projection-uncertainty map drawn as uncertainty.png draws it
+        /// (``CalibrationPictures/uncertainty(_:)``), once per solve; `nil` when it could not be drawn
+        /// or ``Configuration/drawsUncertaintyMap`` is off.
+        package var uncertaintyMap: PixelBuffer?
 
         /// Whether the verdict is good.
         package var isGood: Bool { verdict.isGood }
@@ -66,6 +77,8 @@ public enum LiveCalibration {
         package var views: Int { result.run.views.count }
         /// The RMS reprojection error, in pixels.
         package var rms: Double { result.run.rms }
+        /// fx, fy, cx and cy, with their 95% intervals, as the solve gives them.
+        package var parameters: [CalibrationRun.Parameter] { ["fx", "fy", "cx", "cy"].compactMap(result.run.parameter) }
         /// fx and fy, with their 95% intervals.
         var focalLengths: [CalibrationRun.Parameter] { Self.focalLengths(of: result.run) }
 
@@ -147,7 +160,8 @@ public enum LiveCalibration {
                 report.crossValidate(nil)
                 return Update(
                     result: result, pictures: views.count, verdict: report.verdict,
-                    uncertaintyAdvice: report.uncertainty.flatMap(CalibrationAdvice.sentence(for:)))
+                    uncertaintyAdvice: report.uncertainty.flatMap(CalibrationAdvice.sentence(for:)), advice: report.advice,
+                    uncertaintyMap: configuration.drawsUncertaintyMap ? try? CalibrationPictures.uncertainty(report) : nil)
             }
         }
 
