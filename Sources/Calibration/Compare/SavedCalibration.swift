@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 import MarkerDetection
 
@@ -15,20 +16,6 @@ public struct SavedCalibration: Sendable {
     /// What the file is: `calibration.json`, `ROS camera_info`, `Kalibr camchain`, `mrcal
     /// cameramodel`, `OpenCV FileStorage`, `rig.yaml`.
     public var format = "calibration.json"
-
-    private struct File: Decodable {
-        let image_width: Int
-        let image_height: Int
-        let distortion_model: String
-        let camera_matrix: [Double]
-        let distortion_coefficients: [Double]
-        let projection_uncertainty: ProjectionUncertaintyFile?
-        let verdict: Verdict?
-
-        struct Verdict: Decodable {
-            let sentence: String
-        }
-    }
 
     /// A calibration from its parts.
     public init(path: String, camera: Camera, uncertainty: UncertaintyMap?) {
@@ -50,20 +37,18 @@ public struct SavedCalibration: Sendable {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw .unreadable(path: file, reason: isFolder.boolValue ? "the folder has no readable calibration.json" : "the file cannot be read")
         }
-        let decoded: File
+        let decoded: CalibrationFile.Camera
         do {
-            decoded = try JSONDecoder().decode(File.self, from: data)
+            decoded = try CalibrationFile.read(data)
         } catch {
-            throw .unreadable(path: file, reason: "not a calibration.json written by calibrate (\(error))")
+            throw .unreadable(path: file, reason: "\(error)")
         }
         guard let model = CameraModel(rawValue: decoded.distortion_model) else {
             throw .unreadable(path: file, reason: "unknown distortion_model '\(decoded.distortion_model)'")
         }
         let k = decoded.camera_matrix
-        guard k.count == 9, decoded.distortion_coefficients.count == model.distortionNames.count,
-              decoded.image_width > 1, decoded.image_height > 1,
-              (k + decoded.distortion_coefficients).allSatisfy(\.isFinite), k[0] > 0, k[4] > 0 else {
-            throw .unreadable(path: file, reason: "its camera_matrix, distortion_coefficients or image size are not a camera")
+        guard decoded.distortion_coefficients.count == model.distortionNames.count else {
+            throw .unreadable(path: file, reason: "\(CalibrationFileError.notACamera)")
         }
         let size = ImageSize(width: decoded.image_width, height: decoded.image_height)
         self.path = file

@@ -1,3 +1,5 @@
+import FileFormats
+
 /// Refuses documents nested deeper than any calibration file is, before a parser that recurses
 /// once per level (Foundation's JSON, OpenCV's FileStorage, libyaml through Yams) meets them: a
 /// hostile file of a few megabytes of `[` would otherwise overflow the stack.
@@ -6,7 +8,7 @@
 /// what the parsers survive (thousands of levels).
 enum NestingGuard {
     /// The deepest nesting a JSON or XML document may have.
-    static let maximumDepth = 64
+    static let maximumDepth = JSONNesting.maximumDepth
     /// YAML: the most flow brackets (`[`, `{`) a document may hold, anywhere.
     static let maximumFlowBrackets = 1000
     /// YAML: the deepest indentation a line may have, in columns.
@@ -14,26 +16,9 @@ enum NestingGuard {
     /// YAML: the most block indicators (`- `, `? `) one line may hold (`- - - a` nests three deep).
     static let maximumIndicatorsPerLine = 64
 
-    /// `nil` when `bytes`, a JSON document, nests at most ``maximumDepth`` deep, else why not.
-    /// Strings are skipped with JSON's own escapes, so the count is exact.
-    static func json(_ bytes: [UInt8]) -> String? {
-        var depth = 0, inString = false, escaped = false
-        for byte in bytes {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > maximumDepth { return "it is nested deeper than \(maximumDepth) levels" }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
-            default: break
-            }
-        }
-        return nil
-    }
+    /// `nil` when `bytes`, a JSON document, nests at most ``maximumDepth`` deep, else why not
+    /// (``JSONNesting``, which calibration.json's own reader applies too).
+    static func json(_ bytes: [UInt8]) -> String? { JSONNesting.problem(bytes) }
 
     /// `nil` when `bytes`, an XML document, nests its elements at most ``maximumDepth`` deep, else
     /// why not. Comments, CDATA sections, processing instructions and quoted attribute values are
