@@ -9,7 +9,7 @@ import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCalibrationFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = Data(UnsafeBufferPointer(start: data, count: size))
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let camera = try? CalibrationFile.read(bytes) else { return 0 }
     let k = camera.camera_matrix
     precondition(k.count == 9 && k[0] > 0 && k[4] > 0, "accepted camera matrix \(k)")
@@ -24,7 +24,7 @@ public func fuzzCalibrationFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     file.projection_uncertainty = camera.projection_uncertainty
     file.verdict.sentence = camera.verdict?.sentence ?? ""
     do {
-        let again = try CalibrationFile.read(Data(file.text.utf8))
+        let again = try CalibrationFile.read(Array(file.text.utf8))
         precondition(again.camera_matrix == k && again.distortion_coefficients == camera.distortion_coefficients
             && again.image_width == camera.image_width && again.image_height == camera.image_height
             && again.distortion_model == camera.distortion_model, "a camera read back differs from the one written")

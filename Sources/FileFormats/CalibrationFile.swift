@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// `calibration.json`, as `calibrate` and `live --calibrate` write it and `compare` reads it back:
 /// the one place its keys are named.
@@ -312,17 +312,17 @@ package struct CalibrationFile: Encodable, Sendable {
         package var verdict: Verdict?
     }
 
-    /// Reads the camera of a calibration.json's `data`: an image of 2 pixels or more each way, a
+    /// Reads the camera of a calibration.json's `bytes`: an image of 2 pixels or more each way, a
     /// camera matrix of 9 finite numbers with positive focal lengths, finite distortion
     /// coefficients. The distortion model's name and its number of coefficients are left to the
     /// caller, which knows the models.
     ///
     /// - Throws: ``CalibrationFileError`` saying what is wrong.
-    package static func read(_ data: Data) throws(CalibrationFileError) -> Camera {
-        if let problem = JSONNesting.problem(data) { throw .notACalibration(problem) }
+    package static func read(_ bytes: [UInt8]) throws(CalibrationFileError) -> Camera {
+        if let problem = JSONNesting.problem(bytes) { throw .notACalibration(problem) }
         let camera: Camera
         do {
-            camera = try JSONDecoder().decode(Camera.self, from: data)
+            camera = try JSONDecoder().decode(Camera.self, from: Data(bytes))
         } catch {
             throw .notACalibration("\(error)")
         }

@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func theCameraReadsBackAsWritten() throws {
-        let camera = try CalibrationFile.read(Data(Self.file().text.utf8))
+        let camera = try CalibrationFile.read(Array(Self.file().text.utf8))
         #expect(camera.image_width == 640 && camera.image_height == 480 && camera.distortion_model == "pinhole")
         #expect(camera.camera_matrix == [533.1, 0, 342.11, 0, 533.19, 234.11, 0, 0, 1])
         #expect(camera.distortion_coefficients == [-0.29, 0.1027, 0.00108, -0.00011, 0])
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func anOlderFileWithTheCameraAloneStillReads() throws {
-        let camera = try CalibrationFile.read(Data(#"""
+        let camera = try CalibrationFile.read(Array(#"""
             {"image_width":640,"image_height":480,"distortion_model":"pinhole","camera_matrix":[500,0,320,0,500,240,0,0,1],
              "distortion_coefficients":[0.1,-0.2,0,0,0]}
             """#.utf8))
@@ -70,9 +70,9 @@ import Testing
          "its camera_matrix, distortion_coefficients or image size are not a camera"),
     ])
     func aFileThatIsNotACameraSaysWhatIsWrong(text: String, message: String) {
-        #expect(throws: CalibrationFileError.self) { try CalibrationFile.read(Data(text.utf8)) }
+        #expect(throws: CalibrationFileError.self) { try CalibrationFile.read(Array(text.utf8)) }
         do {
-            _ = try CalibrationFile.read(Data(text.utf8))
+            _ = try CalibrationFile.read(Array(text.utf8))
         } catch {
             #expect("\(error)".hasPrefix(message), "\(error)")
         }

@@ -39,7 +39,7 @@ public struct SavedCalibration: Sendable {
         }
         let decoded: CalibrationFile.Camera
         do {
-            decoded = try CalibrationFile.read(data)
+            decoded = try CalibrationFile.read([UInt8](data))
         } catch {
             throw .unreadable(path: file, reason: "\(error)")
         }
