@@ -27,6 +27,23 @@ extension EmulatedCameraTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == board + markers + board + markers)
         }
 
+        @Test func endHoldShowsTheLastFileForEver() async throws {
+            let harness = try await makeHarness()
+            let frames = try folder(harness)
+            var configuration = EmulatedCameraConfiguration(formats: [.mjpeg], paced: false, framesFolder: frames)
+            configuration.holdsLastFrame = true
+            #expect(configuration.text(logPath: nil).contains("\nend = hold\n"))
+            let camera = try harness.addCamera(configuration)
+            let output = harness.directory + "/stream.mjpeg"
+            let run = try await harness.run("/usr/bin/v4l2-ctl", [
+                "-w", "-d", camera.path, "--stream-mmap=4", "--stream-count=5", "--stream-to=\(output)",
+            ])
+            #expect(run.status == 0, "\(run.standardError)")
+            let board = try Data(contentsOf: URL(fileURLWithPath: SharedImages.charucoBoard))
+            let markers = try Data(contentsOf: URL(fileURLWithPath: SharedImages.singleMarkers))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == board + markers + markers + markers + markers)
+        }
+
         @Test func yuyvMadeFromTheFilesLooksLikeTheJPEG() async throws {
             let harness = try await makeHarness()
             let frames = try folder(harness)

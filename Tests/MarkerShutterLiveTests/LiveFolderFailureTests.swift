@@ -37,7 +37,8 @@ extension LiveTests {
 
         @Test func aFullFolderRefusesPicturesAndKeepsTheOnesTaken() async throws {
             let harness = try await makeLiveHarness()
-            // The board for a second, then a dropout to show the session going on after the failure.
+            // The board for a second, then a dropout to show the session going on after the failure;
+            // held for an hour, so that every request is taken however late a busy machine sends it.
             let session = ScriptedSession([.valid(30), .dropout(15)])
             let camera = try harness.addCamera(showing: session)
             let out = try harness.makeFolder("pictures")
@@ -52,7 +53,7 @@ extension LiveTests {
             #expect(sizes.max()! - sizes.min()! < sizes.min()! / 10, "PNG sizes \(sizes)")
 
             let process = try harness.startInSmallFolder(out, bytes: capacity, copiedTo: snapshot,
-                                                         harness.liveArguments(camera) + ["--out", out])
+                                                         harness.liveArguments(camera) + ["--out", out, "--hold", "3600"])
 
             try await process.waitForOutput(containing: "shutter enabled", on: .standardError, timeout: .seconds(20))
             for number in 1...2 {

@@ -64,6 +64,7 @@ typedef struct {
     int paced;
     int quality;
     char frames_dir[PATH_MAX];
+    int hold_last_frame;  // after the folder's last file: show it for ever (1) or start again (0)
     char log_path[PATH_MAX];
     ec_fault faults[EC_MAX_FAULTS];
     int fault_count;
@@ -89,10 +90,13 @@ typedef struct {
     ec_frame *frames;   // made on first use
     char **files;       // sorted JPEG paths, or NULL for the pattern
     int file_count;
+    int hold_last;      // past the last frame: show it for ever rather than start again
 } ec_frames;
 
 /// Lists the JPEG files of `dir` (or chooses the pattern when `dir` is empty). Returns 0 or -1.
-EC_HIDDEN int ec_frames_open(ec_frames *frames, const char *dir, int quality, char *error, size_t error_size);
+/// `hold_last`: past the last file, show it for ever rather than start again.
+EC_HIDDEN int ec_frames_open(ec_frames *frames, const char *dir, int quality, int hold_last, char *error,
+                             size_t error_size);
 /// Forgets every frame made so far and makes later frames in the given format and size.
 EC_HIDDEN void ec_frames_set_format(ec_frames *frames, uint32_t fourcc, uint32_t width, uint32_t height);
 /// The frame shown at `sequence`, made now if needed; NULL when it cannot be made.

@@ -145,6 +145,12 @@ static int apply(ec_config *config, const char *key, char *value) {
         config->quality = (int)quality;
         return 0;
     }
+    if (strcmp(key, "end") == 0) {
+        if (strcmp(value, "repeat") == 0) config->hold_last_frame = 0;
+        else if (strcmp(value, "hold") == 0) config->hold_last_frame = 1;
+        else return -1;
+        return 0;
+    }
     if (strcmp(key, "pace") == 0) {
         if (strcmp(value, "realtime") == 0) config->paced = 1;
         else if (strcmp(value, "unpaced") == 0) config->paced = 0;

@@ -249,9 +249,10 @@ static int compare_names(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int ec_frames_open(ec_frames *frames, const char *dir, int quality, char *error, size_t error_size) {
+int ec_frames_open(ec_frames *frames, const char *dir, int quality, int hold_last, char *error, size_t error_size) {
     memset(frames, 0, sizeof *frames);
     frames->quality = quality;
+    frames->hold_last = hold_last;
     if (dir[0] == '\0') return 0;
     DIR *folder = opendir(dir);
     if (!folder) {
@@ -296,7 +297,8 @@ void ec_frames_set_format(ec_frames *frames, uint32_t fourcc, uint32_t width, ui
 
 const ec_frame *ec_frames_get(ec_frames *frames, uint32_t sequence) {
     if (!frames->frames) return NULL;
-    int index = (int)(sequence % (uint32_t)frames->count);
+    uint32_t count = (uint32_t)frames->count;
+    int index = (int)(frames->hold_last && sequence >= count ? count - 1 : sequence % count);
     ec_frame *frame = &frames->frames[index];
     if (!frame->data) {
         int result = frames->files ? make_from_file(frames, frames->files[index], frame)

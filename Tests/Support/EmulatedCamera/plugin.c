@@ -491,7 +491,8 @@ static void *plugin_init(int fd) {
     if (!camera) return NULL;
     char error[PATH_MAX + 128] = "";
     if (ec_config_load(config_path, &camera->config, error, sizeof error) ||
-        ec_frames_open(&camera->frames, camera->config.frames_dir, camera->config.quality, error, sizeof error)) {
+        ec_frames_open(&camera->frames, camera->config.frames_dir, camera->config.quality, camera->config.hold_last_frame,
+                       error, sizeof error)) {
         fprintf(stderr, "emulated-camera: %s\n", error);
         free(camera);
         return NULL;

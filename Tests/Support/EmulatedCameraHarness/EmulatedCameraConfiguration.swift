@@ -42,6 +42,9 @@ public struct EmulatedCameraConfiguration: Sendable, Hashable {
     public var paced: Bool
     /// A folder of JPEG files to show in name order; `nil` shows the generated pattern.
     public var framesFolder: String?
+    /// After the folder's last frame: show it for ever (true) or start again from the first (false).
+    /// A scene that never changes again lets a test act on it however late a busy machine lets it.
+    public var holdsLastFrame = false
     /// JPEG quality for frames the camera encodes.
     public var quality: Int
     /// Scripted faults.
@@ -81,6 +84,7 @@ public struct EmulatedCameraConfiguration: Sendable, Hashable {
             "quality = \(quality)",
         ]
         if let framesFolder { lines.append("frames = \(framesFolder)") }
+        if holdsLastFrame { lines.append("end = hold") }
         if let logPath { lines.append("log = \(logPath)") }
         lines += faults.map { "fault = \($0.line)" }
         if let controlsFile { lines.append("controls = \(controlsFile)") }

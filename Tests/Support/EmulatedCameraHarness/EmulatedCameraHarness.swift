@@ -159,10 +159,23 @@ public final class HarnessProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var output = Data()
     private var errors = Data()
+    private var closed: Set<Stream> = []
+    private var waiters: [Int: Waiter] = [:]
+    private var nextWaiter = 0
     private let inputPipe = Pipe(), outputPipe = Pipe(), errorPipe = Pipe()
 
+    /// A test waiting for text: woken by the thread that reads the program's output, not by a
+    /// timer of the test's own, so that it hears of the text as soon as it comes however busy
+    /// the tests' shared threads are.
+    private struct Waiter {
+        let text: String
+        let occurrences: Int
+        let stream: Stream
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
     /// One of the program's output streams.
-    public enum Stream: Sendable {
+    public enum Stream: Sendable, Hashable {
         case standardOutput, standardError
     }
 
@@ -177,14 +190,41 @@ public final class HarnessProcess: @unchecked Sendable {
         process.standardOutput = outputPipe
         process.standardError = errorPipe
         outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.lock.withLock { self?.output.append(data) }
+            self?.received(handle.availableData, on: .standardOutput, from: handle)
         }
         errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.lock.withLock { self?.errors.append(data) }
+            self?.received(handle.availableData, on: .standardError, from: handle)
         }
         try process.run()
+    }
+
+    /// Keeps what the program printed and wakes each waiter whose text is now there; at the end of
+    /// both streams, every other waiter learns that the program ended without printing it.
+    private func received(_ data: Data, on stream: Stream, from handle: FileHandle) {
+        if data.isEmpty { handle.readabilityHandler = nil }
+        let woken: [(Waiter, (any Error)?)] = lock.withLock {
+            if data.isEmpty { closed.insert(stream) } else if stream == .standardOutput { output.append(data) } else { errors.append(data) }
+            var woken: [(Waiter, (any Error)?)] = []
+            for (id, waiter) in waiters {
+                if count(of: waiter.text, in: waiter.stream) >= waiter.occurrences {
+                    woken.append((waiter, nil))
+                } else if closed.count == 2 {
+                    woken.append((waiter, HarnessError("the program ended before printing \(waiter.text)" + printedSoFarLocked)))
+                } else {
+                    continue
+                }
+                waiters[id] = nil
+            }
+            return woken
+        }
+        for (waiter, error) in woken {
+            if let error { waiter.continuation.resume(throwing: error) } else { waiter.continuation.resume() }
+        }
+    }
+
+    /// How often `text` occurs in `stream` so far; call under `lock`.
+    private func count(of text: String, in stream: Stream) -> Int {
+        String(decoding: stream == .standardOutput ? output : errors, as: UTF8.self).components(separatedBy: text).count - 1
     }
 
     /// The program's process id (signals sent to it reach the program itself).
@@ -217,16 +257,40 @@ public final class HarnessProcess: @unchecked Sendable {
     public func waitForOutput(
         containing text: String, occurrences: Int = 1, on stream: Stream = .standardOutput, timeout: Duration
     ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        func seen() -> Int {
-            let contents = stream == .standardOutput ? standardOutput : standardError
-            return contents.components(separatedBy: text).count - 1
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let outcome: Result<Void, HarnessError>? = lock.withLock {
+                if count(of: text, in: stream) >= occurrences { return .success(()) }
+                if closed.count == 2 { return .failure(HarnessError("the program ended before printing \(text)" + printedSoFarLocked)) }
+                nextWaiter += 1
+                waiters[nextWaiter] = Waiter(text: text, occurrences: occurrences, stream: stream, continuation: continuation)
+                let id = nextWaiter
+                let (seconds, attoseconds) = timeout.components
+                let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+                    let waiter = lock.withLock { () -> (Waiter, HarnessError)? in
+                        guard let waiter = waiters.removeValue(forKey: id) else { return nil }
+                        return (waiter, HarnessError("no \(text) within \(timeout)" + printedSoFarLocked))
+                    }
+                    if let (waiter, error) = waiter { waiter.continuation.resume(throwing: error) }
+                }
+                return nil
+            }
+            switch outcome {
+            case .success: continuation.resume()
+            case .failure(let error): continuation.resume(throwing: error)
+            case nil: break
+            }
         }
-        while seen() < occurrences {
-            guard process.isRunning else { throw HarnessError("the program ended before printing \(text)") }
-            guard ContinuousClock.now < deadline else { throw HarnessError("no \(text) within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(10))
+    }
+
+    /// The end of what the program printed so far on each stream, for a failure's message; call
+    /// under `lock`.
+    private var printedSoFarLocked: String {
+        func tail(_ data: Data) -> String {
+            String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).suffix(25)
+                .joined(separator: "\n")
         }
+        return "; standard output ends:\n\(tail(output))\nstandard error ends:\n\(tail(errors))"
     }
 
     /// Waits for the program to end (sleeping between looks, so no thread is held); kills it
