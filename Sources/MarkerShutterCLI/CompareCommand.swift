@@ -15,7 +15,7 @@ struct CompareCommand: ParsableCommand {
             "the calibrations disagree: they differ by 3.1 px, more than their uncertainties explain", or \
             "too few views: the calibrations differ by 40 px"; "not enough to judge" when a file has no \
             uncertainty map and they differ by more than 0.5 px. With --output, the difference map is drawn \
-            into DIR/difference.png.
+            into DIR/difference.png; an existing one is replaced only with --force.
 
             A calibration is a calibration.json written by `calibrate` or `live --calibrate` (or the folder \
             holding one), a rig folder (its rig.yaml) with a camera by name, or another tool's file: an OpenCV \
@@ -48,17 +48,28 @@ struct CompareCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Draw the difference map into DIR/difference.png.", valueName: "dir"))
     var output: String?
 
+    @Flag(help: "Replace DIR/difference.png when it exists.")
+    var force = false
+
+    func validate() throws {
+        if force, output == nil { throw ValidationError("--force replaces the picture of --output: give --output DIR") }
+    }
+
     func run() throws {
         let comparison: CalibrationComparison
         do {
             comparison = try CalibrationComparison(SavedCalibration(reading: first), SavedCalibration(reading: second))
+            // Refused before anything is printed: an existing picture, or a folder of the inputs.
+            if let output {
+                try CalibrationComparison.checkOutput(output, inputs: [comparison.first.path, comparison.second.path], replacing: force)
+            }
         } catch {
             throw RuntimeError(FileNameText.escaped("\(error)"))
         }
         for line in comparison.lines { StandardOutput.line(FileNameText.escaped(line)) }
         guard let output else { return }
         do {
-            let path = try comparison.write(into: output)
+            let path = try comparison.write(into: output, replacing: force)
             FileHandle.standardError.write(FileNameText.escaped("wrote \(path)") + "\n")
         } catch {
             throw RuntimeError(FileNameText.escaped("\(error)"))

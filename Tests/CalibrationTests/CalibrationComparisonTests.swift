@@ -83,8 +83,12 @@ import Testing
         #expect(comparison.verdict == .consistent)
         #expect(comparison.lines.last?.hasPrefix("verdict: consistent (their uncertainties explain ") == true)
         let output = try temporaryFolder("compared") + "/out"
-        #expect(try comparison.write(into: output) == output + "/difference.png")
+        #expect(try comparison.write(into: output, replacing: false) == output + "/difference.png")
         #expect(FileManager.default.fileExists(atPath: output + "/difference.png"))
-        #expect(throws: CalibrationError.self) { try comparison.write(into: folder + "/inside-input") }
+        #expect(throws: CalibrationError.output(.exists(output + "/difference.png"))) {
+            try comparison.write(into: output, replacing: false)
+        }
+        #expect(try comparison.write(into: output, replacing: true) == output + "/difference.png")
+        #expect(throws: CalibrationError.self) { try comparison.write(into: folder + "/inside-input", replacing: false) }
     }
 }

@@ -26,6 +26,22 @@ import Testing
         #expect(same.standardError == "wrote diff/difference.png\n")
         #expect(FileManager.default.fileExists(atPath: scratch + "/diff/difference.png"))
 
+        // The picture is there now: a second run keeps it, says so before printing anything, and
+        // replaces it only with --force.
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch + "/diff/difference.png"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: scratch + "/diff/difference.png"))
+        let kept = try MarkerShutterBinary.run(["compare", "pinhole", "again", "--output", "diff"], in: scratch)
+        #expect(kept.status == 1)
+        #expect(kept.standardOutput.isEmpty, "\(kept.standardOutput)")
+        #expect(kept.standardError.contains("diff/difference.png exists; use --force to replace it"), "\(kept.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch + "/diff/difference.png")) == Data("mine".utf8))
+        let replaced = try MarkerShutterBinary.run(["compare", "pinhole", "again", "--output", "diff", "--force"], in: scratch)
+        #expect(replaced.status == 0, "\(replaced.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch + "/diff/difference.png")) == before)
+        let forceAlone = try MarkerShutterBinary.run(["compare", "pinhole", "again", "--force"], in: scratch)
+        #expect(forceAlone.status == 64 && forceAlone.standardError.contains("--force replaces the picture of --output"),
+                "\(forceAlone.status) \(forceAlone.standardError)")
+
         let refused = try MarkerShutterBinary.run(["compare", "pinhole", "fisheye"], in: scratch)
         #expect(refused.status == 1)
         #expect(refused.standardOutput.isEmpty)
