@@ -19,7 +19,8 @@ struct MergeCommand: ParsableCommand {
 
             --output FILE takes the shards of one folder; --output DIR (an existing folder, or a path \
             ending in /) takes those of any number (process --folders) and writes NAME.jsonl for each. \
-            An existing file is replaced only with --force; `-` is standard output.
+            An existing file is replaced only with --force; `-` is standard output. An output inside a \
+            folder the shards were made from is refused, with or without --force.
 
             Exit status: 0 merged; 2 merged, but some frames could not be read; 1 nothing written (a \
             shard missing, doubled, foreign, cut short or unreadable, or the output refused).
@@ -55,12 +56,16 @@ struct MergeCommand: ParsableCommand {
             throw RuntimeError("\(error); nothing written")
         }
         let inputs = recordings.flatMap(\.files)
+        // Nothing goes into a folder the shards were made from, whatever --force says: the merged
+        // rows would sit beside (or over) the frames and manifest they describe.
+        let sources = recordings.map(\.header.folder)
         var merged: [ShardMerge.Merged] = []
         var destinations: [SafeOutput.Destination] = []
         do {
             if toFolder {
                 for recording in recordings {
                     let path = (output as NSString).appendingPathComponent(recording.header.name + ".jsonl")
+                    try SafeOutput.checkOutside(path, folders: sources)
                     destinations.append(try SafeOutput.destination(for: path, replacing: force, inputs: inputs))
                 }
                 let names = recordings.map(\.header.name)
@@ -68,6 +73,7 @@ struct MergeCommand: ParsableCommand {
                     throw RuntimeError("two folders are named \(doubled): merge them into separate folders")
                 }
             } else {
+                try SafeOutput.checkOutside(output, folders: sources)
                 destinations.append(try SafeOutput.destination(for: output, replacing: force, inputs: inputs))
             }
             // Every recording is read and checked before the first file is written; with several,

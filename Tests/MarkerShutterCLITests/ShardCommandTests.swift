@@ -86,6 +86,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch + "/timeline.jsonl"))
     }
 
+    /// The recording the shards were made from is never written into, with --force or without:
+    /// not over its manifest, not over a frame, not beside them, not through a link to it.
+    @Test func theRecordingTheShardsWereMadeFromIsNeverWrittenInto() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = try Self.threeFolders(in: scratch)[0]
+        for task in 0..<2 {
+            let result = try MarkerShutterBinary.run(["process", folder, "--shard", "\(task)/2", "--output", scratch + "/shards"])
+            #expect(result.status == 0, "\(result.standardError)")
+        }
+        try FileManager.default.createSymbolicLink(atPath: scratch + "/link", withDestinationPath: folder)
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.jsonl"))
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let frame = try #require(before.first { $0.hasSuffix(".jpg") })
+        for output in [folder + "/manifest.jsonl", folder + "/" + frame, folder + "/timeline.jsonl", folder + "/", scratch + "/link/rows.jsonl"] {
+            let merged = try MarkerShutterBinary.run(["merge", scratch + "/shards", "--output", output, "--force"])
+            #expect(merged.status == 1, "\(output): \(merged.standardError)")
+            #expect(merged.standardError.contains("is inside the input folder \(folder), which is never written into"),
+                    "\(output): \(merged.standardError)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.jsonl")) == manifest)
+        // Beside it is fine.
+        let beside = try MarkerShutterBinary.run(["merge", scratch + "/shards", "--output", scratch + "/timeline.jsonl"])
+        #expect(beside.status == 0, "\(beside.standardError)")
+    }
+
     @Test func aListOfThreeFoldersOverTwoTasksGivesEachFolderItsTimeline() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }

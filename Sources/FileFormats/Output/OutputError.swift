@@ -15,6 +15,8 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
     case exists(String)
     /// The output is one of the inputs.
     case isInput(String, input: String)
+    /// The output lies inside a folder the command reads.
+    case insideInput(String, folder: String)
     /// Two outputs name one folder.
     case sameFolder(String, String)
     /// A folder of results could not be written; nothing was (an existing folder keeps its old files).
@@ -61,6 +63,8 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
         case .isFolder(let path): return "\(path) is a folder: give a file name"
         case .exists(let path): return "\(path) exists; use --force to replace it"
         case .isInput(let path, let input): return "\(path) would overwrite the input \(input): choose a path outside the input"
+        case .insideInput(let path, let folder):
+            return "\(path) is inside the input folder \(folder), which is never written into: choose a path outside it"
         case .sameFolder(let first, let second): return "\(first) and \(second) are one folder: give each its own"
         case .notWritten(let path, let reason): return "cannot write \(path): \(reason); nothing was written"
         case .folderNotEmpty(let path):

@@ -64,6 +64,21 @@ extension SafeOutput {
         }
     }
 
+    /// Checks that `path` (a file or folder to write, existing or not; `-` is standard output) is
+    /// none of `folders` and lies inside none of them, links resolved.
+    ///
+    /// - Throws: ``OutputError/insideInput(_:folder:)`` naming the folder.
+    public static func checkOutside(_ path: String, folders: [String]) throws(OutputError) {
+        guard path != "-" else { return }
+        let destination = Folder.resolved(path)
+        for folder in folders {
+            let source = Folder.resolved(folder)
+            if destination == source || destination.hasPrefix(source == "/" ? "/" : source + "/") {
+                throw .insideInput(path, folder: folder)
+            }
+        }
+    }
+
     /// Checks that two folders the command writes into are not one folder, so that the files of
     /// one never replace those of the other.
     ///
