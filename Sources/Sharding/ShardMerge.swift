@@ -1,5 +1,8 @@
 package import FileFormats
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 public import MarkerShutter
 
 /// Puts the shard files of `process --shard` back together (`marker-shutter merge`): checks that
@@ -54,6 +57,7 @@ public enum ShardMerge {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else { throw .noSuchPath(argument) }
             guard isFolder.boolValue else {
+                try checkRegular(argument)
                 files.append(argument)
                 continue
             }
@@ -61,9 +65,28 @@ public enum ShardMerge {
                 .filter { !$0.hasPrefix(".") && $0.range(of: #"\.shard-[0-9]+-of-[0-9]+\.jsonl$"#, options: .regularExpression) != nil }
                 .sorted { NaturalOrder.areInIncreasingOrder($0, $1) }
             guard !names.isEmpty else { throw .noShardFiles(argument) }
-            files += names.map { (argument as NSString).appendingPathComponent($0) }
+            for name in names {
+                let path = (argument as NSString).appendingPathComponent(name)
+                try checkRegular(path)
+                files.append(path)
+            }
         }
         return files
+    }
+
+    /// Refuses what is no regular file (followed through links): a FIFO would be read for ever, a
+    /// device without end.
+    private static func checkRegular(_ path: String) throws(ShardMergeError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .noSuchPath(path) }
+        let kind: String? = switch status.st_mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
+        if let kind { throw .notAFile(path, kind) }
     }
 
     /// Groups shard files by recording and checks each group: one set of options and one count,
@@ -291,6 +314,8 @@ public enum ShardMergeError: Error, Equatable, CustomStringConvertible {
     case doubledFile(String)
     /// A file cannot be read.
     case unreadable(String, String)
+    /// A path given, or named like a shard in a folder given, is a FIFO, a device or a socket.
+    case notAFile(String, String)
     /// A file's first line is no shard header.
     case notAShard(String)
     /// A shard file of a format this version does not read.
@@ -318,6 +343,7 @@ public enum ShardMergeError: Error, Equatable, CustomStringConvertible {
         case .noShardFiles(let path): return "\(path) holds no shard files (NAME.shard-K-of-N.jsonl, written by process --shard)"
         case .doubledFile(let path): return "\(path) is given twice"
         case .unreadable(let path, let reason): return "\(path) \(reason): run its task again"
+        case .notAFile(let path, let kind): return "\(path) is \(kind), not a shard file: give shard files or folders of them"
         case .notAShard(let path): return "\(path) is not a shard file (its first line is no header of process --shard)"
         case .otherFormat(let path, let format): return "\(path) is a shard file of format \(format); this marker-shutter reads format \(ShardLine.formatVersion)"
         case .otherOptions(let path, let other, let difference):

@@ -72,6 +72,19 @@ import Testing
             + "(sbatch --array=2 with MARKER_SHUTTER_SHARDS=4)")
     }
 
+    /// A FIFO or a device named like a shard is refused before it is opened: reading a FIFO no one
+    /// writes would wait for ever, a device would never end.
+    @Test func whatIsNoRegularFileIsRefusedUnread() throws {
+        let scratch = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let fifo = scratch + "/session.shard-0-of-1.jsonl"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(throws: ShardMergeError.notAFile(fifo, "a FIFO")) { try ShardMerge.files(in: [scratch]) }
+        #expect(throws: ShardMergeError.notAFile(fifo, "a FIFO")) { try ShardMerge.files(in: [fifo]) }
+        #expect(throws: ShardMergeError.notAFile("/dev/zero", "a device")) { try ShardMerge.files(in: ["/dev/zero"]) }
+        #expect("\(ShardMergeError.notAFile(fifo, "a FIFO"))" == "\(fifo) is a FIFO, not a shard file: give shard files or folders of them")
+    }
+
     @Test func aDoubledShardIsRefusedNamingBothFiles() throws {
         let scratch = try TestPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
