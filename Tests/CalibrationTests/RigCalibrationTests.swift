@@ -232,12 +232,12 @@ import Testing
     /// calibrated on its own is named.
     @Test func badRigsAreRefused() throws {
         let cameras = try Self.pair(seed: 1)
-        #expect(throws: CalibrationError.invalidInput("a rig needs at least two cameras, not 1")) {
+        #expect(throws: CalibrationError.rigInput("a rig needs at least two cameras, not 1")) {
             try RigCalibration.calibrate([cameras[0]])
         }
         var twins = cameras
         twins[1].name = "left"
-        #expect(throws: CalibrationError.invalidInput("two cameras are named left")) { try RigCalibration.calibrate(twins) }
+        #expect(throws: CalibrationError.rigInput("two cameras are named left")) { try RigCalibration.calibrate(twins) }
         var few = cameras
         few[1].views = Array(few[1].views.prefix(2))
         #expect(throws: CalibrationError.inCamera("right", .tooFewViews(usable: 2, needed: 3, model: .pinhole, rejected: []))) {

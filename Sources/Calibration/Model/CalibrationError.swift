@@ -28,6 +28,9 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
     indirect case inCamera(String, CalibrationError)
     /// The rig's cameras do not all see the target together with another: the sentence names them.
     case rigNotConnected(String)
+    /// The cameras, names or pictures given cannot make a rig (fewer than two cameras, a name
+    /// twice, one folder for two cameras): the sentence says why.
+    case rigInput(String)
 
     public var description: String {
         switch self {
@@ -62,6 +65,8 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
         case .inCamera(let camera, let error):
             return "camera \(camera): \(error)"
         case .rigNotConnected(let reason):
+            return reason
+        case .rigInput(let reason):
             return reason
         }
     }

@@ -45,7 +45,7 @@ extension CalibrationJob {
             pictures = try RigPictureSet(cameras: cameras, pattern: pattern)
         }
         for name in models.keys where !pictures.names.contains(name) {
-            throw .invalidInput("--model names camera \(name), which the rig does not have (\(pictures.names.joined(separator: ", ")))")
+            throw .rigInput("--model names camera \(name), which the rig does not have (\(pictures.names.joined(separator: ", ")))")
         }
         onRead(pictures)
         let result = try RigCalibration.calibrate(pictures.cameras(models: models, model: model))

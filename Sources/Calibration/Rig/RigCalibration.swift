@@ -38,16 +38,16 @@ public enum RigCalibration {
     ///     (``RigCalibrationResult/spreadNotMeasured``).
     /// - Throws: ``CalibrationError/inCamera(_:_:)`` when a camera cannot be calibrated on its
     ///   own, ``CalibrationError/rigNotConnected(_:)`` when a camera shares no set with the others,
-    ///   ``CalibrationError/invalidInput(_:)`` for fewer than two cameras or repeated names, and
+    ///   ``CalibrationError/rigInput(_:)`` for fewer than two cameras or repeated names, and
     ///   what the solve throws.
     public static func calibrate(
         _ cameras: [RigCameraViews], refinement: CalibrationRefinement = .standard, refinesIntrinsics: Bool = true,
         spreadGroups: Int? = ViewSpread.defaultGroups
     ) throws(CalibrationError) -> RigCalibrationResult {
-        guard cameras.count >= 2 else { throw .invalidInput("a rig needs at least two cameras, not \(cameras.count)") }
+        guard cameras.count >= 2 else { throw .rigInput("a rig needs at least two cameras, not \(cameras.count)") }
         let names = cameras.map(\.name)
         if let repeated = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
-            throw .invalidInput("two cameras are named \(repeated)")
+            throw .rigInput("two cameras are named \(repeated)")
         }
         var singles: [CalibrationResult] = []
         for camera in cameras {
@@ -66,7 +66,7 @@ public enum RigCalibration {
             for solved in single.run.views {
                 let set = setIndex[RigCameraViews.set(of: solved.view.name)]!
                 if viewPoses[camera][set] != nil {
-                    throw .inCamera(names[camera], .invalidInput("two of its pictures are of set \(setNames[set])"))
+                    throw .inCamera(names[camera], .rigInput("two of its pictures are of set \(setNames[set])"))
                 }
                 viewPoses[camera][set] = RigidTransform(rotation: solved.rotation, translation: solved.translation)
                 observations.append(CeresObservation(camera: camera, set: set, view: solved.view))

@@ -1,5 +1,8 @@
 import FileFormats
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 public import MarkerDetection
 
 /// A rig's pictures: each camera's folder, read as a ``PictureSet`` (its sidecars' stored
@@ -23,34 +26,51 @@ public struct RigPictureSet: Sendable {
     /// - Parameters:
     ///   - cameras: Each camera's name and folder, the reference first.
     ///   - pattern: The target, for folders without sidecars.
-    /// - Throws: ``CalibrationError/invalidInput(_:)`` for fewer than two cameras, a name that is
+    /// - Throws: ``CalibrationError/rigInput(_:)`` for fewer than two cameras, two with one folder, a name that is
     ///   repeated, empty, holds a `/`, is `.` or `..` or one of ``RigReport/reservedNames``;
     ///   ``CalibrationError/unreadableInput(path:reason:)`` for cameras whose folders name
     ///   different patterns; what ``PictureSet/init(folder:pattern:)`` throws.
     public init(cameras: [(name: String, folder: String)], pattern: Pattern?) throws(CalibrationError) {
-        guard cameras.count >= 2 else { throw .invalidInput("a rig needs at least two cameras, not \(cameras.count)") }
+        guard cameras.count >= 2 else { throw .rigInput("a rig needs at least two cameras, not \(cameras.count)") }
         for camera in cameras {
             try Self.checkName(camera.name)
-            if cameras.filter({ $0.name == camera.name }).count > 1 { throw .invalidInput("two cameras are named \(camera.name)") }
+            if cameras.filter({ $0.name == camera.name }).count > 1 { throw .rigInput("two cameras are named \(camera.name)") }
         }
+        try Self.checkFoldersDistinct(cameras)
         var pictures: [PictureSet] = []
         for camera in cameras { pictures.append(try PictureSet(folder: camera.folder, pattern: pattern)) }
         try self.init(names: cameras.map(\.name), pictures: pictures)
     }
 
+    /// Refuses two cameras with one folder (under two paths too, links resolved): their sets would
+    /// be one camera's pictures twice, a rig with no baseline.
+    private static func checkFoldersDistinct(_ cameras: [(name: String, folder: String)]) throws(CalibrationError) {
+        var seen: [(name: String, folder: String, device: UInt64, inode: UInt64)] = []
+        for camera in cameras {
+            var status = stat()
+            guard stat(camera.folder, &status) == 0 else { continue }  // PictureSet says why it cannot be read
+            if let first = seen.first(where: { $0.device == UInt64(status.st_dev) && $0.inode == UInt64(status.st_ino) }) {
+                let same = first.folder == camera.folder ? "one folder, \(camera.folder)" : "one folder (\(first.folder) and \(camera.folder))"
+                throw .rigInput(
+                    "cameras \(first.name) and \(camera.name) name \(same): each camera of a rig needs its own pictures")
+            }
+            seen.append((camera.name, camera.folder, UInt64(status.st_dev), UInt64(status.st_ino)))
+        }
+    }
+
     /// Cameras whose pictures are already read, the reference first; pictures of different cameras
     /// with the same name were taken together.
     ///
-    /// - Throws: ``CalibrationError/invalidInput(_:)`` for fewer than two cameras or a name that
+    /// - Throws: ``CalibrationError/rigInput(_:)`` for fewer than two cameras or a name that
     ///   cannot name a folder of the results (see ``init(cameras:pattern:)``);
     ///   ``CalibrationError/unreadableInput(path:reason:)`` for cameras of different patterns.
     public init(names: [String], pictures: [PictureSet]) throws(CalibrationError) {
         guard names.count >= 2, names.count == pictures.count else {
-            throw .invalidInput("a rig needs at least two cameras, each with its pictures, not \(names.count)")
+            throw .rigInput("a rig needs at least two cameras, each with its pictures, not \(names.count)")
         }
         for name in names {
             try Self.checkName(name)
-            if names.filter({ $0 == name }).count > 1 { throw .invalidInput("two cameras are named \(name)") }
+            if names.filter({ $0 == name }).count > 1 { throw .rigInput("two cameras are named \(name)") }
         }
         let patterns = Set(pictures.map(\.pattern))
         guard patterns.count == 1, let common = patterns.first else {
@@ -120,7 +140,7 @@ public struct RigPictureSet: Sendable {
         if name.isEmpty || name.contains("/") || name == "." || name == ".." || name.hasPrefix(".")
             || RigReport.reservedNames.contains(name)
         {
-            throw .invalidInput(
+            throw .rigInput(
                 "camera name \"\(name)\" cannot name a folder of the results: use letters, digits, - and _ "
                     + "(and not \(RigReport.reservedNames.sorted().joined(separator: ", ")))")
         }

@@ -220,6 +220,11 @@ public struct RigReport: Sendable {
                 "  \(camera.name) from \(result.cameras[0].name): baseline " + String(format: "%.5g ± %.2g", baseline.value, baseline.interval95)
                     + (units.isMetric ? " m" : " \(units)")
                     + ", rotation " + String(format: "%.3f ± %.3f", angle.value, angle.interval95) + " degrees (95%)")
+            if !(baseline.value > baseline.interval95) {
+                lines.append(
+                    "    the baseline is within its interval of zero: as far as these sets tell, \(camera.name) sees from where "
+                        + "\(result.cameras[0].name) does (one camera's pictures twice?); the stereo rectification (P2, Q) means nothing")
+            }
             if baseline.spread > 0 || angle.spread > 0 {
                 lines.append(
                     "    of which the spread between sets: baseline ± " + String(format: "%.2g", baseline.spreadInterval95)

@@ -128,7 +128,7 @@ extension CalibrationJob {
             throw .output(error)
         }
         for name in models.keys where !names.contains(name) {
-            throw .invalidInput("--model names camera \(name), which the rig does not have (\(names.joined(separator: ", ")))")
+            throw .rigInput("--model names camera \(name), which the rig does not have (\(names.joined(separator: ", ")))")
         }
         let pictures = try RigPictureSet(index, names: names, pattern: pattern, syncTolerance: syncTolerance)
         onRead(pictures)
