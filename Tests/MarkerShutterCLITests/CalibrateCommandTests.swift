@@ -20,6 +20,34 @@ import Testing
         }
     }
 
+    /// Copies of a picture (a file copied, a frame saved twice) count once: the copies are set
+    /// aside, named with the picture they repeat, and the intervals are those without them.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: chessboard + "/left01.jpg"),
+                   "the shared photos are not next to the package (../shared/images)"))
+    func copiesOfAPictureCountOnce() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Self.copyPhotos(1...9, into: scratch + "/photos")
+        try Self.copyPhotos(1...9, into: scratch + "/with-copies")
+        for copy in 1...5 {
+            try FileManager.default.copyItem(atPath: Self.chessboard + "/left03.jpg", toPath: scratch + "/with-copies/z-copy\(copy).jpg")
+        }
+        func focal(_ folder: String) throws -> (line: String, summary: String) {
+            let result = try MarkerShutterBinary.run(
+                ["calibrate", folder, "--pattern", "chessboard:9x6", "--out", folder + "-out", "--no-cross-validate"], in: scratch)
+            #expect(result.status == 0, "\(result.standardError)")
+            let line = try #require(result.standardError.split(separator: "\n").first { $0.hasPrefix("  fx = ") }, "\(result.standardError)")
+            return (String(line), result.standardError)
+        }
+        let alone = try focal("photos"), copied = try focal("with-copies")
+        #expect(copied.line == alone.line, "\(alone.line) without copies, \(copied.line) with")
+        #expect(copied.summary.contains("views: 9 used, 5 rejected"), "\(copied.summary)")
+        for copy in 1...5 {
+            #expect(copied.summary.contains("  rejected z-copy\(copy).jpg: the same view as left03.jpg (a copy counts once)"),
+                    "\(copied.summary)")
+        }
+    }
+
     @Test func chessboardPhotosGiveEveryFileAndASummary() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }

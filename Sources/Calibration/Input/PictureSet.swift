@@ -100,8 +100,7 @@ public struct PictureSet: Sendable {
             source = .sidecars
             let resized = pattern.map { $0 != stored } ?? false
             let all = found.map { sidecar in resized ? layout.view(named: sidecar.2.name, sidecar.3) : sidecar.2 }
-            views = all.filter { !$0.points.isEmpty }
-            empty = all.filter(\.points.isEmpty).map { RejectedView(name: $0.name, reason: "no target corners") }
+            (views, empty) = Self.sorted(all, notFound: "no target corners")
             files = Dictionary(images.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
         } else {
             guard !images.isEmpty else { throw .unreadableInput(path: folder, reason: "it holds no JPEG, PNG, BMP or TIFF images") }
@@ -121,8 +120,7 @@ public struct PictureSet: Sendable {
             let detected = try Self.detect(names: images.map(\.text), in: folder, pattern: pattern) { index throws(CalibrationError) in
                 try images[index].image(in: folder)
             }
-            views = detected.filter { !$0.points.isEmpty }
-            empty = detected.filter(\.points.isEmpty).map { RejectedView(name: $0.name, reason: "target not found") }
+            (views, empty) = Self.sorted(detected, notFound: "target not found")
             files = Dictionary(images.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
@@ -145,10 +143,30 @@ public struct PictureSet: Sendable {
         let detected = try Self.detect(names: pictures.map(\.name), in: source, pattern: pattern) { index throws(CalibrationError) in
             try pictures[index].read()
         }
-        views = detected.filter { !$0.points.isEmpty }
-        empty = detected.filter(\.points.isEmpty).map { RejectedView(name: $0.name, reason: "target not found") }
+        (views, empty) = Self.sorted(detected, notFound: "target not found")
         files = [:]
         given = Dictionary(pictures.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The views a solve may use, and those set aside: pictures without the target (`notFound` says
+    /// why) and copies. A view whose every point lies exactly where an earlier one's does is that
+    /// picture again (a file copied, a frame saved twice): counted as two, it would halve the
+    /// intervals it adds to without adding anything.
+    static func sorted(_ all: [CalibrationView], notFound: String) -> (views: [CalibrationView], setAside: [RejectedView]) {
+        var views: [CalibrationView] = []
+        var setAside: [RejectedView] = []
+        var first: [[CalibrationView.Correspondence]: String] = [:]
+        for view in all {
+            if view.points.isEmpty {
+                setAside.append(RejectedView(name: view.name, reason: notFound))
+            } else if let original = first[view.points] {
+                setAside.append(RejectedView(name: view.name, reason: "the same view as \(original) (a copy counts once)"))
+            } else {
+                first[view.points] = view.name
+                views.append(view)
+            }
+        }
+        return (views, setAside)
     }
 
     /// Calibrates `model` from these views; pictures without the target are reported as rejected.
