@@ -107,5 +107,7 @@ struct DetectionOptions: ParsableArguments {
 /// A failure a user can act on: printed as `marker-shutter: <message>`, exit status 1.
 struct RuntimeError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// `description` with its control characters escaped (its line breaks kept): a name in it may
+    /// come from a folder, a list or a file.
+    init(_ description: String) { self.description = FileNameText.terminalSafe(description) }
 }

@@ -59,7 +59,7 @@ extension ProcessCommand {
                  (URL(fileURLWithPath: folders).standardizedFileURL.path, unit.folder, list.folders.count))
             }
             if work.isEmpty {
-                FileHandle.standardError.write("task \(task): no shard of the \(list.folders.count) folders falls to this task\n")
+                StandardError.write("task \(task): no shard of the \(list.folders.count) folders falls to this task\n")
             }
         } else {
             work = [(folder!, ShardRun.name(of: folder!), task, nil)]
@@ -69,7 +69,7 @@ extension ProcessCommand {
         for unit in work {
             if interrupt.isSet { throw ExitCode(130) }
             if RigRecording.isRig(unit.folder) {
-                FileHandle.standardError.write("marker-shutter: nothing to process: \(unit.folder) is a rig's recording; "
+                StandardError.write("marker-shutter: nothing to process: \(unit.folder) is a rig's recording; "
                     + "--shard takes one camera's frames: process the rig's recording without --shard\n")
                 failures.append(unit.folder)
                 continue
@@ -79,7 +79,7 @@ extension ProcessCommand {
                 frameFolder = try FrameFolder(path: unit.folder, framesPerSecond: fps)
                 try SafeOutput.checkFolder(outputFolder, option: "--output", notAnyOf: [frameFolder.path])
             } catch {
-                FileHandle.standardError.write("marker-shutter: nothing to process: \(error)\n")
+                StandardError.write("marker-shutter: nothing to process: \(error)\n")
                 failures.append(unit.folder)
                 continue
             }
@@ -87,7 +87,7 @@ extension ProcessCommand {
             do {
                 detector = try given ?? detection.makeDetector(identifyingIn: frameFolder.frames.map(\.path), source: unit.folder)
             } catch {
-                FileHandle.standardError.write("marker-shutter: nothing to process: \(error)\n")
+                StandardError.write("marker-shutter: nothing to process: \(error)\n")
                 failures.append(unit.folder)
                 continue
             }
@@ -107,7 +107,7 @@ extension ProcessCommand {
             } catch {
                 throw RuntimeError("\(error)")
             }
-            FileHandle.standardError.write(result.description + "\n")
+            StandardError.write(result.description + "\n")
             switch result.exit {
             case .complete: continue
             case .interrupted: throw ExitCode(130)

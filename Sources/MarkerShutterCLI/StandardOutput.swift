@@ -42,3 +42,12 @@ enum StandardOutput {
         if let failure = failure.withLock({ $0 }) { throw RuntimeError("\(failure)") }
     }
 }
+
+/// Diagnostics on standard error with their control characters escaped, line breaks kept (see
+/// ``FileNameText/terminalSafe(_:)``): for messages that name folders or files from a list or a
+/// folder. The console's own status line, which moves the cursor on purpose, writes directly.
+enum StandardError {
+    static func write(_ text: String) {
+        FileHandle.standardError.write(FileNameText.terminalSafe(text))
+    }
+}

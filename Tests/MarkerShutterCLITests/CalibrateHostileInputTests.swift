@@ -74,13 +74,14 @@ import Testing
         #expect(Self.contents(scratch) == ["picks"])
     }
 
-    /// Every corner seen at one pixel: the solve gives NaN, which is an error; nothing is written.
+    /// Every corner of a view seen at one pixel (another pixel in each view, so that no view is a
+    /// copy of another): the solve gives NaN, which is an error; nothing is written.
     @Test(.enabled(if: available, Comment(rawValue: missing)))
     func aSolveThatIsNoCameraWritesNothing() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        try Self.pictureFolder(scratch + "/picks") { _, fields in
-            fields["corners"] = (0..<54).map { ["id": $0, "xy": [320.0, 240.0]] as [String: Any] }
+        try Self.pictureFolder(scratch + "/picks") { index, fields in
+            fields["corners"] = (0..<54).map { ["id": $0, "xy": [320.0 + Double(index), 240.0]] as [String: Any] }
         }
         let result = try MarkerShutterBinary.run(["calibrate", "picks", "--out", "cal"], in: scratch)
         #expect(result.status == 1, "\(result.standardError)")

@@ -113,6 +113,23 @@ import Testing
         #expect(beside.status == 0, "\(beside.standardError)")
     }
 
+    /// Names from a folder list reach the terminal escaped: an escape sequence in a listed folder's
+    /// name is printed as `\u{1B}`, never sent raw, whether the folder is missing or holds no frames.
+    @Test func escapeSequencesInAFolderListAreNotSentToTheTerminal() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let empty = scratch + "/empty\u{1B}[2J\u{1B}]0;owned\u{07}"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        for list in [empty, scratch + "/missing\u{1B}[31m"] {
+            try (list + "\n").write(toFile: scratch + "/list.txt", atomically: true, encoding: .utf8)
+            let result = try MarkerShutterBinary.run(["process", "--folders", scratch + "/list.txt", "--shard", "0/1",
+                                                      "--output", scratch + "/shards"])
+            #expect(result.status != 0, "\(result.standardError)")
+            #expect(!result.standardError.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(result.standardError)")
+            #expect(result.standardError.contains("\\u{1B}["), "\(result.standardError)")
+        }
+    }
+
     @Test func aListOfThreeFoldersOverTwoTasksGivesEachFolderItsTimeline() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }

@@ -28,10 +28,13 @@ public struct PictureSet: Sendable {
     public let source: Source
     /// What identification found, when the pattern was identified from the pictures.
     public let identification: PatternIdentification?
-    /// One view per picture in which the target was found, in name order.
+    /// One view per picture in which the target was found, in name order, copies left out.
     public let views: [CalibrationView]
-    /// Pictures in which the target was not found.
+    /// Pictures in which the target was not found, and copies of an earlier view.
     public let empty: [RejectedView]
+    /// Every picture in which the target was found, copies too, in name order: the pictures
+    /// `--undistort` writes.
+    public let withTarget: [String]
     /// The folder's image files by name.
     private let files: [String: FolderEntry]
     /// The pictures read on demand, by name, when they are no files of a folder (``init(source:pictures:pattern:)``).
@@ -100,7 +103,7 @@ public struct PictureSet: Sendable {
             source = .sidecars
             let resized = pattern.map { $0 != stored } ?? false
             let all = found.map { sidecar in resized ? layout.view(named: sidecar.2.name, sidecar.3) : sidecar.2 }
-            (views, empty) = Self.sorted(all, notFound: "no target corners")
+            (views, empty, withTarget) = Self.sorted(all, notFound: "no target corners")
             files = Dictionary(images.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
         } else {
             guard !images.isEmpty else { throw .unreadableInput(path: folder, reason: "it holds no JPEG, PNG, BMP or TIFF images") }
@@ -120,7 +123,7 @@ public struct PictureSet: Sendable {
             let detected = try Self.detect(names: images.map(\.text), in: folder, pattern: pattern) { index throws(CalibrationError) in
                 try images[index].image(in: folder)
             }
-            (views, empty) = Self.sorted(detected, notFound: "target not found")
+            (views, empty, withTarget) = Self.sorted(detected, notFound: "target not found")
             files = Dictionary(images.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
@@ -143,7 +146,7 @@ public struct PictureSet: Sendable {
         let detected = try Self.detect(names: pictures.map(\.name), in: source, pattern: pattern) { index throws(CalibrationError) in
             try pictures[index].read()
         }
-        (views, empty) = Self.sorted(detected, notFound: "target not found")
+        (views, empty, withTarget) = Self.sorted(detected, notFound: "target not found")
         files = [:]
         given = Dictionary(pictures.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -152,7 +155,9 @@ public struct PictureSet: Sendable {
     /// why) and copies. A view whose every point lies exactly where an earlier one's does is that
     /// picture again (a file copied, a frame saved twice): counted as two, it would halve the
     /// intervals it adds to without adding anything.
-    static func sorted(_ all: [CalibrationView], notFound: String) -> (views: [CalibrationView], setAside: [RejectedView]) {
+    static func sorted(_ all: [CalibrationView], notFound: String)
+        -> (views: [CalibrationView], setAside: [RejectedView], withTarget: [String])
+    {
         var views: [CalibrationView] = []
         var setAside: [RejectedView] = []
         var first: [[CalibrationView.Correspondence]: String] = [:]
@@ -166,7 +171,7 @@ public struct PictureSet: Sendable {
                 views.append(view)
             }
         }
-        return (views, setAside)
+        return (views, setAside, all.filter { !$0.points.isEmpty }.map(\.name))
     }
 
     /// Calibrates `model` from these views; pictures without the target are reported as rejected.

@@ -55,11 +55,11 @@ extension CalibrationReport {
     /// - Throws: ``CalibrationError/unreadableInput(path:reason:)`` for a picture that cannot be
     ///   read, and what ``SafeOutput/Folder/write(_:to:)`` throws.
     public func writeUndistorted(_ pictures: PictureSet, into output: SafeOutput.Folder) throws(CalibrationError) {
-        let stems = Dictionary(grouping: pictures.views.map(\.name)) { ($0 as NSString).deletingPathExtension }
-        for view in pictures.views {
-            let stem = (view.name as NSString).deletingPathExtension
-            let name = "undistorted/" + ((stems[stem]?.count ?? 0) > 1 ? view.name : stem) + ".png"
-            try Self.write(try Self.png(result.camera.undistort(pictures.image(of: view.name)), output: output), to: name, into: output)
+        let stems = Dictionary(grouping: pictures.withTarget) { ($0 as NSString).deletingPathExtension }
+        for picture in pictures.withTarget {
+            let stem = (picture as NSString).deletingPathExtension
+            let name = "undistorted/" + ((stems[stem]?.count ?? 0) > 1 ? picture : stem) + ".png"
+            try Self.write(try Self.png(result.camera.undistort(pictures.image(of: picture)), output: output), to: name, into: output)
         }
     }
 

@@ -26,6 +26,22 @@ package enum FileNameText {
         return result
     }
 
+    /// A message for the terminal with every control character but its line breaks and tabs
+    /// escaped (`\u{1B}`): the names in it may come from a folder or a list, and an escape sequence
+    /// in one would repaint the terminal. Text already ``escaped(_:)`` passes unchanged.
+    package static func terminalSafe(_ message: String) -> String {
+        var result = ""
+        for scalar in message.unicodeScalars {
+            switch scalar {
+            case "\n", "\t": result.unicodeScalars.append(scalar)
+            case let s where s.value < 0x20 || (0x7F...0x9F).contains(s.value):
+                result += "\\u{\(String(s.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     /// A name read from the file system as bytes, as text: UTF-8 as it is, and every byte that is
     /// not part of valid UTF-8 written `\xFF`.
     package static func text(ofBytes bytes: [UInt8]) -> String { SystemCall.text(ofNameBytes: bytes) }

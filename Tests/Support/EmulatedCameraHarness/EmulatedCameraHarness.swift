@@ -190,18 +190,19 @@ public final class HarnessProcess: @unchecked Sendable {
         process.standardOutput = outputPipe
         process.standardError = errorPipe
         outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.received(handle.availableData, on: .standardOutput, from: handle)
+            self?.received(handle.availableData, on: .standardOutput)
         }
         errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.received(handle.availableData, on: .standardError, from: handle)
+            self?.received(handle.availableData, on: .standardError)
         }
         try process.run()
     }
 
     /// Keeps what the program printed and wakes each waiter whose text is now there; at the end of
-    /// both streams, every other waiter learns that the program ended without printing it.
-    private func received(_ data: Data, on stream: Stream, from handle: FileHandle) {
-        if data.isEmpty { handle.readabilityHandler = nil }
+    /// both streams, every other waiter learns that the program ended without printing it. (The
+    /// handler stays set at the end of a stream: only ``wait(timeout:)`` removes it, because
+    /// Foundation's handle is not safe to change from two threads at once.)
+    private func received(_ data: Data, on stream: Stream) {
         let woken: [(Waiter, (any Error)?)] = lock.withLock {
             if data.isEmpty { closed.insert(stream) } else if stream == .standardOutput { output.append(data) } else { errors.append(data) }
             var woken: [(Waiter, (any Error)?)] = []
