@@ -39,7 +39,7 @@ extension CalibrateCommand {
                     for (name, pictures) in zip(rig.names, rig.pictures) {
                         FileHandle.standardError.write(FileNameText.escaped(
                             "\(name) (\(pictures.folder)): detected \(pictures.pattern) in \(pictures.views.count + pictures.empty.count) frames, "
-                                + "target in \(pictures.views.count)") + "\n")
+                                + "target in \(pictures.withTarget.count)") + "\n")
                     }
                 }
                 (summary, paths) = (written.report.summary, written.paths)
@@ -50,7 +50,7 @@ extension CalibrateCommand {
                 ) { pictures in
                     FileHandle.standardError.write(FileNameText.escaped(
                         "\(pictures.folder): detected \(pictures.pattern) in \(pictures.views.count + pictures.empty.count) frames, "
-                            + "target in \(pictures.views.count)") + "\n")
+                            + "target in \(pictures.withTarget.count)") + "\n")
                 }
                 (summary, paths) = (written.report.summary, written.paths)
             }

@@ -220,7 +220,7 @@ struct CalibrateCommand: ParsableCommand {
                 }
                 let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
                 FileHandle.standardError.write(FileNameText.escaped(
-                    "\(folder): \(how) \(pictures.views.count + pictures.empty.count) pictures, target in \(pictures.views.count)") + "\n")
+                    "\(folder): \(how) \(pictures.views.count + pictures.empty.count) pictures, target in \(pictures.withTarget.count)") + "\n")
             }
             for line in written.report.summary { FileHandle.standardError.write(FileNameText.escaped(line) + "\n") }
             for path in written.paths { StandardOutput.line(FileNameText.escaped(path)) }
@@ -264,7 +264,7 @@ struct CalibrateCommand: ParsableCommand {
                     let how = pictures.source == .sidecars ? "stored detections of" : "detected \(pictures.pattern) in"
                     FileHandle.standardError.write(FileNameText.escaped(
                         "\(name) (\(pictures.folder)): \(how) \(pictures.views.count + pictures.empty.count) pictures, "
-                            + "target in \(pictures.views.count)") + "\n")
+                            + "target in \(pictures.withTarget.count)") + "\n")
                 }
             }
             for line in written.report.summary { FileHandle.standardError.write(FileNameText.escaped(line) + "\n") }

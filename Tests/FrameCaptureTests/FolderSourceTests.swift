@@ -12,36 +12,37 @@ extension EmulatedCameraTests {
             return folder
         }
 
-        @Test func mjpegPassesTheFilesThroughUnchangedInNameOrder() async throws {
+        /// The first `count` MJPEG frames of an unpaced camera showing the folder, as v4l2-ctl
+        /// streams them to a file (it takes the camera's own format, so the buffers reach the file
+        /// as the camera filled them), and the folder's two files.
+        private func streamed(count: Int, configure: (inout EmulatedCameraConfiguration) -> Void = { _ in }) async throws
+            -> (stream: Data, board: Data, markers: Data)
+        {
             let harness = try await makeHarness()
-            let frames = try folder(harness)
-            let camera = try harness.addCamera(EmulatedCameraConfiguration(formats: [.mjpeg], paced: false, framesFolder: frames))
-            let output = harness.directory + "/stream.mjpeg"
-            // v4l2-ctl takes the camera's own format, so the buffers reach the file as the camera filled them.
-            let run = try await harness.run("/usr/bin/v4l2-ctl", [
-                "-w", "-d", camera.path, "--stream-mmap=4", "--stream-count=4", "--stream-to=\(output)",
-            ])
-            #expect(run.status == 0, "\(run.standardError)")
-            let board = try Data(contentsOf: URL(fileURLWithPath: SharedImages.charucoBoard))
-            let markers = try Data(contentsOf: URL(fileURLWithPath: SharedImages.singleMarkers))
-            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == board + markers + board + markers)
-        }
-
-        @Test func endHoldShowsTheLastFileForEver() async throws {
-            let harness = try await makeHarness()
-            let frames = try folder(harness)
-            var configuration = EmulatedCameraConfiguration(formats: [.mjpeg], paced: false, framesFolder: frames)
-            configuration.holdsLastFrame = true
-            #expect(configuration.text(logPath: nil).contains("\nend = hold\n"))
+            var configuration = EmulatedCameraConfiguration(formats: [.mjpeg], paced: false, framesFolder: try folder(harness))
+            configure(&configuration)
             let camera = try harness.addCamera(configuration)
             let output = harness.directory + "/stream.mjpeg"
             let run = try await harness.run("/usr/bin/v4l2-ctl", [
-                "-w", "-d", camera.path, "--stream-mmap=4", "--stream-count=5", "--stream-to=\(output)",
+                "-w", "-d", camera.path, "--stream-mmap=4", "--stream-count=\(count)", "--stream-to=\(output)",
             ])
             #expect(run.status == 0, "\(run.standardError)")
-            let board = try Data(contentsOf: URL(fileURLWithPath: SharedImages.charucoBoard))
-            let markers = try Data(contentsOf: URL(fileURLWithPath: SharedImages.singleMarkers))
-            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == board + markers + markers + markers + markers)
+            return (try Data(contentsOf: URL(fileURLWithPath: output)),
+                    try Data(contentsOf: URL(fileURLWithPath: SharedImages.charucoBoard)),
+                    try Data(contentsOf: URL(fileURLWithPath: SharedImages.singleMarkers)))
+        }
+
+        @Test func mjpegPassesTheFilesThroughUnchangedInNameOrder() async throws {
+            let (stream, board, markers) = try await streamed(count: 4)
+            #expect(stream == board + markers + board + markers)
+        }
+
+        @Test func endHoldShowsTheLastFileForEver() async throws {
+            let (stream, board, markers) = try await streamed(count: 5) { configuration in
+                configuration.holdsLastFrame = true
+                #expect(configuration.text(logPath: nil).contains("\nend = hold\n"))
+            }
+            #expect(stream == board + markers + markers + markers + markers)
         }
 
         @Test func yuyvMadeFromTheFilesLooksLikeTheJPEG() async throws {
