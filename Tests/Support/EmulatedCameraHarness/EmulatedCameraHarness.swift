@@ -254,33 +254,52 @@ public final class HarnessProcess: @unchecked Sendable {
     }
 
     /// Waits until `stream` contains `text` at least `occurrences` times; throws after `timeout` or
-    /// when the program ends first.
+    /// when the program ends first. The wait is woken by the thread that reads the program's
+    /// output, and watched every 10 ms on a queue of its own, never on the tests' shared threads.
     public func waitForOutput(
         containing text: String, occurrences: Int = 1, on stream: Stream = .standardOutput, timeout: Duration
     ) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let outcome: Result<Void, HarnessError>? = lock.withLock {
-                if count(of: text, in: stream) >= occurrences { return .success(()) }
-                if closed.count == 2 { return .failure(HarnessError("the program ended before printing \(text)" + printedSoFarLocked)) }
+            let registered: (id: Int, outcome: Result<Void, HarnessError>?) = lock.withLock {
+                if count(of: text, in: stream) >= occurrences { return (0, .success(())) }
+                if closed.count == 2 { return (0, .failure(HarnessError("the program ended before printing \(text)" + printedSoFarLocked))) }
                 nextWaiter += 1
                 waiters[nextWaiter] = Waiter(text: text, occurrences: occurrences, stream: stream, continuation: continuation)
-                let id = nextWaiter
-                let (seconds, attoseconds) = timeout.components
-                let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
-                    let waiter = lock.withLock { () -> (Waiter, HarnessError)? in
-                        guard let waiter = waiters.removeValue(forKey: id) else { return nil }
-                        return (waiter, HarnessError("no \(text) within \(timeout)" + printedSoFarLocked))
-                    }
-                    if let (waiter, error) = waiter { waiter.continuation.resume(throwing: error) }
-                }
-                return nil
+                return (nextWaiter, nil)
             }
-            switch outcome {
+            switch registered.outcome {
             case .success: continuation.resume()
             case .failure(let error): continuation.resume(throwing: error)
-            case nil: break
+            case nil:
+                let (seconds, attoseconds) = timeout.components
+                let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+                watch(registered.id, text: text, timeout: timeout, deadline: deadline, endedSince: nil)
             }
+        }
+    }
+
+    /// Fails waiter `id` at its deadline, or once the program has ended without printing its text:
+    /// when both streams have ended, or a second after the process was seen gone (the end of a pipe
+    /// is not always told when the last output and the end come together).
+    private func watch(_ id: Int, text: String, timeout: Duration, deadline: DispatchTime, endedSince: DispatchTime?) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in
+            let now = DispatchTime.now()
+            let ended = process.isRunning ? nil : (endedSince ?? now)
+            let (failed, waiting): ((Waiter, HarnessError)?, Bool) = lock.withLock {
+                guard waiters[id] != nil else { return (nil, false) }
+                let error: HarnessError?
+                if let ended, closed.count == 2 || now >= ended + .seconds(1) {
+                    error = HarnessError("the program ended before printing \(text)" + printedSoFarLocked)
+                } else if now >= deadline {
+                    error = HarnessError("no \(text) within \(timeout)" + printedSoFarLocked)
+                } else {
+                    error = nil
+                }
+                guard let error, let waiter = waiters.removeValue(forKey: id) else { return (nil, true) }
+                return ((waiter, error), false)
+            }
+            if let (waiter, error) = failed { waiter.continuation.resume(throwing: error) }
+            if waiting { watch(id, text: text, timeout: timeout, deadline: deadline, endedSince: ended) }
         }
     }
 
