@@ -3,10 +3,8 @@ import Foundation
 import Testing
 
 /// Every suite that runs `marker-shutter live` against the emulated camera, one test at a time: the
-/// camera paces frames in real time, and runs side by side on two cores would skip frames. Each
-/// test runs on a thread of its own (``OwnThread``), so that its answers to the program are not
-/// parked behind other tests' work.
-@Suite(.serialized, .ownThread) enum LiveTests {}
+/// camera paces frames in real time, and runs side by side on two cores would skip frames.
+@Suite(.serialized) enum LiveTests {}
 
 /// A harness for one test, or the test is skipped (cancelled) with the reason the emulated camera
 /// cannot run here. A plugin that does not build, or a missing build product, fails the test instead.

@@ -159,23 +159,10 @@ public final class HarnessProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var output = Data()
     private var errors = Data()
-    private var closed: Set<Stream> = []
-    private var waiters: [Int: Waiter] = [:]
-    private var nextWaiter = 0
     private let inputPipe = Pipe(), outputPipe = Pipe(), errorPipe = Pipe()
 
-    /// A test waiting for text: woken by the thread that reads the program's output, not by a
-    /// timer of the test's own, so that it hears of the text as soon as it comes however busy
-    /// the tests' shared threads are.
-    private struct Waiter {
-        let text: String
-        let occurrences: Int
-        let stream: Stream
-        let continuation: CheckedContinuation<Void, any Error>
-    }
-
     /// One of the program's output streams.
-    public enum Stream: Sendable, Hashable {
+    public enum Stream: Sendable {
         case standardOutput, standardError
     }
 
@@ -190,42 +177,14 @@ public final class HarnessProcess: @unchecked Sendable {
         process.standardOutput = outputPipe
         process.standardError = errorPipe
         outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.received(handle.availableData, on: .standardOutput)
+            let data = handle.availableData
+            self?.lock.withLock { self?.output.append(data) }
         }
         errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.received(handle.availableData, on: .standardError)
+            let data = handle.availableData
+            self?.lock.withLock { self?.errors.append(data) }
         }
         try process.run()
-    }
-
-    /// Keeps what the program printed and wakes each waiter whose text is now there; at the end of
-    /// both streams, every other waiter learns that the program ended without printing it. (The
-    /// handler stays set at the end of a stream: only ``wait(timeout:)`` removes it, because
-    /// Foundation's handle is not safe to change from two threads at once.)
-    private func received(_ data: Data, on stream: Stream) {
-        let woken: [(Waiter, (any Error)?)] = lock.withLock {
-            if data.isEmpty { closed.insert(stream) } else if stream == .standardOutput { output.append(data) } else { errors.append(data) }
-            var woken: [(Waiter, (any Error)?)] = []
-            for (id, waiter) in waiters {
-                if count(of: waiter.text, in: waiter.stream) >= waiter.occurrences {
-                    woken.append((waiter, nil))
-                } else if closed.count == 2 {
-                    woken.append((waiter, HarnessError("the program ended before printing \(waiter.text)" + printedSoFarLocked)))
-                } else {
-                    continue
-                }
-                waiters[id] = nil
-            }
-            return woken
-        }
-        for (waiter, error) in woken {
-            if let error { waiter.continuation.resume(throwing: error) } else { waiter.continuation.resume() }
-        }
-    }
-
-    /// How often `text` occurs in `stream` so far; call under `lock`.
-    private func count(of text: String, in stream: Stream) -> Int {
-        String(decoding: stream == .standardOutput ? output : errors, as: UTF8.self).components(separatedBy: text).count - 1
     }
 
     /// The program's process id (signals sent to it reach the program itself).
@@ -254,63 +213,34 @@ public final class HarnessProcess: @unchecked Sendable {
     }
 
     /// Waits until `stream` contains `text` at least `occurrences` times; throws after `timeout` or
-    /// when the program ends first. The wait is woken by the thread that reads the program's
-    /// output, and watched every 10 ms on a queue of its own, never on the tests' shared threads.
+    /// when the program ends first.
     public func waitForOutput(
         containing text: String, occurrences: Int = 1, on stream: Stream = .standardOutput, timeout: Duration
     ) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let registered: (id: Int, outcome: Result<Void, HarnessError>?) = lock.withLock {
-                if count(of: text, in: stream) >= occurrences { return (0, .success(())) }
-                if closed.count == 2 { return (0, .failure(HarnessError("the program ended before printing \(text)" + printedSoFarLocked))) }
-                nextWaiter += 1
-                waiters[nextWaiter] = Waiter(text: text, occurrences: occurrences, stream: stream, continuation: continuation)
-                return (nextWaiter, nil)
+        let deadline = ContinuousClock.now + timeout
+        func seen() -> Int {
+            let contents = stream == .standardOutput ? standardOutput : standardError
+            return contents.components(separatedBy: text).count - 1
+        }
+        // The output of a program that has just ended may still be on its way from the pipe: it
+        // gets a second more before the wait fails.
+        var ended: ContinuousClock.Instant?
+        while seen() < occurrences {
+            if ended == nil, !process.isRunning { ended = ContinuousClock.now }
+            if let ended, ContinuousClock.now >= ended + .seconds(1) {
+                throw HarnessError("the program ended before printing \(text)" + printedSoFar)
             }
-            switch registered.outcome {
-            case .success: continuation.resume()
-            case .failure(let error): continuation.resume(throwing: error)
-            case nil:
-                let (seconds, attoseconds) = timeout.components
-                let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-                watch(registered.id, text: text, timeout: timeout, deadline: deadline, endedSince: nil)
-            }
+            guard ContinuousClock.now < deadline else { throw HarnessError("no \(text) within \(timeout)" + printedSoFar) }
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 
-    /// Fails waiter `id` at its deadline, or once the program has ended without printing its text:
-    /// when both streams have ended, or a second after the process was seen gone (the end of a pipe
-    /// is not always told when the last output and the end come together).
-    private func watch(_ id: Int, text: String, timeout: Duration, deadline: DispatchTime, endedSince: DispatchTime?) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in
-            let now = DispatchTime.now()
-            let ended = process.isRunning ? nil : (endedSince ?? now)
-            let (failed, waiting): ((Waiter, HarnessError)?, Bool) = lock.withLock {
-                guard waiters[id] != nil else { return (nil, false) }
-                let error: HarnessError?
-                if let ended, closed.count == 2 || now >= ended + .seconds(1) {
-                    error = HarnessError("the program ended before printing \(text)" + printedSoFarLocked)
-                } else if now >= deadline {
-                    error = HarnessError("no \(text) within \(timeout)" + printedSoFarLocked)
-                } else {
-                    error = nil
-                }
-                guard let error, let waiter = waiters.removeValue(forKey: id) else { return (nil, true) }
-                return ((waiter, error), false)
-            }
-            if let (waiter, error) = failed { waiter.continuation.resume(throwing: error) }
-            if waiting { watch(id, text: text, timeout: timeout, deadline: deadline, endedSince: ended) }
+    /// The end of what the program printed so far on each stream, for a failure's message.
+    private var printedSoFar: String {
+        func tail(_ text: String) -> String {
+            text.split(separator: "\n", omittingEmptySubsequences: false).suffix(25).joined(separator: "\n")
         }
-    }
-
-    /// The end of what the program printed so far on each stream, for a failure's message; call
-    /// under `lock`.
-    private var printedSoFarLocked: String {
-        func tail(_ data: Data) -> String {
-            String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).suffix(25)
-                .joined(separator: "\n")
-        }
-        return "; standard output ends:\n\(tail(output))\nstandard error ends:\n\(tail(errors))"
+        return "; standard output ends:\n\(tail(standardOutput))\nstandard error ends:\n\(tail(standardError))"
     }
 
     /// Waits for the program to end (sleeping between looks, so no thread is held); kills it
