@@ -47,6 +47,14 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Ctrl-C (or SIGTERM, SIGHUP) ends the merge at once: the temporary file being written is
+        // removed, and an existing output is left as it was.
+        let interrupt = InterruptFlag()
+        interrupt.onInterrupt { name in
+            FileHandle.standardError.write("merge: \(name): stopped; nothing written\n")
+            SafeOutput.exitRemovingStagedFiles(status: 130)
+        }
+        defer { interrupt.cancel() }
         var isFolder: ObjCBool = false
         let toFolder = output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
         let recordings: [ShardMerge.Recording]
@@ -59,7 +67,6 @@ struct MergeCommand: ParsableCommand {
         // Nothing goes into a folder the shards were made from, whatever --force says: the merged
         // rows would sit beside (or over) the frames and manifest they describe.
         let sources = recordings.map(\.header.folder)
-        var merged: [ShardMerge.Merged] = []
         var destinations: [SafeOutput.Destination] = []
         do {
             if toFolder {
@@ -76,11 +83,13 @@ struct MergeCommand: ParsableCommand {
                 try SafeOutput.checkOutside(output, folders: sources)
                 destinations.append(try SafeOutput.destination(for: output, replacing: force, inputs: inputs))
             }
-            // Every recording is read and checked before the first file is written; with several,
-            // each is read again to be written, so that one at a time is held in memory.
-            for recording in recordings {
-                let result = try ShardMerge.merge(recording)
-                if recordings.count == 1 { merged.append(result) }
+            // The rows are written as the shards are read, never held whole. One recording into a
+            // regular file is merged once, into a temporary file renamed into place at the end.
+            // Several, or standard output, a device or FIFO (where rows cannot be taken back), are
+            // first read through and checked, every one, so that nothing is written unless all
+            // check out.
+            if recordings.count > 1 || destinations.contains(where: { if case .replacing = $0 { false } else { true } }) {
+                for recording in recordings { _ = try ShardMerge.merge(recording) }
             }
             if toFolder { try SafeOutput.prepareFolder(output) }
         } catch {
@@ -88,14 +97,23 @@ struct MergeCommand: ParsableCommand {
         }
         var incomplete = false
         for (recording, destination) in zip(recordings, destinations) {
+            let result: ShardMerge.Merged
             do {
-                let result = try merged.first ?? ShardMerge.merge(recording)
-                try destination.write(result.rows, replacing: force)
-                FileHandle.standardError.write(result.description + "\n")
-                if !result.summary.errors.isEmpty { incomplete = true }
+                let writer = try SafeOutput.Writer(destination)
+                do {
+                    result = try ShardMerge.merge(recording, into: writer)
+                    try writer.commit(replacing: force)
+                } catch {
+                    writer.abandon()
+                    throw error
+                }
             } catch {
-                throw RuntimeError("\(error)")
+                // A regular file is not in place; what went to standard output, a device or FIFO stays sent.
+                guard case .replacing(let path) = destination else { throw RuntimeError("\(error)") }
+                throw RuntimeError("\(error); \(recordings.count == 1 ? "nothing written" : path + " not written")")
             }
+            FileHandle.standardError.write(result.description + "\n")
+            if !result.summary.errors.isEmpty { incomplete = true }
         }
         if incomplete { throw ExitCode(2) }
     }

@@ -1,4 +1,5 @@
 package import FileFormats
+import SystemCalls
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -25,8 +26,6 @@ public enum ShardMerge {
     public struct Merged: Sendable, CustomStringConvertible {
         /// The recording.
         package let header: ShardLine.Header
-        /// The rows, each followed by a newline, as `process` writes them.
-        public let rows: [UInt8]
         /// Frames, validity, shutter stretches and errors, as `process` counts them.
         public let summary: ProcessingSummary
         /// The trailers of the shards, in order (what each cost).
@@ -173,30 +172,54 @@ public enum ShardMerge {
         }
     }
 
-    /// Reads every shard of `recording`, checks each line, and replays the shutter over them.
+    /// Reads every shard of `recording` line by line, checks each line, replays the shutter over
+    /// them, and writes the rows into `writer` as they come: memory holds a chunk of a shard and a
+    /// line, whatever the shards' size.
     ///
+    /// - Parameters:
+    ///   - recording: The shards, checked by ``recordings(_:oneRecording:)``.
+    ///   - writer: Where the rows go, each followed by a newline, as `process` writes them; `nil`
+    ///     to check the shards only. It is neither committed nor abandoned here: on an error, the
+    ///     caller abandons it.
     /// - Throws: ``ShardMergeError`` naming the file and line at fault: a file that cannot be read,
     ///   is cut short (no trailer, fewer frames, a last line without its newline) or holds a line
-    ///   that is not the frame expected there.
-    public static func merge(_ recording: Recording) throws(ShardMergeError) -> Merged {
+    ///   that is not the frame expected there; ``ShardMergeError/unwritable(_:)`` for a write that failed.
+    package static func merge(_ recording: Recording, into writer: SafeOutput.Writer? = nil) throws(ShardMergeError) -> Merged {
         let clock = ContinuousClock()
         let start = clock.now
         var timeline = ShutterTimeline<Int>(hold: recording.header.options.hold)
         var summary = ProcessingSummary(frames: recording.header.frames)
-        var rows: [UInt8] = []
         var trailers: [ShardLine.Trailer] = []
         var previous: Int64?
+        func write(_ row: ProcessRow) throws(ShardMergeError) {
+            guard let writer else { return }
+            do {
+                try writer.write(row.text.utf8)
+                try writer.write(CollectionOfOne(UInt8(ascii: "\n")))
+            } catch {
+                throw .unwritable("\(error)")
+            }
+        }
         for path in recording.files {
-            let data = try read(path)
-            guard data.last == UInt8(ascii: "\n") else { throw .truncated(path, "its last line has no newline") }
-            let text = String(decoding: data, as: UTF8.self)
-            // Split on the bytes: splitting a String walks its characters, many times slower.
-            let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().map { Substring($0) }
-            let header = try decodeHeader(lines.first ?? "", path: path)
+            let reader: ShardLineReader
+            do {
+                reader = try ShardLineReader(path: path)
+            } catch {
+                throw failure(error, path)
+            }
+            func nextLine() throws(ShardMergeError) -> String? {
+                do {
+                    return try reader.next()
+                } catch {
+                    throw failure(error, path)
+                }
+            }
+            let header = try decodeHeader(Substring(try nextLine() ?? ""), path: path)
             var expected = header.first
             var trailer: ShardLine.Trailer?
-            for (offset, line) in lines.enumerated().dropFirst() {
-                if trailer != nil { throw .damaged(path, line: offset + 1, "a line after the shard's last") }
+            while let line = try nextLine() {
+                let number = reader.lineNumber
+                if trailer != nil { throw .damaged(path, line: number, "a line after the shard's last") }
                 let frame: ShardLine.Frame
                 switch Result(catching: { () throws(ShardLineError) in try ShardLine(parsing: line) }) {
                 case .success(.frame(let parsed)):
@@ -205,14 +228,14 @@ public enum ShardMerge {
                     trailer = parsed
                     continue
                 case .success:
-                    throw .damaged(path, line: offset + 1, "not the end of shard \(header.shard)")
+                    throw .damaged(path, line: number, "not the end of shard \(header.shard)")
                 case .failure(let error):
-                    throw .damaged(path, line: offset + 1, line.hasPrefix("{\"index\":") ? error.description : "not the end of shard \(header.shard)")
+                    throw .damaged(path, line: number, line.hasPrefix("{\"index\":") ? error.description : "not the end of shard \(header.shard)")
                 }
-                guard expected < header.end else { throw .damaged(path, line: offset + 1, "more frames than the shard's \(header.end - header.first)") }
-                guard frame.index == expected else { throw .damaged(path, line: offset + 1, "frame \(frame.index) where frame \(expected) belongs") }
+                guard expected < header.end else { throw .damaged(path, line: number, "more frames than the shard's \(header.end - header.first)") }
+                guard frame.index == expected else { throw .damaged(path, line: number, "frame \(frame.index) where frame \(expected) belongs") }
                 if let previous, frame.nanoseconds < previous {
-                    throw .damaged(path, line: offset + 1, "frame \(expected)'s time goes back")
+                    throw .damaged(path, line: number, "frame \(expected)'s time goes back")
                 }
                 previous = frame.nanoseconds
                 let time = FrameTime(.nanoseconds(frame.nanoseconds))
@@ -220,12 +243,11 @@ public enum ShardMerge {
                 case .detected(let detected):
                     let step = timeline.observe(index: expected, snapshot: expected, isValid: detected.valid, at: time)
                     if detected.valid { summary.validFrames += 1 }
-                    rows.append(contentsOf: frame.row(shutter: step.state.phase.description, heldIndex: step.state.heldIndex).text.utf8)
+                    try write(frame.row(shutter: step.state.phase.description, heldIndex: step.state.heldIndex))
                 case .unreadable(let reason):
                     summary.errors.append(ProcessingSummary.FrameError(index: expected, file: frame.row.file ?? "", reason: reason))
-                    rows.append(contentsOf: frame.row.text.utf8)
+                    try write(frame.row)
                 }
-                rows.append(UInt8(ascii: "\n"))
                 expected += 1
             }
             guard let trailer else {
@@ -238,22 +260,30 @@ public enum ShardMerge {
         }
         summary.stretches = timeline.stretches
         summary.elapsed = clock.now - start
-        return Merged(header: recording.header, rows: rows, summary: summary, trailers: trailers, elapsed: clock.now - start)
+        return Merged(header: recording.header, summary: summary, trailers: trailers, elapsed: clock.now - start)
+    }
+
+    /// A shard file's line that cannot be read, as a merge error for `path`.
+    private static func failure(_ failure: ShardLineReader.Failure, _ path: String) -> ShardMergeError {
+        switch failure {
+        case .unreadable(let error): .unreadable(path, "cannot be read (\(error.call) failed: \(SystemCallError.explanation(of: error.errno)))")
+        case .tooLong(let line): .damaged(path, line: line, "a line longer than \(ShardLineReader.maximumLineBytes >> 20) MiB, which no shard holds")
+        case .noNewlineAtEnd: .truncated(path, "its last line has no newline")
+        }
     }
 
     /// A shard file's header, read from its first line.
     static func readHeader(_ path: String) throws(ShardMergeError) -> ShardLine.Header {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(path, "cannot be opened") }
-        defer { try? handle.close() }
-        var head = Data()
-        while !head.contains(UInt8(ascii: "\n")) {
-            guard let chunk = try? handle.read(upToCount: 1 << 16) else { throw .unreadable(path, "cannot be read") }
-            if chunk.isEmpty { break }
-            head += chunk
-            if head.count > 1 << 22 { break }
+        let line: String?
+        do {
+            line = try ShardLineReader(path: path).next()
+        } catch .unreadable(let error) {
+            throw failure(.unreadable(error), path)
+        } catch {
+            // A first line without its end, or longer than any header: no shard's.
+            throw .notAShard(path)
         }
-        let line = head.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first ?? Data()
-        return try decodeHeader(Substring(String(decoding: line, as: UTF8.self)), path: path)
+        return try decodeHeader(Substring(line ?? ""), path: path)
     }
 
     private static func decodeHeader(_ line: Substring, path: String) throws(ShardMergeError) -> ShardLine.Header {
@@ -265,14 +295,6 @@ public enum ShardMerge {
             throw .otherFormat(path, format)
         } catch {
             throw .damaged(path, line: 1, error.description)
-        }
-    }
-
-    private static func read(_ path: String) throws(ShardMergeError) -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path, (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)")
         }
     }
 }
@@ -334,6 +356,8 @@ public enum ShardMergeError: Error, Equatable, CustomStringConvertible {
     case truncated(String, String)
     /// A line is not what belongs there.
     case damaged(String, line: Int, String)
+    /// The merged rows could not be written.
+    case unwritable(String)
     /// Shards of another folder (or frame list) among those of the one being merged.
     case foreign([String], of: String, expected: String)
 
@@ -365,6 +389,7 @@ public enum ShardMergeError: Error, Equatable, CustomStringConvertible {
                 + "(sbatch --array=\(taskList) with \(Shard.countVariable)=\(tasks))"
         case .truncated(let path, let detail): return "\(path) is cut short (\(detail)): run its task again"
         case .damaged(let path, let line, let detail): return "\(path), line \(line): \(detail): run its task again"
+        case .unwritable(let reason): return reason
         case .foreign(let files, let folder, let expected):
             return "\(files.joined(separator: ", ")) \(files.count == 1 ? "is a shard" : "are shards") of \(folder), not of \(expected) "
                 + "like the others (another folder, or its frames changed): remove \(files.count == 1 ? "it" : "them"), "

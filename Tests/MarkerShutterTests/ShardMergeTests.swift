@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 import MarkerDetection
 @testable import MarkerShutter
@@ -48,8 +49,14 @@ import Testing
         let recordings = try ShardMerge.recordings(try ShardMerge.files(in: [scratch + "/shards"]))
         try #require(recordings.count == 1)
         #expect(recordings[0].files == paths)
-        let merged = try ShardMerge.merge(recordings[0])
-        let rows = String(decoding: merged.rows, as: UTF8.self).split(separator: "\n").map(String.init)
+        // Checked without writing, then written as it is read.
+        let checked = try ShardMerge.merge(recordings[0])
+        let output = scratch + "/merged.jsonl"
+        let writer = try SafeOutput.Writer(.replacing(output))
+        let merged = try ShardMerge.merge(recordings[0], into: writer)
+        try writer.commit(replacing: false)
+        #expect(checked.summary.timelineLines == merged.summary.timelineLines)
+        let rows = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").map(String.init)
         let single = try Self.oneMachine(SampleSessionTests.folder, scratch: scratch)
         #expect(rows.count == 120)
         #expect(rows.map(Self.withoutTiming) == single.rows.map(Self.withoutTiming))

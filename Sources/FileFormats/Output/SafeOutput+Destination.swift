@@ -120,21 +120,8 @@ extension SafeOutput.Destination {
     /// - Throws: ``OutputError`` naming the path (`EEXIST` for a file that appeared and may
     ///   not be replaced).
     public func write(_ bytes: some Collection<UInt8>, replacing: Bool) throws(OutputError) {
-        switch self {
-        case .standardOutput:
-            try SafeOutput.writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
-        case .replacing(let path):
-            try SafeOutput.write(bytes, to: path, replacing: replacing)
-        case .through(let path):
-            let descriptor = try SafeOutput.openInPlace(path)
-            var failure: OutputError?
-            do throws(OutputError) {
-                try SafeOutput.writeAll(bytes, to: descriptor, path: path)
-            } catch {
-                failure = error
-            }
-            if close(descriptor) != 0, failure == nil { failure = OutputError(path: path, call: "close", errno: errno) }
-            if let failure { throw failure }
-        }
+        let writer = try SafeOutput.Writer(self)
+        try writer.write(bytes)
+        try writer.commit(replacing: replacing)
     }
 }
