@@ -324,13 +324,20 @@ package struct CalibrationFile: Encodable, Sendable {
         do {
             camera = try JSONDecoder().decode(Camera.self, from: Data(bytes))
         } catch {
-            throw .notACalibration("\(error)")
+            throw .notACalibration(DecodingProblem.sentence(error, in: Data(bytes)))
         }
         let k = camera.camera_matrix
-        guard k.count == 9, camera.image_width > 1, camera.image_height > 1,
-              (k + camera.distortion_coefficients).allSatisfy(\.isFinite), k[0] > 0, k[4] > 0
-        else {
-            throw .notACamera
+        guard k.count == 9 else { throw .notACamera("field camera_matrix holds \(k.count) numbers, not the 9 of a 3x3 matrix") }
+        for (field, side) in [("image_width", camera.image_width), ("image_height", camera.image_height)] where side < 2 {
+            throw .notACamera("field \(field) is \(side): an image is 2 pixels or more each way")
+        }
+        for (field, values) in [("camera_matrix", k), ("distortion_coefficients", camera.distortion_coefficients)] {
+            if let index = values.firstIndex(where: { !$0.isFinite }) {
+                throw .notACamera("field \(field)[\(index)] is \(values[index]), not a finite number")
+            }
+        }
+        for (name, index) in [("fx", 0), ("fy", 4)] where k[index] <= 0 {
+            throw .notACamera("field camera_matrix[\(index)], the focal length \(name), is \(k[index]): it must be above 0")
         }
         return camera
     }
@@ -340,13 +347,13 @@ package struct CalibrationFile: Encodable, Sendable {
 package enum CalibrationFileError: Error, Equatable, CustomStringConvertible {
     /// It is not JSON with the fields of a camera (what the decoder said).
     case notACalibration(String)
-    /// Its camera_matrix, distortion_coefficients or image size are not a camera.
-    case notACamera
+    /// Its camera_matrix, distortion_coefficients or image size are not a camera: which field, and why.
+    case notACamera(String)
 
     package var description: String {
         switch self {
         case .notACalibration(let reason): "not a calibration.json written by calibrate (\(reason))"
-        case .notACamera: "its camera_matrix, distortion_coefficients or image size are not a camera"
+        case .notACamera(let reason): reason
         }
     }
 }

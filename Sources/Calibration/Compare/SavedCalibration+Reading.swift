@@ -37,14 +37,27 @@ extension SavedCalibration {
                     path: path, reason: "the folder has no calibration.json (one camera) or rig.yaml (a rig): name a calibration file")
             }
         }
-        // This tool's calibration.json, with its map; a regular file of sane nesting first.
+        // This tool's calibration.json, with its map; a regular file of sane size and nesting first.
+        // A file that is this tool's (named calibration.json, or with its plain list of a camera
+        // matrix and its distortion_model) and cannot be read says why in this tool's terms; any
+        // other JSON is tried as another tool's.
+        var ownProblem: ComparisonError?
         if (file as NSString).lastPathComponent.lowercased().hasSuffix(".json"), name == nil,
-           NestingGuard.json(try DocumentReader.contents(of: file)) == nil, let saved = try? SavedCalibration(path: file) {
-            self = saved
-            return
+           NestingGuard.json(try DocumentReader.contents(of: file)) == nil {
+            do {
+                self = try SavedCalibration(path: file)
+                return
+            } catch {
+                if try Self.isOwnFormat(file) { throw error }
+                ownProblem = error
+            }
         }
-        let (document, syntax) = try DocumentReader.read(file)
-        let found = try ForeignCalibration(document, path: file)
+        let found: ForeignCalibration
+        do {
+            found = try ForeignCalibration(try DocumentReader.read(file).value, path: file)
+        } catch {
+            throw ownProblem ?? error
+        }
         let chosen: ForeignCalibration.NamedCamera
         if let name {
             guard let camera = found.cameras.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
@@ -66,6 +79,16 @@ extension SavedCalibration {
         self.init(
             path: file + (name.map { ":" + $0 } ?? ""), camera: chosen.camera, uncertainty: nil)
         format = found.format
-        _ = syntax
+    }
+
+    /// Whether the JSON file `path` is this tool's calibration.json: so named, or holding
+    /// `distortion_model` and a `camera_matrix` that is a plain list (OpenCV's JSON holds a matrix
+    /// object, ROS's YAML a map).
+    private static func isOwnFormat(_ path: String) throws(ComparisonError) -> Bool {
+        if (path as NSString).lastPathComponent == "calibration.json" { return true }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(try DocumentReader.contents(of: path)))) as? [String: Any] else {
+            return false
+        }
+        return object["distortion_model"] != nil && (object["camera_matrix"] == nil || object["camera_matrix"] is [Any])
     }
 }

@@ -105,13 +105,20 @@ enum DocumentReader {
         }
     }
 
+    /// YAML's names for the floats that are not finite: read as numbers, so that a camera holding
+    /// one is refused for it rather than read as a camera without that field.
+    private static let specialFloats: [String: Double] = [
+        ".nan": .nan, ".NaN": .nan, ".NAN": .nan, ".inf": .infinity, ".Inf": .infinity, ".INF": .infinity,
+        "+.inf": .infinity, "+.Inf": .infinity, "+.INF": .infinity, "-.inf": -.infinity, "-.Inf": -.infinity, "-.INF": -.infinity,
+    ]
+
     private static func value(of node: Node, budget: inout Int, depth: Int) throws -> DocumentValue {
         budget -= 1
         guard budget >= 0 else { throw Unreadable(description: "it expands to more than \(maximumValues) values") }
         guard depth < 64 else { throw Unreadable(description: "nested deeper than 64 levels") }
         switch node {
         case .scalar(let scalar):
-            if scalar.style == .plain, let number = Double(scalar.string) { return .number(number) }
+            if scalar.style == .plain, let number = Double(scalar.string) ?? specialFloats[scalar.string] { return .number(number) }
             if scalar.style == .plain, ["~", "null", "Null", "NULL", ""].contains(scalar.string) { return .null }
             return .string(scalar.string)
         case .mapping(let mapping):

@@ -47,7 +47,8 @@ struct ForeignCalibration {
                 let name = entry["name"]?.string ?? "camera \(index)"
                 let model = entry["model"]?.string
                 let camera = try Self.camera(
-                    matrix: entry["K"]?.matrix, distortion: entry["D"]?.matrix, width: entry["image_width"]?.integer,
+                    matrix: entry["K"]?.matrix, distortion: try Self.coefficients(entry["D"], what: "camera \(name)", bad: bad),
+                    width: entry["image_width"]?.integer,
                     height: entry["image_height"]?.integer, model: model, fisheyeFlag: false, what: "camera \(name)", bad: bad)
                 return NamedCamera(name: name, camera: camera)
             }
@@ -62,7 +63,8 @@ struct ForeignCalibration {
                 height = Int(exactly: size[1])
             }
             let fisheye = (document["fisheye_model"]?.number ?? 0) != 0
-            let distortion = Self.first(document, ["distortion_coefficients", "dist_coeffs", "distCoeffs", "distortion", "D"])?.matrix ?? []
+            let distortion = try Self.coefficients(
+                Self.first(document, ["distortion_coefficients", "dist_coeffs", "distCoeffs", "distortion", "D"]), what: "the camera", bad: bad) ?? []
             let camera = try Self.camera(
                 matrix: matrix, distortion: distortion, width: width, height: height, model: model, fisheyeFlag: fisheye, what: "the camera",
                 bad: bad)
@@ -72,6 +74,14 @@ struct ForeignCalibration {
                 "no camera in it: expected an OpenCV FileStorage calibration (camera_matrix, distortion_coefficients, image size), "
                     + "ROS camera_info, a Kalibr camchain, an mrcal .cameramodel or a rig.yaml")
         }
+    }
+
+    /// Distortion coefficients: `nil` when the file has none, refused when they are there but not
+    /// a list of numbers (never read as none).
+    private static func coefficients(_ value: DocumentValue?, what: String, bad: (String) -> ComparisonError) throws(ComparisonError) -> [Double]? {
+        guard let value else { return nil }
+        guard let numbers = value.matrix else { throw bad("\(what)'s distortion coefficients are not a list of numbers") }
+        return numbers
     }
 
     private static func first(_ document: DocumentValue, _ keys: [String]) -> DocumentValue? {
@@ -85,7 +95,7 @@ struct ForeignCalibration {
         bad: (String) -> ComparisonError
     ) throws(ComparisonError) -> Camera {
         guard let k = matrix, k.count == 9 else { throw bad("\(what) has no 3x3 camera matrix") }
-        guard let width, let height, (2...100_000).contains(width), (2...100_000).contains(height) else {
+        guard let width, let height else {
             throw bad("\(what) has no image size (image_width and image_height, or image_size), which a comparison needs")
         }
         let coefficients = distortion ?? []
@@ -118,15 +128,14 @@ struct ForeignCalibration {
         else {
             throw bad("\(what) has \(coefficients.count) distortion coefficients for the \(model) model (\(expected))")
         }
-        guard (k + coefficients).allSatisfy(\.isFinite), k[0] > 0, k[4] > 0 else {
-            throw bad("\(what): its camera matrix or distortion coefficients are not a camera")
-        }
         guard k[1] == 0, k[3] == 0, k[6] == 0, k[7] == 0, k[8] == 1 else {
             throw bad("\(what): its camera matrix has skew or is not [fx 0 cx; 0 fy cy; 0 0 1]")
         }
-        return Camera(
+        let camera = Camera(
             model: model, imageSize: ImageSize(width: width, height: height), fx: k[0], fy: k[4], cx: k[2], cy: k[5],
             distortion: Array(coefficients.prefix(expected)))
+        if let problem = CameraLimits.problem(camera) { throw bad("\(what): \(problem)") }
+        return camera
     }
 
     private static func kalibr(_ entry: DocumentValue, key: String, bad: (String) -> ComparisonError) throws(ComparisonError) -> Camera {
@@ -142,7 +151,7 @@ struct ForeignCalibration {
         let resolution = entry["resolution"]?.numbers ?? []
         return try camera(
             matrix: [intrinsics[0], 0, intrinsics[2], 0, intrinsics[1], intrinsics[3], 0, 0, 1],
-            distortion: entry["distortion_coeffs"]?.numbers ?? [], width: resolution.count == 2 ? Int(exactly: resolution[0]) : nil,
+            distortion: try coefficients(entry["distortion_coeffs"], what: key, bad: bad) ?? [], width: resolution.count == 2 ? Int(exactly: resolution[0]) : nil,
             height: resolution.count == 2 ? Int(exactly: resolution[1]) : nil,
             model: distortion == "equidistant" ? "equidistant" : "radtan", fisheyeFlag: false, what: key, bad: bad)
     }

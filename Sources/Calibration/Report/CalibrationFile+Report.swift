@@ -190,7 +190,8 @@ extension CalibrationFile.ProjectionUncertainty {
     /// The map again, for an image of `size` (`null` read as no bound), or `nil` when the grid is
     /// not one.
     func map(imageSize size: ImageSize) -> UncertaintyMap? {
-        guard grid.columns >= 2, grid.rows >= 2, grid.px.count == grid.columns * grid.rows, corners_px.count == 4 else { return nil }
+        let points = grid.columns.multipliedReportingOverflow(by: grid.rows)
+        guard grid.columns >= 2, grid.rows >= 2, !points.overflow, grid.px.count == points.partialValue, corners_px.count == 4 else { return nil }
         return UncertaintyMap(
             imageSize: size, distance: distance ?? .nan, columns: grid.columns, rows: grid.rows,
             values: grid.px.map { $0 ?? .infinity }, centre: centre_px ?? .infinity, corners: corners_px.map { $0 ?? .infinity })
