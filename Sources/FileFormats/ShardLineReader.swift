@@ -30,6 +30,8 @@ package final class ShardLineReader {
 
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// What one `read` fills.
+    private var chunk = [UInt8](repeating: 0, count: chunkBytes)
     /// Where the unread part of ``buffer`` starts.
     private var start = 0
     private var atEnd = false
@@ -56,7 +58,7 @@ package final class ShardLineReader {
     package func next() throws(Failure) -> String? {
         var searched = start
         while true {
-            if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = Self.newline(in: buffer, from: searched) {
                 lineNumber += 1
                 guard newline - start <= Self.maximumLineBytes else { throw .tooLong(line: lineNumber) }
                 let line = String(decoding: buffer[start..<newline], as: UTF8.self)
@@ -71,7 +73,7 @@ package final class ShardLineReader {
             }
             // Drop what was returned before reading more, so that the buffer holds one line and a chunk.
             if start > 0 {
-                buffer.removeFirst(start)
+                buffer.removeSubrange(0..<start)
                 searched -= start
                 start = 0
             }
@@ -79,23 +81,28 @@ package final class ShardLineReader {
         }
     }
 
+    /// The position of the first newline of `bytes` from `offset` on (with `memchr`: this is the
+    /// loop over every byte of the file).
+    private static func newline(in bytes: [UInt8], from offset: Int) -> Int? {
+        guard offset < bytes.count else { return nil }
+        return bytes.withUnsafeBytes { raw in
+            memchr(raw.baseAddress! + offset, 0x0A, raw.count - offset).map { UnsafeRawPointer($0) - raw.baseAddress! }
+        }
+    }
+
     private func fill() throws(Failure) {
-        let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: Self.chunkBytes))
         let descriptor = descriptor
-        let result = buffer.withUnsafeMutableBytes { bytes in
+        let result = chunk.withUnsafeMutableBytes { bytes in
             Result { () throws(SystemCallError) in
-                try SystemCall.retrying("read") { read(descriptor, bytes.baseAddress! + old, Self.chunkBytes) }
+                try SystemCall.retrying("read") { read(descriptor, bytes.baseAddress!, bytes.count) }
             }
         }
-        let count: Int
         switch result {
-        case .success(let read): count = read
+        case .success(let count):
+            if count == 0 { atEnd = true }
+            chunk.withUnsafeBytes { buffer.append(contentsOf: $0.prefix(count)) }
         case .failure(let error):
-            buffer.removeLast(Self.chunkBytes)
             throw .unreadable(error)
         }
-        buffer.removeLast(Self.chunkBytes - count)
-        if count == 0 { atEnd = true }
     }
 }

@@ -86,6 +86,40 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch + "/timeline.jsonl"))
     }
 
+    /// A shard found damaged part-way, after rows of the shards before it were written: the output
+    /// that was there is kept as it was, no temporary file is left, and standard output gets
+    /// nothing; whole shards merge to standard output as to a file.
+    @Test func aShardDamagedPartWayLeavesTheOutputAsItWas() throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        for task in 0..<4 {
+            let result = try MarkerShutterBinary.run(["process", Self.session, "--shard", "\(task)/4", "--output", scratch + "/shards"])
+            #expect(result.status == 0, "\(result.standardError)")
+        }
+        let last = scratch + "/shards/charuco-session.shard-3-of-4.jsonl"
+        let whole = try Data(contentsOf: URL(fileURLWithPath: last))
+        try whole.dropLast(3).write(to: URL(fileURLWithPath: last))
+        try "rows of an earlier merge\n".write(toFile: scratch + "/timeline.jsonl", atomically: true, encoding: .utf8)
+        let refused = try MarkerShutterBinary.run(["merge", scratch + "/shards", "--output", scratch + "/timeline.jsonl", "--force"])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("\(last) is cut short (its last line has no newline): run its task again; nothing written"),
+                "\(refused.standardError)")
+        #expect(try String(contentsOfFile: scratch + "/timeline.jsonl", encoding: .utf8) == "rows of an earlier merge\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch).sorted() == ["shards", "timeline.jsonl"])
+        let toStandardOutput = try MarkerShutterBinary.run(["merge", scratch + "/shards", "--output", "-"])
+        #expect(toStandardOutput.status == 1)
+        #expect(toStandardOutput.standardOutput.isEmpty)
+        try whole.write(to: URL(fileURLWithPath: last))
+        let merged = try MarkerShutterBinary.run(["merge", scratch + "/shards", "--output", scratch + "/timeline.jsonl", "--force"])
+        #expect(merged.status == 0, "\(merged.standardError)")
+        let piped = try MarkerShutterBinary.run(["merge", scratch + "/shards", "--output", "-"])
+        #expect(piped.status == 0, "\(piped.standardError)")
+        let rows = Self.rows(try String(contentsOfFile: scratch + "/timeline.jsonl", encoding: .utf8))
+        #expect(rows.count == 120)
+        #expect(Self.rows(piped.standardOutput) == rows)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch).sorted() == ["shards", "timeline.jsonl"])
+    }
+
     /// The recording the shards were made from is never written into, with --force or without:
     /// not over its manifest, not over a frame, not beside them, not through a link to it.
     @Test func theRecordingTheShardsWereMadeFromIsNeverWrittenInto() throws {

@@ -168,4 +168,44 @@ import Testing
         try "{\"index\":0}\n".write(toFile: paths[1], atomically: true, encoding: .utf8)
         #expect(throws: ShardMergeError.notAShard(paths[1])) { try ShardMerge.recordings(try ShardMerge.files(in: [scratch])) }
     }
+
+    /// A hostile-input table for `merge`: shard 1 of 4 replaced by each bad file, the error it
+    /// gives (the file named, with the line where there is one). Grow it as new cases are found.
+    @Test func aHostileShardFileIsRefusedNamingItsFileAndLine() throws {
+        let scratch = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let paths = try Self.writeShards(of: SampleSessionTests.folder, count: 4, into: scratch)
+        let original = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+        let lines = String(decoding: original, as: UTF8.self).split(separator: "\n").map(String.init)
+        let header = lines[0] + "\n", frame = lines[1] + "\n", rest = lines[2...].joined(separator: "\n") + "\n"
+        let path = paths[1]
+        let cases: [(String, [UInt8], String)] = [
+            ("empty", [], "\(path) is not a shard file"),
+            ("binary", (0..<4096).map { UInt8($0 % 256) }, "\(path) is not a shard file"),
+            ("a header longer than any", Array(("{\"marker_shutter_shard\":1,\"x\":\"" + String(repeating: "x", count: 5 << 20)).utf8),
+             "\(path) is not a shard file"),
+            ("the header alone", Array(header.utf8), "\(path) is cut short (it ends after frame 29 without the shard's last line (frames 30-59))"),
+            ("a line of 5 MiB", Array((header + "{\"index\":30," + String(repeating: " ", count: 5 << 20) + "}\n" + rest).utf8),
+             "\(path), line 2: a line longer than 4 MiB, which no shard holds"),
+            ("NUL bytes for a frame", Array(header.utf8) + [0, 0, 0, 10] + Array(rest.utf8), "\(path), line 2: not the end of shard 1"),
+            ("not UTF-8", Array(header.utf8) + [0xFF, 0xFE, 0x7B, 10] + Array(rest.utf8), "\(path), line 2: not the end of shard 1"),
+            ("a time beyond the range", Array((header + frame.replacingOccurrences(of: #""t_ns":"#, with: #""t_ns":9999999999"#) + rest).utf8),
+             "\(path), line 2: no t_ns"),
+            ("a line after the last", Array((header + frame + rest + frame).utf8), "\(path), line 33: a line after the shard's last"),
+            ("another shard's end", Array((header + frame + rest.replacingOccurrences(of: #""marker_shutter_shard_end":1"#,
+                                                                                      with: #""marker_shutter_shard_end":2"#)).utf8),
+             "\(path), line 32: not the end of shard 1"),
+            ("the last line cut", Array((header + frame + rest).utf8.dropLast(5)), "\(path) is cut short (its last line has no newline)"),
+        ]
+        for (name, bytes, message) in cases {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do {
+                let recordings = try ShardMerge.recordings(try ShardMerge.files(in: [scratch]))
+                _ = try ShardMerge.merge(recordings[0])
+                Issue.record("\(name): merged")
+            } catch {
+                #expect("\(error)".hasPrefix(message), "\(name): \(error)")
+            }
+        }
+    }
 }
