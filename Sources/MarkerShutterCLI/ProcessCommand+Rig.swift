@@ -29,6 +29,7 @@ extension ProcessCommand {
             let inputs = recording.frames.map(\.path)
                 + [FrameManifest.fileName, CamerasFile.fileName, EventsLine.fileName].map { (folder as NSString).appendingPathComponent($0) }
             destination = try SafeOutput.destination(for: output ?? "-", replacing: force, inputs: inputs)
+            try SafeOutput.checkOutside(output ?? "-", folders: [folder])
         } catch {
             throw RuntimeError("\(error)")
         }

@@ -61,7 +61,7 @@ import Testing
         let process = try MarkerShutterBinary.run(["process", folder, "--pattern", "chessboard:9x6"])
         #expect(process.status == 1)
         #expect(process.standardError.contains(message), "\(process.standardError)")
-        let live = try MarkerShutterBinary.run(["live", "--replay", folder, "--pattern", "chessboard:9x6", "--out", folder + "/pictures"])
+        let live = try MarkerShutterBinary.run(["live", "--replay", folder, "--pattern", "chessboard:9x6", "--out", folder + "-pictures"])
         #expect(live.status == 1)
         #expect(live.standardError.contains(message), "\(live.standardError)")
     }
