@@ -39,7 +39,7 @@ extension ProcessCommand {
     /// Processes a rig's frames (a recording, or a bag's topics) into `destination`.
     func processRig(_ recording: RigRecording, destination: SafeOutput.Destination) throws {
         let rig = try rigRules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
-        let detector = try detection.makeDetector(identifyingIn: recording.frames.map(\.path), source: recording.folder)
+        let detector = try detection.makeDetector(identifyingIn: recording)
         var configuration = RigProcessRun.Configuration(recording: recording, rig: rig, detector: detector,
                                                         rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration

@@ -156,7 +156,7 @@ struct ProcessCommand: ParsableCommand {
     /// Processes one camera's frames: a folder, or a bag's topic (whose `inputs`, the bag, are never written).
     func process(_ frameFolder: FrameFolder, inputs: [String] = []) throws {
         let destination = try checkOutputs(frameFolder, inputs: inputs)
-        let detector = try detection.makeDetector(identifyingIn: frameFolder.frames.map(\.path), source: frameFolder.path)
+        let detector = try detection.makeDetector(identifyingIn: frameFolder)
         var configuration = ProcessRun.Configuration(folder: frameFolder, detector: detector, rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration
         noteCoreLimits()
