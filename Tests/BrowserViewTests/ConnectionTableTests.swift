@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func streamLimitsStayWellBelowTheConnectionLimits() {
-        #expect(ConnectionLimits(maximum: 128, perClient: 32) == ConnectionLimits(maximum: 128, perClient: 32, streams: 32, streamsPerClient: 8))
+        #expect(ConnectionLimits(maximum: 128, perClient: 32) == ConnectionLimits(maximum: 128, perClient: 32, streams: 32, streamsPerClient: 16))
         let asked = ConnectionLimits(maximum: 10, perClient: 6, streams: 100, streamsPerClient: 100)
         #expect((asked.streams, asked.streamsPerClient) == (5, 3), "half of each connection limit at most")
         let one = ConnectionLimits(maximum: 1, perClient: 1, streams: 0, streamsPerClient: 0)

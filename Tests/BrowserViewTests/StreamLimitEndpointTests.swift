@@ -30,7 +30,7 @@ import Testing
         feed.show(.pixels(frames[0]))
         let clock = ManualClock()
         let limits = ConnectionLimits.forOpenFileLimit(1024)  // the defaults
-        #expect(limits == ConnectionLimits(maximum: 128, perClient: 32, streams: 32, streamsPerClient: 8))
+        #expect(limits == ConnectionLimits(maximum: 128, perClient: 32, streams: 32, streamsPerClient: 16))
         let configuration = ViewServer.Configuration(address: ServeAddress(port: 0), connectionLimits: limits, clock: clock)
         try await withServer(feed: feed, configuration: configuration) { server, port async throws in
             // Half ask for the image stream, half for the events; none reads a byte.
@@ -41,7 +41,7 @@ import Testing
                     return connection
                 }
             }
-            // Each is either sent a stream or closed; only the newest 8 streams of the address stay.
+            // Each is either sent a stream or closed; only the newest 16 streams of the address stay.
             try await waitUntil { flooding.count(where: { $0.serverHasHungUp() }) + server.openStreams == Self.flood }
             #expect(server.connections.seen == Self.flood)
             #expect(server.openStreams == limits.streamsPerClient)

@@ -27,9 +27,10 @@ public struct ConnectionLimits: Sendable, Hashable, CustomStringConvertible {
     public static let largestMaximum = 128
     /// The most connections from one address (a browser opens up to about eight to one server).
     public static let defaultPerClient = 32
-    /// The most streams from one address: a page watches two (the image and the events), so four
-    /// pages, or tabs, at once.
-    public static let defaultStreamsPerClient = 8
+    /// The most streams from one address: a page watches two (the image and the events), and a
+    /// browser keeps at most six connections to one server, so this leaves room for a few
+    /// browsers behind one address while keeping half the address's connections for requests.
+    public static let defaultStreamsPerClient = 16
 
     /// Limits of `maximum` and `perClient` connections (at least 1 each), and of `streams` and
     /// `streamsPerClient` streams (by default a quarter of `maximum`, and
@@ -46,7 +47,7 @@ public struct ConnectionLimits: Sendable, Hashable, CustomStringConvertible {
     /// a quarter of `openFiles` when that is fewer (64 under `ulimit -n 256`), the rest being left
     /// for the camera, the recording, the pictures and the runtime; ``defaultPerClient`` from one
     /// address, or the maximum when that is fewer; a quarter of the maximum as streams (32, or 16
-    /// under `ulimit -n 256`), ``defaultStreamsPerClient`` from one address.
+    /// under `ulimit -n 256`), ``defaultStreamsPerClient`` (or that quarter) from one address.
     public static func forOpenFileLimit(_ openFiles: Int) -> ConnectionLimits {
         ConnectionLimits(maximum: min(largestMaximum, max(openFiles, 0) / 4), perClient: defaultPerClient)
     }
