@@ -86,6 +86,30 @@ import Testing
         }
     }
 
+    /// A viewer that reads is never disconnected, however far the clock moves between frames: the
+    /// deadline times each write, not the stream.
+    @Test func aViewerThatReadsIsNeverDisconnected() async throws {
+        let feed = ViewFeed()
+        let clock = ManualClock()
+        let configuration = ViewServer.Configuration(address: ServeAddress(port: 0), viewFPS: 10, writeDeadline: .seconds(2), clock: clock)
+        try await withServer(feed: feed, configuration: configuration) { server, port async throws in
+            let (viewer, head) = try await openStream("/stream.mjpg", port: port)
+            #expect(head.status == 200)
+            for value: UInt8 in [40, 120, 200] {
+                feed.show(.pixels(try flatFrame(value)))
+                let part = try await onThread { try viewer.readPart(boundary: ViewServer.boundary) }
+                #expect(abs(middleValue(try decodeJPEG(part.jpeg)) - Int(value)) <= 2)
+                // The stream rests after the write, so the write's timer is gone: only the rest is left.
+                try await waitUntil { clock.sleeperDeadlines == [clock.now + .milliseconds(100)] }
+                clock.advance(by: configuration.writeDeadline * 10)
+            }
+            #expect(!viewer.serverHasHungUp())
+            #expect(server.openStreams == 1)
+            viewer.hangUp()
+            await waitForViewers(feed, 0)
+        }
+    }
+
     /// A client that sends many requests at once and never reads the answers holds its connection
     /// only until a write waits past the deadline.
     @Test func aClientThatDoesNotReadItsAnswersIsDisconnected() async throws {
