@@ -159,7 +159,9 @@ extension EventsLine {
             guard let camera = string(), take(",\"t\":"), let t = number() else { return nil }
             var dropped: Int?
             if take(",\"dropped\":") {
-                guard let count = number(), count == count.rounded(), count <= Double(Int32.max) else { return nil }
+                // A whole number of digits only; anything else is the JSON decoder's to read.
+                let start = position
+                guard let count = number(), !line[start..<position].contains(UInt8(ascii: ".")), count <= Double(Int32.max) else { return nil }
                 dropped = Int(count)
             }
             stored = Stored(arrived: camera, t: t, dropped: dropped, observed: nil, file: nil, advance: nil, advance_arrivals: nil, lost: nil)
