@@ -98,8 +98,9 @@ func checkPolicies(_ head: RequestHead) {
 }
 
 func checkConnectionTable(_ bytes: [UInt8]) {
-    var table = ConnectionTable<Int>(limits: ConnectionLimits(maximum: 6, perClient: 3))
-    var open: Set<Int> = [], busy: Set<Int> = [], next = 0
+    let limits = ConnectionLimits(maximum: 6, perClient: 4, streams: 3, streamsPerClient: 2)
+    var table = ConnectionTable<Int>(limits: limits)
+    var open: Set<Int> = [], busy: Set<Int> = [], streaming: Set<Int> = [], next = 0
     for byte in bytes {
         let target = Int(byte >> 3) % max(next, 1)
         switch byte & 7 {
@@ -112,23 +113,43 @@ func checkConnectionTable(_ bytes: [UInt8]) {
                 precondition(open.contains(id), "closed \(id), which is not open")
                 open.remove(id)
             }
-        case 3, 4:
+        case 3:
             if open.contains(target) {
                 table.requestBegan(target)
                 busy.insert(target)
             }
+        case 4:
+            // A stream: a request whose answer lasts.
+            if open.contains(target), !streaming.contains(target) {
+                table.requestBegan(target)
+                busy.insert(target)
+                streaming.insert(target)
+                for id in table.streamBegan(target) {
+                    precondition(id != target, "a stream ended itself")
+                    precondition(streaming.contains(id), "a stream ended \(id), which sends none")
+                    open.remove(id)
+                    busy.remove(id)
+                    streaming.remove(id)
+                }
+            }
         case 5:
             table.requestEnded(target)
             busy.remove(target)
+            table.streamEnded(target)
+            streaming.remove(target)
         default:
             table.closed(target)
             open.remove(target)
             busy.remove(target)
+            streaming.remove(target)
         }
         precondition(table.count == open.count, "the table counts \(table.count), \(open.count) are open")
         precondition(table.count <= 6, "\(table.count) connections open, over the limit of 6")
+        precondition(table.streamCount == streaming.count, "the table counts \(table.streamCount) streams, \(streaming.count) are sent")
+        precondition(table.streamCount <= limits.streams, "\(table.streamCount) streams, over the limit of \(limits.streams)")
         for client in 0..<4 {
-            precondition(table.count(from: "client\(client)") <= 3, "client \(client) holds more than 3")
+            precondition(table.count(from: "client\(client)") <= 4, "client \(client) holds more than 4")
+            precondition(table.streamCount(to: "client\(client)") <= 2, "client \(client) holds more than 2 streams")
         }
     }
 }

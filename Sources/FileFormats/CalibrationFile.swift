@@ -10,11 +10,13 @@ import Foundation
 /// camera is a ``CalibrationFileError`` saying what is wrong (one nested deeper than
 /// ``JSONNesting/maximumDepth`` is refused before the decoder sees it).
 package struct CalibrationFile: Encodable, Sendable {
-    /// An intrinsic: `std` is what the 95% interval `ci95` is 1.96 of (the corners' scatter and the
-    /// views' spread together), `noise_std` the scatter's part, `spread_std` the spread's beyond
-    /// it and `spread_dof` its degrees of freedom (0: not measured).
-    package struct Parameter: Encodable, Sendable {
-        package var name = ""
+    /// An intrinsic (or, in ``RigFile``, any value with an interval): `std` is what the 95%
+    /// interval `ci95` is 1.96 of (the corners' scatter and the views' spread together),
+    /// `noise_std` the scatter's part, `spread_std` the spread's beyond it and `spread_dof` its
+    /// degrees of freedom (0: not measured).
+    package struct Parameter: Codable, Sendable {
+        /// Left out for a value its key names (rig.json's extrinsics).
+        package var name: String?
         package var value = FiniteNumber(0)
         package var std = FiniteNumber(0)
         package var ci95: [FiniteNumber] = []
@@ -22,6 +24,22 @@ package struct CalibrationFile: Encodable, Sendable {
         package var spread_std = FiniteNumber(0)
         package var spread_dof = 0
         package init() {}
+
+        private enum CodingKeys: String, CodingKey {
+            case name, value, std, ci95, noise_std, spread_std, spread_dof
+        }
+
+        /// Reads a parameter; one written before `spread_dof` existed has 0 (not measured).
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            value = try container.decode(FiniteNumber.self, forKey: .value)
+            std = try container.decode(FiniteNumber.self, forKey: .std)
+            ci95 = try container.decode([FiniteNumber].self, forKey: .ci95)
+            noise_std = try container.decode(FiniteNumber.self, forKey: .noise_std)
+            spread_std = try container.decode(FiniteNumber.self, forKey: .spread_std)
+            spread_dof = try container.decodeIfPresent(Int.self, forKey: .spread_dof) ?? 0
+        }
     }
 
     /// A view used: its RMS, tilt, corners and the corners dropped.
@@ -72,8 +90,8 @@ package struct CalibrationFile: Encodable, Sendable {
         package init() {}
     }
 
-    /// A view left out, with why.
-    package struct Rejected: Encodable, Sendable {
+    /// A view left out (or, in ``RigFile``, a set), with why.
+    package struct Rejected: Codable, Sendable {
         package var name: String
         package var reason: String
         package init(name: String, reason: String) {

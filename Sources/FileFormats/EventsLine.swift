@@ -53,7 +53,7 @@ public enum EventsLine: Sendable, Equatable {
         }
     }
 
-    private struct Stored: Decodable {
+    fileprivate struct Stored: Decodable {
         let arrived: String?
         let t: Double?
         let dropped: Int?
@@ -71,7 +71,9 @@ public enum EventsLine: Sendable, Equatable {
         guard line.utf8.count <= Self.maximumLineBytes else {
             throw EventsLineError("a line of \(line.utf8.count) bytes, more than \(Self.maximumLineBytes)")
         }
-        guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(line.utf8)) else { throw EventsLineError(Self.expected) }
+        guard let stored = Self.written(Array(line.utf8)) ?? (try? JSONDecoder().decode(Stored.self, from: Data(line.utf8))) else {
+            throw EventsLineError(Self.expected)
+        }
         func camera(_ name: String) throws(EventsLineError) -> String {
             if let problem = RigPictureLayout.cameraNameProblem(name) {
                 throw EventsLineError("camera name \(JSONObjectText.string(name)) \(problem)")
@@ -102,6 +104,78 @@ public enum EventsLine: Sendable, Equatable {
         } else {
             throw EventsLineError(Self.expected)
         }
+    }
+}
+
+extension EventsLine {
+    /// A line exactly as ``text`` writes it (names without escapes, times and counts as plain
+    /// decimals), read without a JSON decoder: a recording holds millions of them. Anything else
+    /// is `nil`, for the JSON decoder to read (or refuse); both give the same fields.
+    private static func written(_ line: [UInt8]) -> Stored? {
+        var position = 0
+        func take(_ literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard line.count - position >= count else { return false }
+            let matches = literal.withUTF8Buffer { expected in
+                expected.indices.allSatisfy { expected[$0] == line[position + $0] }
+            }
+            if matches { position += count }
+            return matches
+        }
+        /// A string's characters up to its closing quote, none of them a quote, backslash or control.
+        func string() -> String? {
+            let start = position
+            while position < line.count, line[position] != UInt8(ascii: "\"") {
+                guard line[position] != UInt8(ascii: "\\"), line[position] >= 0x20 else { return nil }
+                position += 1
+            }
+            guard position < line.count else { return nil }
+            defer { position += 1 }
+            return String(validating: line[start..<position], as: UTF8.self)
+        }
+        /// Digits, then a point and digits, as a JSON number without sign or exponent.
+        func number() -> Double? {
+            let start = position
+            func digits() -> Bool {
+                let first = position
+                while position < line.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(line[position]) { position += 1 }
+                return position > first && position - first <= 20
+            }
+            guard digits() else { return nil }
+            if position < line.count, line[position] == UInt8(ascii: ".") {
+                position += 1
+                guard digits() else { return nil }
+            }
+            return Double(String(decoding: line[start..<position], as: UTF8.self))
+        }
+        var stored = Stored(arrived: nil, t: nil, dropped: nil, observed: nil, file: nil, advance: nil, advance_arrivals: nil, lost: nil)
+        if take("{\"advance\":") {
+            guard let t = number() else { return nil }
+            stored = Stored(arrived: nil, t: nil, dropped: nil, observed: nil, file: nil, advance: t, advance_arrivals: nil, lost: nil)
+        } else if take("{\"advance_arrivals\":") {
+            guard let t = number() else { return nil }
+            stored = Stored(arrived: nil, t: nil, dropped: nil, observed: nil, file: nil, advance: nil, advance_arrivals: t, lost: nil)
+        } else if take("{\"arrived\":\"") {
+            guard let camera = string(), take(",\"t\":"), let t = number() else { return nil }
+            var dropped: Int?
+            if take(",\"dropped\":") {
+                // A whole number of digits only; anything else is the JSON decoder's to read.
+                let start = position
+                guard let count = number(), !line[start..<position].contains(UInt8(ascii: ".")), count <= Double(Int32.max) else { return nil }
+                dropped = Int(count)
+            }
+            stored = Stored(arrived: camera, t: t, dropped: dropped, observed: nil, file: nil, advance: nil, advance_arrivals: nil, lost: nil)
+        } else if take("{\"observed\":\"") {
+            guard let camera = string(), take(",\"file\":\""), let file = string() else { return nil }
+            stored = Stored(arrived: nil, t: nil, dropped: nil, observed: camera, file: file, advance: nil, advance_arrivals: nil, lost: nil)
+        } else if take("{\"lost\":\"") {
+            guard let camera = string() else { return nil }
+            stored = Stored(arrived: nil, t: nil, dropped: nil, observed: nil, file: nil, advance: nil, advance_arrivals: nil, lost: camera)
+        } else {
+            return nil
+        }
+        guard take("}"), position == line.count else { return nil }
+        return stored
     }
 }
 

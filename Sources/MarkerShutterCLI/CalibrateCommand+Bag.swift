@@ -10,9 +10,6 @@ import RosBags
 extension CalibrateCommand {
     /// Calibrates from the bag at `path`.
     func runBag(_ path: String, model: CameraModel, named: [String: CameraModel]) throws {
-        guard let text = pattern, let pattern = try? Pattern(parsing: text) else {
-            throw UsageError("a bag holds no stored detections: name the target with --pattern")
-        }
         let rig = topics.count >= 2
         if !rig {
             if let name = named.keys.sorted().first { throw UsageError("--model \(name)=...: name two topics or more with --topic for a rig") }
@@ -24,6 +21,14 @@ extension CalibrateCommand {
             throw UsageError("--sync-tolerance takes milliseconds from 0 to 10000, got \(syncTolerance)")
         }
         let input = try BagInput(path: path, topics: topics)
+        // Without --pattern (or with auto), the target is identified from the topics' first frames.
+        let given = self.pattern.flatMap { $0.lowercased() == PatternChoice.auto ? nil : try? Pattern(parsing: $0) }
+        let pattern = try given ?? {
+            let images = rig
+                ? IdentificationFrames.first(PatternIdentifier.typicalFrameCount, of: try input.rigRecording())
+                : IdentificationFrames.first(PatternIdentifier.typicalFrameCount, of: FrameFolder(input.index))
+            return try PatternChoice.identified(inImages: images, source: path)
+        }()
         let job = CalibrationJob(into: out, input: path)
         let interrupt = stopOnSignal(job)
         defer { interrupt.cancel() }

@@ -84,7 +84,7 @@ struct CalibrateCommand: ParsableCommand {
 
             A ROS bag takes the place of the folder (a .bag, an .mcap, or a rosbag2 folder with metadata.yaml): \
             --pattern is detected in every frame of the --topic (sensor_msgs/Image or CompressedImage), each \
-            view named by its header stamp. Two --topic or more are a rig, each topic a camera (named from the \
+            view named by its header stamp; without --pattern (or with auto) it is identified from the first frames. Two --topic or more are a rig, each topic a camera (named from the \
             topics, or --topic NAME=TOPIC); frames whose stamps are within --sync-tolerance milliseconds (half the \
             longest frame interval unless given) are a set, the other frames views of their camera alone.
             """

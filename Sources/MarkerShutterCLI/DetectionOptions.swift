@@ -82,10 +82,19 @@ struct DetectionOptions: ParsableArguments {
     }
 
     /// A detector for the pattern given, or with `--pattern auto` for the one identified in the first
-    /// readable of `frames` (image files; `source` names them when what was found is said).
-    func makeDetector(identifyingIn frames: @autoclosure () throws -> [String], source: String) throws -> MarkerDetector {
+    /// readable frames of `frames` (read as the folder reads them: files, or a bag's messages).
+    func makeDetector(identifyingIn frames: FrameFolder) throws -> MarkerDetector {
         guard identifiesPattern else { return try makeDetector() }
-        return try makeDetector(for: PatternChoice.identified(inFiles: frames(), source: source))
+        let images = IdentificationFrames.first(PatternIdentifier.typicalFrameCount, of: frames)
+        return try makeDetector(for: PatternChoice.identified(inImages: images, source: frames.path))
+    }
+
+    /// A detector for the pattern given, or with `--pattern auto` for the one identified in the first
+    /// readable frames of a rig's `recording` (files, or a bag's messages).
+    func makeDetector(identifyingIn recording: RigRecording) throws -> MarkerDetector {
+        guard identifiesPattern else { return try makeDetector() }
+        let images = IdentificationFrames.first(PatternIdentifier.typicalFrameCount, of: recording)
+        return try makeDetector(for: PatternChoice.identified(inImages: images, source: recording.folder))
     }
 
     /// A detector for `parsed`, searching as `--detect` says.

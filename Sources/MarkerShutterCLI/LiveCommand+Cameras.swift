@@ -94,7 +94,12 @@ extension LiveCommand {
         configuration.record = record
         configuration.calibration = calibration.configuration(pictures: out, replay: replay)
         if let replay {
-            do { try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [replay]) } catch { throw RuntimeError("\(error)") }
+            do {
+                try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [replay])
+                if let record { try SafeOutput.checkFolder(record, option: "--record", notAnyOf: [replay]) }
+            } catch {
+                throw RuntimeError("\(error)")
+            }
         }
         // A bag's one topic is replayed as a folder of its frames, read from the bag.
         let source = try bag.map { LiveSession.SourceRequest.source(ReplaySource(FrameFolder($0.index))) } ?? sourceRequest()

@@ -2,6 +2,7 @@ import ArgumentParser
 import FrameCapture
 import MarkerDetection
 import MarkerShutter
+import RosBags
 
 /// `live --pattern auto`: the target identified before the session starts, from the replay's first
 /// frames or from the camera, whose frames are looked at until the target is known without doubt.
@@ -11,20 +12,29 @@ extension LiveCommand {
     /// - Parameters:
     ///   - replay: The folder replayed, if any.
     ///   - camera: The camera to look at otherwise, and what to ask it for.
-    func sessionDetector(replay: String?, camera: (path: String, settings: CaptureSettings), console: Console,
+    ///   - bag: The bag replayed, if it is one.
+    func sessionDetector(replay: String?, bag: BagInput?, camera: (path: String, settings: CaptureSettings), console: Console,
                          interruption: InterruptFlag) async throws -> MarkerDetector {
         guard detection.identifiesPattern else { return try detection.makeDetector() }
         let detector: MarkerDetector
-        if let replay {
-            let frames: [String]
-            do {
-                frames = RigRecording.isRig(replay)
-                    ? try RigRecording(folder: replay).frames.map(\.path)
-                    : try FrameFolder(path: replay, framesPerSecond: Double(fps)).frames.map(\.path)
-            } catch {
-                throw RuntimeError("cannot replay \(replay): \(error)")
+        if let bag {
+            detector = bag.index.topics.count >= 2
+                ? try detection.makeDetector(identifyingIn: bag.rigRecording())
+                : try detection.makeDetector(identifyingIn: FrameFolder(bag.index))
+        } else if let replay {
+            if RigRecording.isRig(replay) {
+                let recording: RigRecording
+                do { recording = try RigRecording(folder: replay) } catch { throw RuntimeError("cannot replay \(replay): \(error)") }
+                detector = try detection.makeDetector(identifyingIn: recording)
+            } else {
+                let folder: FrameFolder
+                do {
+                    folder = try FrameFolder(path: replay, framesPerSecond: Double(fps))
+                } catch {
+                    throw RuntimeError("cannot replay \(replay): \(error)")
+                }
+                detector = try detection.makeDetector(identifyingIn: folder)
             }
-            detector = try detection.makeDetector(identifyingIn: frames, source: replay)
         } else {
             detector = try await detection.makeDetector(
                 for: identifiedOnCamera(path: camera.path, settings: camera.settings, console: console, interruption: interruption))

@@ -114,7 +114,7 @@ struct LiveCommand: AsyncParsableCommand {
         if rigReplay { try validateRigReplay() }
         let window = preview ? try LivePreview.open(console: console) : nil  // without a display, before anything is opened
         defer { window?.close() }
-        let detector = try await sessionDetector(replay: replay, camera: identifyingCamera(), console: console, interruption: interruption)
+        let detector = try await sessionDetector(replay: replay, bag: bag, camera: identifyingCamera(), console: console, interruption: interruption)
         var configuration = LiveSession.Configuration(detector: detector, rule: detection.rule(for: detector.pattern),
                                                       hold: detection.holdDuration, pictures: out)
         configuration.automatic = auto

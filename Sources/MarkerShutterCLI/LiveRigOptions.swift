@@ -1,6 +1,7 @@
 import ArgumentParser
 import FrameCapture
 import MarkerShutter
+import SystemCalls
 
 /// The options of `live` for a rig: several cameras, one shutter for the set.
 struct LiveRigOptions: ParsableArguments {
@@ -47,6 +48,13 @@ struct LiveRigOptions: ParsableArguments {
             let device = String(text[text.index(after: equals)...])
             if let other = result.first(where: { $0.device == device }) {
                 throw ValidationError("--camera: \(other.name) and \(name) are both \(device): each camera of a rig is its own device")
+            }
+            // One device under two paths (a link in /dev/v4l/by-id, a second name of a file):
+            // links followed, a device by its number. A path that cannot be looked at is left to opening it.
+            if let identity = FileIdentity(path: device),
+               let other = result.first(where: { FileIdentity(path: $0.device) == identity }) {
+                throw ValidationError("--camera: \(other.name) and \(name) are one device (\(other.device) and \(device)): "
+                    + "each camera of a rig is its own device")
             }
             result.append(CameraArgument(name: name, device: device, settings: defaults, controls: controls))
         }

@@ -1,6 +1,7 @@
 import Debounce
 import Foundation
 import MarkerShutter
+import Synchronization
 
 /// How `live` shows a session on the terminal: the status line (at most ten times a second),
 /// shutter changes as lines when standard error is not a terminal, pictures (and calibration
@@ -16,6 +17,9 @@ struct LiveView: LiveSessionView {
     /// The cameras' names, for a rig of several; empty for one camera.
     let rigCameras: [String]
     private let statusUpdates: Throttler<String, ContinuousClock>
+    /// The first frame's time: the lines count seconds from it, the session's start (a camera's
+    /// own clock counts from the machine's start).
+    private let start = SessionStart()
 
     init(console: Console, goodCalibration: String?, keyboard: KeyboardInput, rigCameras: [String] = []) {
         self.console = console
@@ -36,16 +40,17 @@ struct LiveView: LiveSessionView {
         if !rigCameras.isEmpty { return showRig(event) }
         switch event {
         case .frame(let report, let shutterChanged, let guidance):
+            start.note(report.observation.time)
             statusUpdates.send(statusLine(report.step.state, at: report.observation.time, status: report.status) + "  "
                 + Self.coverageText(guidance))
             if shutterChanged, !console.isTerminal {
-                console.message(String(format: "t=%.3fs frame %d: shutter %@", report.observation.time.seconds,
+                console.message(String(format: "t=%.3fs frame %d: shutter %@", start.seconds(at: report.observation.time),
                                        report.observation.index, report.step.state.phase.description))
             }
         case .shutterExpired(let expiry):
             statusUpdates.send(statusLine(expiry.state, at: expiry.time, status: expiry.status))
             if !console.isTerminal {
-                console.message(String(format: "t=%.3fs no frame after frame %d: shutter %@", expiry.time.seconds,
+                console.message(String(format: "t=%.3fs no frame after frame %d: shutter %@", start.seconds(at: expiry.time),
                                        expiry.lastFrame, expiry.state.phase.description))
             }
         case .pictureSaved(let picture):
@@ -155,4 +160,15 @@ struct LiveView: LiveSessionView {
         return "\(fps) \(detect)  \(statistics.lastCounts.markers)/\(statistics.lastCounts.corners)  \(state.phase.text(at: time))  "
             + "\(saved) pic\(saved == 1 ? "" : "s")"
     }
+}
+
+/// When a session's frames began, on their clock: the first frame's time.
+private final class SessionStart: Sendable {
+    private let first = Mutex<FrameTime?>(nil)
+
+    /// Notes a frame's time; the first one noted is the start.
+    func note(_ time: FrameTime) { first.withLock { $0 = $0 ?? time } }
+
+    /// Seconds from the start to `time` (from `time` itself before any frame).
+    func seconds(at time: FrameTime) -> Double { first.withLock { ($0 ?? time).duration(to: time).inSeconds } }
 }

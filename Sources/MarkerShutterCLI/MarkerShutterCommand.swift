@@ -29,6 +29,10 @@ struct MarkerShutterCommand: AsyncParsableCommand {
     /// (help included) reached standard output: a failed write exits with status 1 and a message.
     static func main() async {
         StandardOutput.reserveClosedStreams()
+        if let refusal = ArgumentBytes.refusal(ArgumentBytes.process) {
+            FileHandle.standardError.write("Error: \(refusal)\n")
+            Foundation.exit(UsageError.status)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MarkerDetection
 import MarkerShutter
+import Pixels
 
 /// `--pattern auto` and `board --identify`: the target identified from the first frames or the
 /// photos given, what was found said on standard error.
@@ -40,20 +41,20 @@ enum PatternChoice {
         return found.identification
     }
 
-    /// The target the first readable frames of `files` show (`source` names them in messages):
-    /// `source: found PATTERN in N of M frames` on standard error.
+    /// The target `images` (the first readable frames of `source`) show: `source: found PATTERN in
+    /// N of M frames` on standard error.
     ///
     /// - Throws: `RuntimeError` with the doubt and the candidates when the frames leave doubt.
-    static func identified(inFiles files: [String], source: String) throws -> Pattern {
-        let found: (identification: PatternIdentification, files: [String])
+    static func identified(inImages images: [PixelBuffer], source: String) throws -> Pattern {
+        let identification: PatternIdentification
         do {
-            found = try identifier().identify(imageFiles: files)
+            identification = try identifier().identify(images)
         } catch let error as RuntimeError {
             throw error
         } catch {
             throw RuntimeError("cannot identify the target: \(error)")
         }
-        return try accepted(found.identification, source: source)
+        return try accepted(identification, source: source)
     }
 
     /// The identification's pattern, said on standard error; a doubt as a failure.

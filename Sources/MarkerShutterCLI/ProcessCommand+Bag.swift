@@ -27,6 +27,7 @@ extension ProcessCommand {
                 }
             }
             destination = try SafeOutput.destination(for: output ?? "-", replacing: force, inputs: input.inputs)
+            try SafeOutput.checkOutside(output ?? "-", folders: input.inputs)
         } catch {
             throw RuntimeError("\(error)")
         }

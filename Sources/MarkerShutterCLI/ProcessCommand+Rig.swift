@@ -29,6 +29,7 @@ extension ProcessCommand {
             let inputs = recording.frames.map(\.path)
                 + [FrameManifest.fileName, CamerasFile.fileName, EventsLine.fileName].map { (folder as NSString).appendingPathComponent($0) }
             destination = try SafeOutput.destination(for: output ?? "-", replacing: force, inputs: inputs)
+            try SafeOutput.checkOutside(output ?? "-", folders: [folder])
         } catch {
             throw RuntimeError("\(error)")
         }
@@ -38,7 +39,7 @@ extension ProcessCommand {
     /// Processes a rig's frames (a recording, or a bag's topics) into `destination`.
     func processRig(_ recording: RigRecording, destination: SafeOutput.Destination) throws {
         let rig = try rigRules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
-        let detector = try detection.makeDetector(identifyingIn: recording.frames.map(\.path), source: recording.folder)
+        let detector = try detection.makeDetector(identifyingIn: recording)
         var configuration = RigProcessRun.Configuration(recording: recording, rig: rig, detector: detector,
                                                         rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration

@@ -85,7 +85,7 @@ extension ProcessCommand {
             }
             let detector: MarkerDetector
             do {
-                detector = try given ?? detection.makeDetector(identifyingIn: frameFolder.frames.map(\.path), source: unit.folder)
+                detector = try given ?? detection.makeDetector(identifyingIn: frameFolder)
             } catch {
                 StandardError.write("marker-shutter: nothing to process: \(error)\n")
                 failures.append(unit.folder)

@@ -22,8 +22,8 @@ struct ProcessCommand: ParsableCommand {
             standard error.
 
             --output writes a new file, or replaces a regular file only with --force; `-` is standard \
-            output; a device, FIFO or symbolic link is written through. An output inside the input (a frame, \
-            the manifest, the frame folder for --annotate or --select) is refused before any work, and so \
+            output; a device, FIFO or symbolic link is written through. An output that is or lies inside the input \
+            (a frame, the manifest, a file or folder in the frame folder) is refused before any work, and so \
             are --annotate and --select naming one folder.
 
             Exit status: 0 every frame processed; 2 some frames unreadable (the rest processed) or some \
@@ -156,7 +156,7 @@ struct ProcessCommand: ParsableCommand {
     /// Processes one camera's frames: a folder, or a bag's topic (whose `inputs`, the bag, are never written).
     func process(_ frameFolder: FrameFolder, inputs: [String] = []) throws {
         let destination = try checkOutputs(frameFolder, inputs: inputs)
-        let detector = try detection.makeDetector(identifyingIn: frameFolder.frames.map(\.path), source: frameFolder.path)
+        let detector = try detection.makeDetector(identifyingIn: frameFolder)
         var configuration = ProcessRun.Configuration(folder: frameFolder, detector: detector, rule: detection.rule(for: detector.pattern))
         configuration.options.hold = detection.holdDuration
         noteCoreLimits()
@@ -215,8 +215,10 @@ struct ProcessCommand: ParsableCommand {
             }
             if let annotate, let select { try SafeOutput.checkDistinct(("--annotate", annotate), ("--select", select)) }
             let manifest = (frameFolder.path as NSString).appendingPathComponent(FrameManifest.fileName)
-            return try SafeOutput.destination(for: output ?? "-", replacing: force,
-                                                inputs: frameFolder.frames.map(\.path) + [manifest] + inputs)
+            let destination = try SafeOutput.destination(for: output ?? "-", replacing: force,
+                                                         inputs: frameFolder.frames.map(\.path) + [manifest] + inputs)
+            try SafeOutput.checkOutside(output ?? "-", folders: [frameFolder.path] + inputs)
+            return destination
         } catch {
             throw RuntimeError("\(error)")
         }

@@ -15,7 +15,10 @@ struct ServeOptions: ParsableArguments {
             + "this machine's host name off loopback, or an --allow-host name (any port, for tunnels); "
             + "a request that takes a picture or stops must come from the view's own page. "
             + "At most \(ConnectionLimits.largestMaximum) connections (a quarter of the open-file limit when that is fewer), "
-            + "\(ConnectionLimits.defaultPerClient) from one address; the longest idle is closed to make room.",
+            + "\(ConnectionLimits.defaultPerClient) from one address; the longest idle is closed to make room. "
+            + "At most a quarter of those stream images or events, \(ConnectionLimits.defaultStreamsPerClient) to one address "
+            + "(a new one ends the oldest); a client that leaves a write unread for "
+            + "\(ViewServer.Configuration.defaultWriteDeadline.components.seconds) s is disconnected.",
         valueName: "[address:]port"))
     var serve: String?
 

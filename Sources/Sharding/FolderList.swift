@@ -12,6 +12,9 @@ import MarkerShutter
 public struct FolderList: Sendable {
     /// The list file.
     public let path: String
+    /// The largest list read, in bytes (some hundred thousand folders).
+    public static let maximumBytes = 16 << 20
+
     /// The folders, in the list's order.
     public let folders: [String]
 
@@ -20,15 +23,21 @@ public struct FolderList: Sendable {
     /// - Throws: ``FolderListError`` when the file cannot be read, names no folder, or names one
     ///   folder twice.
     public init(path: String) throws(FolderListError) {
-        let text: String
+        let bytes: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            guard let file = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
+            defer { try? file.close() }
+            bytes = try file.read(upToCount: Self.maximumBytes + 1) ?? Data()
         } catch {
             throw .unreadable(path, (error as NSError).localizedFailureReason ?? error.localizedDescription)
         }
+        guard bytes.count <= Self.maximumBytes else { throw .tooLarge(path, limit: Self.maximumBytes) }
         var folders: [String] = []
         var lines: [String: Int] = [:]
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, rawBytes) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            guard let raw = String(validating: rawBytes, as: UTF8.self) else {
+                throw .notText(path, line: offset + 1, shown: FileNameText.terminalSafe(FileNameText.text(ofBytes: Array(rawBytes))))
+            }
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let resolved = URL(fileURLWithPath: line).standardizedFileURL.resolvingSymlinksInPath().path
@@ -73,6 +82,10 @@ public struct FolderList: Sendable {
 public enum FolderListError: Error, Equatable, CustomStringConvertible {
     /// The file cannot be read.
     case unreadable(String, String)
+    /// Larger than ``FolderList/maximumBytes``.
+    case tooLarge(String, limit: Int)
+    /// A line that is not UTF-8 (shown with each byte that is not written `\xFF`).
+    case notText(String, line: Int, shown: String)
     /// No folder in it.
     case empty(String)
     /// One folder on two lines.
@@ -81,6 +94,10 @@ public enum FolderListError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): "\(path): cannot be read: \(reason)"
+        case .tooLarge(let path, let limit): "\(path) is larger than the \(limit) bytes a folder list may have"
+        case .notText(let path, let line, let shown):
+            "\(path) line \(line), \(shown), is not UTF-8 (each byte that is not is shown as \\xFF): "
+                + "folders are named as UTF-8 text; list the folder through a symbolic link with a UTF-8 name, or rename it"
         case .empty(let path): "\(path) names no folder (one folder per line; # starts a comment)"
         case .twice(let path, let folder, let first, let second): "\(path) names \(folder) twice, on lines \(first) and \(second)"
         }

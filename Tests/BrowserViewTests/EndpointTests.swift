@@ -170,9 +170,9 @@ import Testing
             let first = try await onThread { try connection.readPart(boundary: Self.boundary) }
             #expect(abs(middleValue(try decodeJPEG(first.jpeg)) - 10) <= 2)
 
-            // After a frame, the viewer's stream rests for 1/10 s of the clock.
-            await clock.waitForSleepers(count: 1)
-            #expect(clock.sleeperDeadlines == [clock.now + .milliseconds(100)])
+            // After a frame, the viewer's stream rests for 1/10 s of the clock (the timer of the
+            // write's deadline, on the same clock, is gone once the write is done).
+            try await waitUntil { clock.sleeperDeadlines == [clock.now + .milliseconds(100)] }
             for value: UInt8 in [60, 110, 160] { feed.show(.pixels(try flatFrame(value))) }
             clock.advance(by: .milliseconds(100))
             // Frames shown meanwhile are not queued: the next part is the newest.
@@ -285,8 +285,8 @@ import Testing
         let feed = ViewFeed()
         feed.show(.pixels(try flatFrame(77, width: 320, height: 240)))
         feed.update(Self.held(frame: 9, since: 0.2, at: 0.3))
-        // Fifty clients, all from 127.0.0.1 here: one address's limit raised to let them all in.
-        let limits = ConnectionLimits(maximum: 128, perClient: 128)
+        // Fifty clients, all from 127.0.0.1 here: one address's limits raised to let them all in.
+        let limits = ConnectionLimits(maximum: 128, perClient: 128, streams: 64, streamsPerClient: 64)
         try await withServer(feed: feed, configuration: .init(address: ServeAddress(port: 0), viewFPS: 120, connectionLimits: limits)) { _, port async throws in
             let connections = try (0..<50).map { _ in try TestConnection(port: port) }
             let outcomes = try await withThrowingTaskGroup(of: String.self) { group in

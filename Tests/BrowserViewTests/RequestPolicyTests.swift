@@ -115,6 +115,8 @@ import Testing
         #expect(ConnectionLimits.forOpenFileLimit(Int.max) == ConnectionLimits(maximum: 128, perClient: 32))
         #expect(ConnectionLimits.forOpenFileLimit(40) == ConnectionLimits(maximum: 10, perClient: 10))
         #expect(ConnectionLimits.forOpenFileLimit(0) == ConnectionLimits(maximum: 1, perClient: 1))
-        #expect(ConnectionLimits.forOpenFileLimit(256).description == "at most 64 connections, 32 from one address")
+        #expect(ConnectionLimits.forOpenFileLimit(256).description
+            == "at most 64 connections, 32 from one address; 16 streams, 16 from one address")
+        #expect(ConnectionLimits.forOpenFileLimit(40).streamsPerClient == 2, "a quarter of 40 is 10 connections: 2 streams")
     }
 }

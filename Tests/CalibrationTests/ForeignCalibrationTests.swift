@@ -83,7 +83,7 @@ struct ForeignCalibrationTests {
             name, info = parsers.readCalibration(sys.argv[1])
             print(json.dumps({"name": name, "model": info.distortion_model, "D": list(info.D), "K": list(info.K), "size": [info.width, info.height]}))
             """, ["\(root)/left.yaml"])
-        let read = try JSONSerialization.jsonObject(with: Data(ros.utf8)) as! [String: Any]
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(ros.utf8)) as? [String: Any])
         #expect(read["name"] as? String == "narrow_stereo")
         #expect(read["D"] as? [Double] == distortion)
         #expect(read["K"] as? [Double] == Self.k)

@@ -2,6 +2,7 @@ import Calibration
 import FileFormats
 import Foundation
 import MarkerDetection
+import Pixels
 import Testing
 
 /// Sidecars are input: every field is checked against its stated range, and a refusal names the
@@ -134,6 +135,28 @@ import Testing
         for name in names {
             let sidecar = try PictureSidecar(parsing: Data(contentsOf: URL(fileURLWithPath: seeds + "/" + name)))
             #expect(!sidecar.image.isEmpty, "\(name)")
+        }
+    }
+
+    /// A sidecar whose width and height are not its picture's is refused, naming both sizes: a
+    /// calibration is never made for a size its pictures do not have (`--undistort` would use it on
+    /// them). A picture of the sidecar's own size is accepted.
+    @Test func aSidecarWhoseSizeIsNotItsPicturesIsRefused() throws {
+        let views = try BadInputTests.views(4)
+        let folder = try SidecarFolder.write(views, pattern: "chessboard:9x6")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let size = views[1].imageSize
+        func picture(width: Int, height: Int) throws -> Data {
+            Data(try ImageFile.encode(try PixelBuffer(width: width, height: height, format: .gray8), as: .png))
+        }
+        try picture(width: size.width, height: size.height).write(to: URL(fileURLWithPath: folder + "/capture_0002.png"))
+        #expect(try PictureSet(folder: folder, pattern: nil).views.count == 4)
+
+        try picture(width: size.width / 2, height: size.height / 2).write(to: URL(fileURLWithPath: folder + "/capture_0002.png"))
+        let reason = "corrupted sidecar: it gives capture_0002.png as \(size.width)x\(size.height) pixels, "
+            + "but the picture is \(size.width / 2)x\(size.height / 2)"
+        #expect(throws: CalibrationError.unreadableInput(path: folder + "/capture_0002.json", reason: reason)) {
+            try PictureSet(folder: folder, pattern: nil)
         }
     }
 }

@@ -88,8 +88,8 @@ struct OtherToolsFilesTests {
 
     static func read(_ out: String) throws -> Read {
         let output = try Python.run(reader, [out])
-        let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
-        return Read(cameras: json["cameras"] as! [[String: Any]])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        return Read(cameras: try #require(json["cameras"] as? [[String: Any]]))
     }
 
     /// Writes each camera's views as `live`'s sidecars named after the view (`set_03.json`), so that
@@ -276,7 +276,7 @@ struct OtherToolsFilesTests {
             print(json.dumps({"px": float(np.abs(q.reshape(-1, 2) - qm).max()), "lensmodel": m.intrinsics()[0],
                               "size": m.imagersize().tolist(), "extrinsics": m.extrinsics_rt_fromref().tolist()}))
             """, [out])
-        let read = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
         let px = try #require(read["px"] as? Double)
         print("\(model): calibration.cameramodel projects \(px) px from calibration.yaml")
         #expect(px < 0.01)

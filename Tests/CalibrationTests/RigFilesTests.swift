@@ -1,4 +1,5 @@
 import Calibration
+import FileFormats
 import Foundation
 import MarkerDetection
 import Testing
@@ -163,7 +164,8 @@ struct RigFilesTests {
         }
     }
 
-    /// rig.json: the extrinsics with standard deviations and 95% intervals, and every set's epipolar error.
+    /// rig.json: the extrinsics with standard deviations and 95% intervals, and every set's epipolar
+    /// error, read by Foundation's JSONSerialization and by RigFile.
     @Test func rigJSONHoldsTheExtrinsicsWithTheirIntervals() throws {
         let (root, out, written) = try Self.solved()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -190,6 +192,18 @@ struct RigFilesTests {
         #expect(sets.allSatisfy { ($0["epipolar_error"] as? Double ?? -1) >= 0 })
         let stereo = try #require(json["stereo"] as? [String: Any])
         #expect(stereo.keys.sorted() == ["E", "F", "R", "T"])
+        // Read back by the format's own reader, exactly: every camera, the spread's degrees of freedom.
+        let read = try RigFile.read(Array(try Data(contentsOf: URL(fileURLWithPath: "\(out)/rig.json"))))
+        #expect(read.text == written.report.json)
+        #expect(read.cameras.map(\.name) == ["left", "right"] && read.sets.count == 13 && read.stereo != nil)
+        for (camera, result) in zip(read.cameras, written.report.result.cameras) {
+            #expect(camera.camera_matrix.map(\.value) == result.camera.cameraMatrix)
+            #expect(camera.distortion_coefficients.map(\.value) == result.camera.distortion)
+            #expect(camera.parameters.map(\.spread_dof) == result.parameters.map(\.spreadDegreesOfFreedom))
+            #expect(camera.extrinsics.translation.map(\.value) == result.extrinsics.pose.translation)
+        }
+        #expect(read.cameras[1].extrinsics.baseline.value.value == solved.value)
+        #expect(read.cameras[1].extrinsics.baseline.spread_dof == 9 && solved.spreadDegreesOfFreedom == 9)
     }
 
     static func expectClose(_ read: [Double], _ expected: [Double], sourceLocation: SourceLocation = #_sourceLocation) {

@@ -61,7 +61,7 @@ import Testing
         let process = try MarkerShutterBinary.run(["process", folder, "--pattern", "chessboard:9x6"])
         #expect(process.status == 1)
         #expect(process.standardError.contains(message), "\(process.standardError)")
-        let live = try MarkerShutterBinary.run(["live", "--replay", folder, "--pattern", "chessboard:9x6", "--out", folder + "/pictures"])
+        let live = try MarkerShutterBinary.run(["live", "--replay", folder, "--pattern", "chessboard:9x6", "--out", folder + "-pictures"])
         #expect(live.status == 1)
         #expect(live.standardError.contains(message), "\(live.standardError)")
     }
@@ -133,6 +133,21 @@ import Testing
     }
 
     /// Runs `script` in `sh -c` with the executable as `$0` and `arguments` as `$1`...; standard error is captured.
+    /// Swift reads arguments as UTF-8, replacing what is not, so a folder named with other bytes
+    /// used to reach the command as another name and fail with "no such file". It is refused first,
+    /// by every command, with its bytes shown and what to do.
+    @Test func anArgumentThatIsNotUTF8IsRefusedSayingSo() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for command in ["process", "calibrate"] {
+            let result = try Self.runInShell(
+                "named=\"$1/$(printf 'frames\\377')\"; mkdir -p \"$named\" && exec \"$0\" \(command) \"$named\"", folder)
+            #expect(result.status == 64, "\(command): \(result.standardError)")
+            #expect(result.standardError.contains("argument 2, \(folder)/frames\\xFF, is not UTF-8"), "\(result.standardError)")
+            #expect(result.standardError.contains("through a symbolic link with a UTF-8 name"), "\(result.standardError)")
+        }
+    }
+
     static func runInShell(_ script: String, _ arguments: String...) throws -> (status: Int32, standardError: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -37,6 +37,31 @@ import Testing
         try MarkerShutterBinary.expectUsageError(arguments, message: message)
     }
 
+    /// One device under two paths (a link such as `/dev/v4l/by-id/...`, a file's second name, as
+    /// an emulated camera's file may have) is refused, both paths named; two devices are not.
+    @Test func oneDeviceUnderTwoPathsIsRefused() throws {
+        let folder = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data().write(to: URL(fileURLWithPath: folder + "/video0"))
+        try Data().write(to: URL(fileURLWithPath: folder + "/video2"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/by-id-camera", withDestinationPath: folder + "/video0")
+        try FileManager.default.linkItem(atPath: folder + "/video0", toPath: folder + "/video0-again")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/null-link", withDestinationPath: "/dev/null")
+        for (left, right) in [(folder + "/video0", folder + "/by-id-camera"), (folder + "/video0-again", folder + "/video0"),
+                              ("/dev/null", folder + "/null-link")] {
+            try MarkerShutterBinary.expectUsageError(
+                ["live", "--camera", "left=\(left)", "--camera", "middle=\(folder)/video2", "--camera", "right=\(right)", "--out", "picks"],
+                message: "--camera: left and right are one device (\(left) and \(right)): each camera of a rig is its own device\n")
+        }
+        // Two files, two devices: past the arguments, to opening them (which a file that is no camera fails).
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try MarkerShutterBinary.run(["live", "--camera", "left=\(folder)/video0", "--camera", "right=\(folder)/video2",
+                                                  "--pattern", "charuco:5x7:DICT_6X6_250", "--out", "picks"], in: scratch)
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(!result.standardError.contains("one device"), "\(result.standardError)")
+    }
+
     /// A rig's recording with its cameras named and the manifest given.
     static func recording(_ manifest: String) throws -> String {
         let folder = try MarkerShutterBinary.temporaryFolder()

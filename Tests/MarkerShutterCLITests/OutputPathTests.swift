@@ -114,6 +114,8 @@ import Testing
             (["--output", frames + "/a.jpg", "--force"], "would overwrite the input \(frames)/a.jpg"),
             (["--annotate", frames], "--annotate \(frames) would overwrite the input \(frames)"),
             (["--select", frames + "/."], "--select \(frames)/. would overwrite the input \(frames)"),
+            (["--select", frames + "/picks"], "--select \(frames)/picks is inside the input folder \(frames), which is never written into"),
+            (["--output", frames + "/rows.jsonl"], "\(frames)/rows.jsonl is inside the input folder \(frames), which is never written into"),
             (["--annotate", frames + "-out", "--select", frames + "-out/"],
              "--annotate \(frames)-out and --select \(frames)-out/ are one folder: give each its own"),
         ]
@@ -130,6 +132,16 @@ import Testing
         let live = try MarkerShutterBinary.run(["live", "--replay", frames, "--out", frames + "/", "--pattern", "chessboard:9x6"])
         #expect(live.status == 1)
         #expect(live.standardError.contains("--out \(frames)/ would overwrite the input \(frames)"), "\(live.standardError)")
+        let inside: [([String], String)] = [
+            (["--out", frames + "/sets"], "--out \(frames)/sets is inside the input folder \(frames)"),
+            (["--out", frames + "-sets", "--record", frames + "/again"], "--record \(frames)/again is inside the input folder \(frames)"),
+        ]
+        for (options, message) in inside {
+            let refused = try MarkerShutterBinary.run(["live", "--replay", frames, "--pattern", "chessboard:9x6"] + options)
+            #expect(refused.status == 1, "\(options)")
+            #expect(refused.standardError.contains(message), "\(refused.standardError)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: frames + "-sets"), "nothing made")
         #expect(try FileManager.default.contentsOfDirectory(atPath: frames).sorted() == ["a.jpg", "a.png"])
     }
 

@@ -148,6 +148,14 @@ import Testing
         #expect(result.standardError.contains(
             "the baseline is within its interval of zero: as far as these sets tell, copy sees from where left does"),
             "\(result.standardError)")
+        #expect(result.standardError.contains("no stereo rectification (R1, R2, P1, P2, Q) is written"), "\(result.standardError)")
+        // Nothing divides by the baseline: no rectification, and no Q of 1e15.
+        let rig = try String(contentsOfFile: scratch + "/out/rig.yaml", encoding: .utf8)
+        #expect(rig.contains("T: !!opencv-matrix"), "the pose is written")
+        for key in ["R1:", "R2:", "P1:", "P2:", "Q:"] { #expect(!rig.contains(key), "\(key) in \(rig)") }
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch + "/out/rig.json"))) as? [String: Any]
+        let pair = (json?["pairs"] as? [[String: Any]])?.first
+        #expect(pair != nil && (pair?["Q"] == nil || pair?["Q"] is NSNull), "\(String(describing: pair))")
     }
 
     /// Usage mistakes: one --camera, a folder and --camera together, --camera without a folder,

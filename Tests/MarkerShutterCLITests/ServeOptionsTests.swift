@@ -44,5 +44,7 @@ import Testing
         #expect(help.contains("Requests must name this server in their Host: the address they arrived at, localhost on loopback, "
             + "this machine's host name off loopback, or an --allow-host name (any port, for tunnels)"))
         #expect(help.contains("At most 128 connections (a quarter of the open-file limit when that is fewer), 32 from one address"))
+        #expect(help.contains("At most a quarter of those stream images or events, 16 to one address (a new one ends the oldest); "
+            + "a client that leaves a write unread for 5 s is disconnected."))
     }
 }

@@ -58,6 +58,7 @@ extension LiveTests {
             #expect(abs(baseline - 3.3265) < 0.01 * 3.3265, "\(placed)")
             // The background solves said what they found as they ended.
             #expect(lines.contains { $0.hasPrefix("rig calibration: ") && $0.contains(" sets, RMS ") }, "\(result.standardError)")
+            for line in lines where line.hasPrefix("rig calibration: ") { print(line) }
             for file in ["rig.yaml", "rig.json", "camera_info/left.yaml", "mrcal/right.cameramodel", "left-alone/calibration.yaml",
                          "right-alone/calibration.yaml"] {
                 #expect(FileManager.default.fileExists(atPath: calibration + "/" + file), "\(file)")

@@ -27,6 +27,9 @@ extension LiveTests {
             let result = try await process.wait(timeout: .seconds(30))
 
             let output = LiveOutput(result)
+            // Times count from the session's first frame, not from the machine's start (the camera's clock).
+            let first = result.standardError.split(separator: "\n").first { $0.hasPrefix("t=") }
+            #expect(first == "t=0.000s frame 0: shutter enabled", "\(result.standardError)")
             let held = try #require(output.phaseChanges.last, "\(result.standardError)")
             #expect(held.phase == "held", "\(result.standardError)")
             let line = try #require(result.standardError.firstMatch(

@@ -42,4 +42,23 @@ import Testing
         try "# nothing\n\n".write(toFile: scratch + "/empty.txt", atomically: true, encoding: .utf8)
         #expect(throws: FolderListError.empty(scratch + "/empty.txt")) { try FolderList(path: scratch + "/empty.txt") }
     }
+
+    /// A line that is not UTF-8 is named by its number, its bytes shown, rather than making the
+    /// whole list "cannot be read"; a list larger than the limit is refused unread.
+    @Test func aLineThatIsNotUTF8OrAListTooLargeIsRefusedSayingWhy() throws {
+        let scratch = try TestPaths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try Data("/data/a\n/data/b\u{FF}d\n".utf8 + [0x2F, 0x78, 0xFF, 0x0A]).write(to: URL(fileURLWithPath: scratch + "/bytes.txt"))
+        #expect(throws: FolderListError.notText(scratch + "/bytes.txt", line: 3, shown: "/x\\xFF")) {
+            try FolderList(path: scratch + "/bytes.txt")
+        }
+        #expect(FolderListError.notText("l", line: 3, shown: "/x\\xFF").description.hasPrefix("l line 3, /x\\xFF, is not UTF-8"))
+        #expect(FileManager.default.createFile(atPath: scratch + "/large.txt", contents: nil))
+        let large = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + "/large.txt"))
+        try large.truncate(atOffset: UInt64(FolderList.maximumBytes + 1))
+        try large.close()
+        #expect(throws: FolderListError.tooLarge(scratch + "/large.txt", limit: FolderList.maximumBytes)) {
+            try FolderList(path: scratch + "/large.txt")
+        }
+    }
 }

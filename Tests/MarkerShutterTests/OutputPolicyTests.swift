@@ -52,7 +52,21 @@ import Testing
         #expect(throws: OutputError.isInput("--annotate \(folder)/.", input: folder)) {
             try SafeOutput.checkFolder(folder + "/.", option: "--annotate", notAnyOf: [folder])
         }
-        try SafeOutput.checkFolder(folder + "/new", option: "--select", notAnyOf: [folder])
+        // Nothing is written inside an input folder either: a new folder in it, or one reached through a link.
+        #expect(throws: OutputError.insideInput("--select \(folder)/new", folder: folder)) {
+            try SafeOutput.checkFolder(folder + "/new", option: "--select", notAnyOf: [folder])
+        }
+        let outside = folder + "-outside"
+        try FileManager.default.createSymbolicLink(atPath: outside, withDestinationPath: folder)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        #expect(throws: OutputError.insideInput("--annotate \(outside)/new/deeper", folder: folder)) {
+            try SafeOutput.checkFolder(outside + "/new/deeper", option: "--annotate", notAnyOf: [folder])
+        }
+        #expect(throws: OutputError.insideInput(outside + "/rows.jsonl", folder: folder)) {
+            try SafeOutput.checkOutside(outside + "/rows.jsonl", folders: [folder])
+        }
+        try SafeOutput.checkFolder(folder + "-sibling", option: "--select", notAnyOf: [folder])
+        try SafeOutput.checkOutside("-", folders: [folder])
     }
 
     @Test func twoOutputFoldersAreNeverOneWhetherTheyExistOrNot() throws {

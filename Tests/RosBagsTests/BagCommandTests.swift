@@ -88,9 +88,32 @@ import Testing
         #expect(rigOption.error.contains("--require goes with a rig: name two topics or more with --topic"))
         let folderTopic = try Self.run(["process", root, "--topic", "/x"])
         #expect(folderTopic.status == 64)
-        let noPattern = try Self.run(["calibrate", bag, "--topic", "/stereo/left/image_raw"])
-        #expect(noPattern.status == 64)
-        #expect(noPattern.error.contains("a bag holds no stored detections: name the target with --pattern"))
+    }
+
+    /// `--pattern auto`, and `calibrate` without --pattern, identify the target from the topics'
+    /// first frames, read from the bag (OpenCV's stereo sample: a 9x6 chessboard), and go on as
+    /// with the pattern given.
+    @Test(.enabled(if: RigBagTests.available, "OpenCV's stereo sample is not installed (Debian's opencv-doc)"))
+    func theTargetIsIdentifiedFromABagsFrames() throws {
+        let (root, bags) = try Self.bags
+        let bag = bags[0]
+        let left = ["--topic", "/stereo/left/image_raw/compressed"]
+        let given = try Self.run(["process", bag] + left + ["--pattern", "chessboard:9x6"])
+        let identified = try Self.run(["process", bag] + left + ["--pattern", "auto"])
+        #expect(identified.status == 0, "\(identified.error)")
+        #expect(identified.error.hasPrefix("\(bag): found chessboard:9x6 in 5 of 5 frames\n"), "\(identified.error)")
+        func withoutTimes(_ rows: [[String: Any]]) throws -> [Data] {
+            try rows.map { row in try JSONSerialization.data(withJSONObject: row.filter { $0.key != "detect_ms" }, options: [.sortedKeys]) }
+        }
+        #expect(try withoutTimes(identified.rows) == withoutTimes(given.rows), "the same rows as with the pattern given")
+        #expect(identified.rows.count == 14)
+
+        let rig = try Self.run(["calibrate", bag, "--topic", "/stereo/left/image_raw/compressed", "--topic",
+                                "/stereo/right/image_raw/compressed", "--out", "\(root)/identified-rig"])
+        #expect(rig.status == 0, "\(rig.error)")
+        #expect(rig.error.hasPrefix("\(bag): found chessboard:9x6 in 5 of 5 frames\n"), "\(rig.error)")
+        #expect(rig.error.contains("detected chessboard:9x6 in 14 frames"), "\(rig.error)")
+        #expect(FileManager.default.fileExists(atPath: "\(root)/identified-rig/rig.yaml"))
     }
 
     @Test(.enabled(if: RigBagTests.available, "OpenCV's stereo sample is not installed (Debian's opencv-doc)"))

@@ -3,25 +3,29 @@ import NIOCore
 
 /// The two long-lived responses: the image stream and the event stream. Each client waits for a
 /// newer value and then reads the newest, so a slow client skips values and nothing queues; a
-/// client that goes away cancels its loop at once.
+/// client that goes away cancels its loop at once. Each is counted as a stream of its connection's
+/// client (``ConnectionLimits/streams``) while it is sent.
 extension ViewServer {
     /// The boundary between JPEG parts of `/stream.mjpg`.
     static let boundary = "markershutterframe"
 
-    func mjpegResponse(_ request: Request) -> Response {
-        longLived(request, contentType: "multipart/x-mixed-replace; boundary=\(Self.boundary)", audience: .viewers) { server, writer in
+    func mjpegResponse(_ request: Request, on connection: ObjectIdentifier) -> Response {
+        longLived(request, on: connection, contentType: "multipart/x-mixed-replace; boundary=\(Self.boundary)", audience: .viewers) { server, writer in
             try await server.streamFrames(to: &writer)
         }
     }
 
-    /// A response whose body `stream` writes until the feed ends; counted in `audience` meanwhile,
-    /// and ended at once, without error, when the client hangs up.
+    /// A response whose body `stream` writes until the feed ends; counted in `audience` and as a
+    /// stream of `connection` meanwhile, and ended at once, without error, when the client hangs up
+    /// (or its connection is closed to make room for a newer stream).
     private func longLived(
-        _ request: Request, contentType: String, audience: ViewFeed.Audience,
+        _ request: Request, on connection: ObjectIdentifier, contentType: String, audience: ViewFeed.Audience,
         _ stream: @escaping @Sendable (ViewServer, inout any ResponseBodyWriter) async throws -> Void
     ) -> Response {
         let headers: HTTPFields = [.contentType: contentType, .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { [self] writer in
+            connections.streamBegan(connection)
+            defer { connections.streamEnded(connection) }
             feed.joined(audience)
             defer { feed.left(audience) }
             do {
@@ -67,8 +71,8 @@ extension ViewServer {
         try await clock.sleep(for: interval)
     }
 
-    func eventResponse(_ request: Request) -> Response {
-        longLived(request, contentType: "text/event-stream", audience: .listeners) { server, writer in
+    func eventResponse(_ request: Request, on connection: ObjectIdentifier) -> Response {
+        longLived(request, on: connection, contentType: "text/event-stream", audience: .listeners) { server, writer in
             try await server.streamEvents(to: &writer)
         }
     }

@@ -21,7 +21,8 @@ import Synchronization
 /// Every request is checked first (``ViewRequestPolicy``): a `Host` that is not the server's gets
 /// 421, a request that changes something from another site's page 403, and, with a token
 /// (``ViewAccess``), a request without it 401. Every answer forbids framing and type sniffing.
-/// Connections are held to ``ConnectionLimits``.
+/// Connections and streams are held to ``ConnectionLimits``, and a client that does not read what
+/// it is sent within ``Configuration/writeDeadline`` is disconnected.
 ///
 /// ```swift
 /// let feed = ViewFeed()
@@ -48,20 +49,27 @@ public final class ViewServer: Sendable {
         /// How many connections stay open; `nil`: ``ConnectionLimits/forOpenFileLimit(_:)`` of the
         /// process's limit when the server is made.
         public var connectionLimits: ConnectionLimits?
-        /// The clock that paces the stream (a manual clock in tests).
+        /// How long one write to a client (the head of an answer, a part of a stream) may wait for
+        /// the client to read before its connection is closed (``defaultWriteDeadline``).
+        public var writeDeadline: Duration
+        /// A client that has not taken a write for this long is taken to have stopped reading.
+        public static let defaultWriteDeadline = Duration.seconds(5)
+        /// The clock that paces the stream and times the writes (a manual clock in tests).
         public var clock: any Clock<Duration>
 
         /// A configuration: no token, no further host names, 15 frames per second, quality 80,
-        /// connection limits for the process's open-file limit, the continuous clock.
+        /// connection limits for the process's open-file limit, writes that must be taken within
+        /// ``defaultWriteDeadline``, the continuous clock.
         public init(address: ServeAddress, access: ViewAccess = .open, allowedHosts: [String] = [], viewFPS: Int = 15,
                     jpegQuality: Int = 80, connectionLimits: ConnectionLimits? = nil,
-                    clock: any Clock<Duration> = ContinuousClock()) {
+                    writeDeadline: Duration = defaultWriteDeadline, clock: any Clock<Duration> = ContinuousClock()) {
             self.address = address
             self.access = access
             self.allowedHosts = allowedHosts
             self.connectionLimits = connectionLimits
             self.viewFPS = viewFPS
             self.jpegQuality = jpegQuality
+            self.writeDeadline = writeDeadline
             self.clock = clock
         }
     }
@@ -83,7 +91,7 @@ public final class ViewServer: Sendable {
     public let configuration: Configuration
     private let commands: CommandHandler
     private let policy: ViewRequestPolicy
-    private let connections: ConnectionRegistry
+    let connections: ConnectionRegistry
     private let group = Mutex<(group: ServiceGroup?, stopped: Bool)>((nil, false))
 
     /// A server for `feed`; nothing listens until ``run(onListening:)``.
@@ -161,10 +169,14 @@ public final class ViewServer: Sendable {
     /// How many connections are open now.
     var openConnections: Int { connections.count }
 
+    /// How many image and event streams are being sent now.
+    var openStreams: Int { connections.streamCount }
+
     private func makeRouter() -> Router<ViewContext> {
         let router = Router(context: ViewContext.self)
         router.add(middleware: SecurityHeaders())
-        router.add(middleware: ConnectionActivity(registry: connections))
+        router.add(middleware: ConnectionActivity(
+            registry: connections, deadline: WriteDeadline(limit: configuration.writeDeadline, clock: configuration.clock)))
         router.add(middleware: RequestCheck(policy: policy))
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
@@ -180,8 +192,8 @@ public final class ViewServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(bytes: png)))
         }
-        router.get("/stream.mjpg") { [self] request, _ in mjpegResponse(request) }
-        router.get("/events") { [self] request, _ in eventResponse(request) }
+        router.get("/stream.mjpg") { [self] request, context in mjpegResponse(request, on: context.connection) }
+        router.get("/events") { [self] request, context in eventResponse(request, on: context.connection) }
         router.post("/capture") { [self] _, _ in await answer(.capture) }
         router.post("/stop") { [self] _, _ in await answer(.stop(reason: Self.stopReason)) }
         return router

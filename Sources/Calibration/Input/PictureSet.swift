@@ -105,6 +105,7 @@ public struct PictureSet: Sendable {
             let all = found.map { sidecar in resized ? layout.view(named: sidecar.2.name, sidecar.3) : sidecar.2 }
             (views, empty, withTarget) = Self.sorted(all, notFound: "no target corners")
             files = Dictionary(images.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
+            try Self.checkSizes(found.map { (sidecar: $0.0, picture: $0.2.name, size: $0.3.imageSize) }, files: files, in: folder)
         } else {
             guard !images.isEmpty else { throw .unreadableInput(path: folder, reason: "it holds no JPEG, PNG, BMP or TIFF images") }
             if let pattern {
@@ -221,6 +222,27 @@ public struct PictureSet: Sendable {
             boardCorners: sidecar.corners.map { BoardCorner(id: $0.id, point: point($0.point)) }, sharpness: nil, duration: .zero)
         let layout = try TargetLayout(pattern)
         return (entry.text, pattern, layout.view(named: sidecar.image, detection), detection)
+    }
+
+    /// Checks that each sidecar gives its picture's own width and height, as the picture's header
+    /// says them, so that no calibration is made for a size its pictures do not have. A picture
+    /// that is missing, or whose header cannot be read, is not compared (the sidecar alone is used).
+    ///
+    /// - Throws: ``CalibrationError/unreadableInput(path:reason:)`` naming the sidecar and both sizes.
+    private static func checkSizes(_ sidecars: [(sidecar: String, picture: String, size: ImageSize)],
+                                   files: [String: FolderEntry], in folder: String) throws(CalibrationError)
+    {
+        for (sidecar, picture, size) in sidecars {
+            guard let entry = files[picture],
+                  let bytes = try? entry.contents(in: folder, limit: ImageFile.fileByteLimit),
+                  let header = try? ImageFile.header(of: [UInt8](bytes)) else { continue }
+            guard header.width == size.width, header.height == size.height else {
+                throw .unreadableInput(
+                    path: (folder as NSString).appendingPathComponent(sidecar),
+                    reason: "corrupted sidecar: it gives \(picture) as \(size.width)x\(size.height) pixels, "
+                        + "but the picture is \(header.width)x\(header.height)")
+            }
+        }
     }
 
     /// The target the first pictures that can be read show.

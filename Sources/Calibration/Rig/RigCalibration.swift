@@ -271,7 +271,11 @@ public enum RigCalibration {
         setNames: [String]
     ) throws(CalibrationError) -> RigCalibrationResult.Pair {
         let one = cameras[first].camera, two = cameras[second].camera
-        guard (one.model == .fisheye) == (two.model == .fisheye) else {
+        // A baseline within its interval of zero (one camera's pictures twice) has no stereo
+        // geometry: a rectification of it would divide by nearly nothing (Q entries of 1e15).
+        let baseline = cameras[second].extrinsics.baseline
+        let apart = first != 0 || baseline.value > baseline.interval95
+        guard apart, (one.model == .fisheye) == (two.model == .fisheye) else {
             return RigCalibrationResult.Pair(first: first, second: second, rectification: nil, epipolarErrors: [:])
         }
         let pose = cameras[second].extrinsics.pose.composed(after: cameras[first].extrinsics.pose.inverse)

@@ -223,7 +223,7 @@ public struct RigReport: Sendable {
             if !(baseline.value > baseline.interval95) {
                 lines.append(
                     "    the baseline is within its interval of zero: as far as these sets tell, \(camera.name) sees from where "
-                        + "\(result.cameras[0].name) does (one camera's pictures twice?); the stereo rectification (P2, Q) means nothing")
+                        + "\(result.cameras[0].name) does (one camera's pictures twice?); no stereo rectification (R1, R2, P1, P2, Q) is written")
             }
             if baseline.spread > 0 || angle.spread > 0 {
                 lines.append(

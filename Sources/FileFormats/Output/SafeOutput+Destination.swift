@@ -49,33 +49,33 @@ extension SafeOutput {
         return isLink || !isRegular ? .through(argument) : .replacing(argument)
     }
 
-    /// Checks that a folder the command writes into is none of the folders it reads.
+    /// Checks that a folder the command writes into is none of the folders it reads and lies inside
+    /// none of them (the one rule every command keeps: nothing is written into an input folder).
     ///
     /// - Parameters:
     ///   - folder: The folder to write into (it may not exist yet).
     ///   - option: The option that named it, for the message (`"--annotate"`).
-    ///   - inputFolders: The folders the command reads.
-    /// - Throws: ``OutputError/isInput(_:input:)`` when `folder` is one of `inputFolders`.
+    ///   - inputFolders: The folders the command reads (a file among them is skipped: nothing lies inside it).
+    /// - Throws: ``OutputError/isInput(_:input:)`` when `folder` is one of `inputFolders`,
+    ///   ``OutputError/insideInput(_:folder:)`` when it lies inside one.
     public static func checkFolder(_ folder: String, option: String, notAnyOf inputFolders: [String]) throws(OutputError) {
         var status = stat()
-        guard stat(folder, &status) == 0 else { return }
-        if let input = inputFolders.first(where: { sameFile($0, status) }) {
+        if stat(folder, &status) == 0, let input = inputFolders.first(where: { sameFile($0, status) }) {
             throw .isInput("\(option) \(folder)", input: input)
         }
+        try checkOutside(folder, named: "\(option) \(folder)", folders: inputFolders)
     }
 
     /// Checks that `path` (a file or folder to write, existing or not; `-` is standard output) is
     /// none of `folders` and lies inside none of them, links resolved.
     ///
+    /// - Parameter name: How the message names the path (the option and the path, say); the path itself by default.
     /// - Throws: ``OutputError/insideInput(_:folder:)`` naming the folder.
-    public static func checkOutside(_ path: String, folders: [String]) throws(OutputError) {
+    public static func checkOutside(_ path: String, named name: String? = nil, folders: [String]) throws(OutputError) {
         guard path != "-" else { return }
         let destination = Folder.resolved(path)
-        for folder in folders {
-            let source = Folder.resolved(folder)
-            if destination == source || destination.hasPrefix(source == "/" ? "/" : source + "/") {
-                throw .insideInput(path, folder: folder)
-            }
+        if let folder = folders.first(where: { Folder.lies(destination, inside: Folder.resolved($0)) }) {
+            throw .insideInput(name ?? path, folder: folder)
         }
     }
 

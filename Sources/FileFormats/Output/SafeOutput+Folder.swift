@@ -77,8 +77,7 @@ extension SafeOutput {
         ///
         /// - Throws: ``OutputError/notWritten(path:reason:)`` saying why not.
         public static func check(path: String, input: String?) throws(OutputError) {
-            let destination = resolved(path)
-            if let input, case let source = resolved(input), destination == source || destination.hasPrefix(source + "/") {
+            if let input, lies(resolved(path), inside: resolved(input)) {
                 throw .notWritten(path: path, reason: "it is inside the input folder \(input), which is never written into")
             }
             var status = stat()
@@ -266,6 +265,11 @@ extension SafeOutput {
                 guard code == 0 else { try fail(target, SystemCallError(call: "rename", errno: code)) }
                 steps.append(.moved(name))
             }
+        }
+
+        /// Whether the resolved path `path` is the resolved folder `folder` or lies inside it.
+        package static func lies(_ path: String, inside folder: String) -> Bool {
+            path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
         }
 
         /// An absolute path with symbolic links resolved as far as the path exists.

@@ -1,6 +1,6 @@
 import Foundation
 import MarkerDetection
-import Pixels
+package import Pixels
 
 extension FrameFolder.Frame {
     /// Decodes the frame's file, with every check of ``ImageFile/read(_:pixelLimit:channels:)``: a file
@@ -66,12 +66,37 @@ extension ImageFileError {
 }
 
 extension RigRecording.Frame {
-    /// Reads the frame's pixels (BGR): through its ``content`` when it has one (a message of a
-    /// bag), else the file at ``path``.
+    /// Reads the frame's pixels (BGR by default): through its ``content`` when it has one (a
+    /// message of a bag), else the file at ``path``.
     ///
     /// - Throws: ``ImageFileError`` naming the frame as ``path`` shows it.
-    func readPixels() throws(ImageFileError) -> PixelBuffer {
-        if let content { return try content.content.pixels(channels: .bgr, pixelLimit: ImageFile.defaultPixelLimit) }
-        return try ImageFile.read(path)
+    func readPixels(channels: ImageFile.Channels = .bgr) throws(ImageFileError) -> PixelBuffer {
+        if let content { return try content.content.pixels(channels: channels, pixelLimit: ImageFile.defaultPixelLimit) }
+        return try ImageFile.read(path, channels: channels)
+    }
+}
+
+/// The frames `--pattern auto` identifies the target from: the first that can be read, decoded as
+/// gray and large enough to detect in, wherever they are read from (a file, a file whose name is
+/// not UTF-8, a message of a bag); the others are passed over.
+package enum IdentificationFrames {
+    /// Up to `limit` such frames of `folder`, in its order.
+    package static func first(_ limit: Int, of folder: FrameFolder) -> [PixelBuffer] {
+        first(limit, of: folder.frames) { frame throws(ImageFileError) in try frame.readPixels(channels: .gray) }
+    }
+
+    /// Up to `limit` such frames of `recording`, in its manifest's order (every camera's).
+    package static func first(_ limit: Int, of recording: RigRecording) -> [PixelBuffer] {
+        first(limit, of: recording.frames) { frame throws(ImageFileError) in try frame.readPixels(channels: .gray) }
+    }
+
+    private static func first<Frame>(_ limit: Int, of frames: [Frame], read: (Frame) throws(ImageFileError) -> PixelBuffer) -> [PixelBuffer] {
+        var images: [PixelBuffer] = []
+        for frame in frames where images.count < limit {
+            guard let image = try? read(frame),
+                  image.width >= MarkerDetector.minimumImageSide, image.height >= MarkerDetector.minimumImageSide else { continue }
+            images.append(image)
+        }
+        return images
     }
 }

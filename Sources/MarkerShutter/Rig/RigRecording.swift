@@ -186,35 +186,61 @@ package struct RigRecording: Sendable {
         steps = try Self.steps(eventsPath, frames: frames, cameras: cameras.map(\.name))
     }
 
-    /// Reads `events.jsonl`: every frame of the manifest observed once, each camera's in the manifest's order.
+    /// The most bytes an `events.jsonl` may have: four times a manifest's.
+    static let eventsBytes = InputLimits.manifestBytes * 4
+
+    /// Reads `events.jsonl`, one line at a time: every frame of the manifest observed once, each
+    /// camera's in the manifest's order; each camera's arrivals in the order they were taken; time
+    /// moving on to no earlier than the newest arrival before it (a live rig moves its time on from
+    /// its newest frame, whichever camera's: from one move to the next it may go back by how much
+    /// longer the newer frame took to arrive, and different cameras' arrivals need not be in time order).
     private static func steps(_ path: String, frames: [Frame], cameras: [String]) throws(RigRecordingError) -> [Step] {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= InputLimits.manifestBytes * 4, let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw RigRecordingError("\(path) cannot be read, or is larger than \(InputLimits.manifestBytes * 4) bytes")
+        var reader: TextLineReader
+        do {
+            reader = try TextLineReader(path: path, byteLimit: eventsBytes, lineLimit: EventsLine.maximumLineBytes)
+        } catch {
+            throw RigRecordingError(Self.explanation(of: error, path: path))
         }
         var steps: [Step] = []
         var nextFrame = 0
-        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-        for (offset, scalars) in lines.enumerated() {
-            let trimmed = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty { continue }
-            func bad(_ reason: String) -> RigRecordingError { RigRecordingError("\(path) line \(offset + 1): \(reason)") }
+        var lastArrival: [FrameTime?] = Array(repeating: nil, count: cameras.count)
+        var newestArrival: FrameTime?
+        func time(_ seconds: Double) -> FrameTime { FrameTime(.microseconds(Int64((seconds * 1e6).rounded()))) }
+        func seconds(_ time: FrameTime) -> String { ManifestLine.secondsText(time.seconds) }
+        while true {
+            let text: String?
+            do {
+                text = try reader.next()
+            } catch {
+                throw RigRecordingError(Self.explanation(of: error, path: path))
+            }
+            guard let text else { break }
+            if text.utf8.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) { continue }
+            let number = reader.lineNumber
+            func bad(_ reason: String) -> RigRecordingError { RigRecordingError("\(path) line \(number): \(reason)") }
             func camera(_ name: String) throws(RigRecordingError) -> Int {
                 guard let index = cameras.firstIndex(of: name) else {
                     throw bad("camera \"\(FileNameText.escaped(name))\" is not one of the rig's (\(cameras.joined(separator: ", ")))")
                 }
                 return index
             }
-            func time(_ seconds: Double) -> FrameTime { FrameTime(.microseconds(Int64((seconds * 1e6).rounded()))) }
             let event: EventsLine
             do {
-                event = try EventsLine(parsing: trimmed)
+                event = try EventsLine(parsing: text)
             } catch {
                 throw bad(error.description)
             }
             switch event {
             case .arrived(let name, let t, let dropped):
-                steps.append(.arrived(camera: try camera(name), time: time(t), dropped: dropped))
+                let index = try camera(name)
+                let arrival = time(t)
+                if let previous = lastArrival[index], arrival < previous {
+                    throw bad("\(name)'s arrival at t=\(seconds(arrival)) s is earlier than its arrival before it (t=\(seconds(previous)) s): "
+                        + "a camera's frames arrive in the order they were taken")
+                }
+                lastArrival[index] = arrival
+                newestArrival = max(newestArrival ?? arrival, arrival)
+                steps.append(.arrived(camera: index, time: arrival, dropped: dropped))
             case .observed(let name, let file):
                 let index = try camera(name)
                 guard nextFrame < frames.count, frames[nextFrame].camera == index,
@@ -223,10 +249,12 @@ package struct RigRecording: Sendable {
                 }
                 steps.append(.observed(frame: nextFrame))
                 nextFrame += 1
-            case .advance(let t):
-                steps.append(.advance(time(t)))
-            case .advanceArrivals(let t):
-                steps.append(.advanceArrivals(time(t)))
+            case .advance(let t), .advanceArrivals(let t):
+                let moved = time(t)
+                if let newestArrival, moved < newestArrival {
+                    throw bad("time moves on to t=\(seconds(moved)) s, earlier than the newest arrival before it (t=\(seconds(newestArrival)) s)")
+                }
+                if case .advance = event { steps.append(.advance(moved)) } else { steps.append(.advanceArrivals(moved)) }
             case .lost(let name):
                 steps.append(.lost(camera: try camera(name)))
             }
@@ -235,6 +263,16 @@ package struct RigRecording: Sendable {
             throw RigRecordingError("\(path): \(frames.count - nextFrame) frames of the manifest are never observed, from \(cameras[frames[nextFrame].camera])/\((frames[nextFrame].path as NSString).lastPathComponent)")
         }
         return steps
+    }
+
+    /// What is wrong with the file of lines at `path`, as a message.
+    private static func explanation(of failure: TextLineReader.Failure, path: String) -> String {
+        switch failure {
+        case .unreadable(let reason): "\(path) cannot be read: \(reason)"
+        case .tooLarge(let bytes): "\(path) is \(bytes) bytes, more than \(eventsBytes) an event list may have"
+        case .lineTooLong(let line): "\(path) line \(line): a line of more than \(EventsLine.maximumLineBytes) bytes"
+        case .notText(let line): "\(path) line \(line): not UTF-8 text"
+        }
     }
 }
 

@@ -212,6 +212,11 @@ package struct RigShutterMachine: Sendable {
     package private(set) var arrivalNow: FrameTime?
     /// The state after the last event.
     package private(set) var state: RigState
+    /// Counts the changes of the cameras' recent frames, for ``search``.
+    private var recentChanges = 0
+    /// The last search for a set, kept while the frames it looked at stay: an arrival or time
+    /// moving on changes no camera's frames most of the time, and then needs no search.
+    private var search: SetSearch?
 
     /// Creates a machine with no frame seen: every camera waits for its first, the rig is disabled.
     package init(configuration: Configuration) {
@@ -324,6 +329,7 @@ package struct RigShutterMachine: Sendable {
         let shutter = tracks[camera].timeline.observe(index: frame.index, snapshot: frame.index, isValid: frame.isValid, at: frame.time)
         if frame.isValid {
             tracks[camera].recent.append(RigSet.Member(camera: camera, index: frame.index, time: frame.time, motion: motion))
+            recentChanges += 1
         }
         var step = evaluate()
         step.shutter = shutter
@@ -359,6 +365,7 @@ package struct RigShutterMachine: Sendable {
     package mutating func lose(camera: Int) -> Step {
         tracks[camera].lost = true
         tracks[camera].recent = []
+        recentChanges += 1
         return evaluate()
     }
 
@@ -437,7 +444,12 @@ package struct RigShutterMachine: Sendable {
         guard let now = now ?? arrivalNow else { return state }
         let count = tracks.count
         let required = requiredCount
-        if let oldest = oldestKept { for camera in 0..<count { tracks[camera].recent.removeAll { $0.time < oldest } } }
+        if let oldest = oldestKept {
+            for camera in 0..<count where tracks[camera].recent.first.map({ $0.time < oldest }) ?? false {
+                tracks[camera].recent.removeAll { $0.time < oldest }
+                recentChanges += 1
+            }
+        }
         let phases = (0..<count).map { phase(of: $0, at: now) }
         func disabled(_ refusal: RigRefusal) -> RigState { RigState(set: nil, refusal: refusal, cameras: phases) }
 
@@ -451,6 +463,39 @@ package struct RigShutterMachine: Sendable {
             let blind = present.filter { !seeing.contains($0) }.map { configuration.cameras[$0].name }
             return disabled(.notSeeing(blind))
         }
+        if search.map({ $0.seeing != seeing || $0.recentChanges != recentChanges }) ?? true {
+            search = searchSets(of: seeing)
+        }
+        guard let search else { preconditionFailure("no search for a set among cameras \(seeing)") }
+        guard let inTime = search.inTime else { return disabled(.apart(search.closest ?? .zero)) }
+        guard configuration.maxMotion != nil else { return RigState(set: inTime.set, refusal: nil, cameras: phases) }
+        if let best = search.best { return RigState(set: best.set, refusal: nil, cameras: phases) }
+        // Name the camera whose board moves most in the newest set in time.
+        let members = inTime.set.members
+        if let unknown = members.first(where: { $0.motion == nil }) {
+            return disabled(.motionUnknown(camera: configuration.cameras[unknown.camera].name))
+        }
+        let fastest = members.max { ($0.motion ?? 0) < ($1.motion ?? 0) }!
+        return disabled(.moving(fastest.motion ?? 0, camera: configuration.cameras[fastest.camera].name))
+    }
+
+    /// What a search for a set among the cameras seeing the board found, and what it looked at.
+    private struct SetSearch {
+        /// The cameras it looked at.
+        let seeing: [Int]
+        /// ``recentChanges`` when it looked.
+        let recentChanges: Int
+        /// The smallest spread of a set of as many cameras as required, motion aside.
+        let closest: Duration?
+        /// The best set in time, motion aside.
+        let inTime: Candidate?
+        /// The best set in time whose frames move less than the limit (with a limit).
+        let best: Candidate?
+    }
+
+    /// Searches the `seeing` cameras' recent frames for the best sets.
+    private func searchSets(of seeing: [Int]) -> SetSearch {
+        let required = requiredCount
         // The closest sets of frames, motion aside.
         let tolerance = configuration.syncTolerance
         var closest: Duration?
@@ -463,21 +508,14 @@ package struct RigShutterMachine: Sendable {
             let within = candidate.trimmed(to: tolerance)
             if within.size >= required, inTime.map({ within.isBetter(than: $0) }) ?? true { inTime = within }
         }
-        guard let inTime else { return disabled(.apart(closest ?? .zero)) }
-        guard let limit = configuration.maxMotion else { return RigState(set: inTime.set, refusal: nil, cameras: phases) }
         var best: Candidate?
-        for candidate in candidates(of: seeing, accepting: { ($0.motion ?? .infinity) < limit }) {
-            let within = candidate.trimmed(to: tolerance)
-            if within.size >= required, best.map({ within.isBetter(than: $0) }) ?? true { best = within }
+        if inTime != nil, let limit = configuration.maxMotion {
+            for candidate in candidates(of: seeing, accepting: { ($0.motion ?? .infinity) < limit }) {
+                let within = candidate.trimmed(to: tolerance)
+                if within.size >= required, best.map({ within.isBetter(than: $0) }) ?? true { best = within }
+            }
         }
-        if let best { return RigState(set: best.set, refusal: nil, cameras: phases) }
-        // Name the camera whose board moves most in the newest set in time.
-        let members = inTime.set.members
-        if let unknown = members.first(where: { $0.motion == nil }) {
-            return disabled(.motionUnknown(camera: configuration.cameras[unknown.camera].name))
-        }
-        let fastest = members.max { ($0.motion ?? 0) < ($1.motion ?? 0) }!
-        return disabled(.moving(fastest.motion ?? 0, camera: configuration.cameras[fastest.camera].name))
+        return SetSearch(seeing: seeing, recentChanges: recentChanges, closest: closest, inTime: inTime, best: best)
     }
 
     /// A set built around its earliest frame (the anchor): for each other camera, its first

@@ -240,6 +240,86 @@ import Testing
         #expect(error?.description == folder + "/" + message)
     }
 
+    /// Times no live rig writes, and a line longer than any it writes.
+    static let eventsOutOfOrder: [(String, String)] = [
+        // A camera's frames arrive in the order they were taken (the camera drops any whose time goes back).
+        ("{\"arrived\":\"left\",\"t\":10.1}\n{\"arrived\":\"right\",\"t\":10.2}\n\n{\"arrived\":\"left\",\"t\":10}\n",
+         "events.jsonl line 4: left's arrival at t=10 s is earlier than its arrival before it (t=10.1 s): "
+            + "a camera's frames arrive in the order they were taken"),
+        // A live rig moves its time on from its newest frame's timestamp, never to before it.
+        ("{\"arrived\":\"right\",\"t\":10.1}\n{\"advance_arrivals\":10.05}\n",
+         "events.jsonl line 2: time moves on to t=10.05 s, earlier than the newest arrival before it (t=10.1 s)"),
+        ("{\"arrived\":\"right\",\"t\":10.1}\n{\"arrived\":\"left\",\"t\":10.2}\n{\"advance\":10.15}\n",
+         "events.jsonl line 3: time moves on to t=10.15 s, earlier than the newest arrival before it (t=10.2 s)"),
+        // Refused before the line is kept, whatever follows.
+        ("{\"lost\":\"" + String(repeating: "a", count: 5000) + "\"}\n", "events.jsonl line 1: a line of more than 4096 bytes"),
+    ]
+
+    @Test(arguments: eventsOutOfOrder)
+    func eventsOutOfOrderAreRefused(events: String, message: String) throws {
+        try theEventsAreReadOrRefused(events: events, message: message)
+    }
+
+    /// What a live rig honestly records: time moving on that goes back a little (a frame that took
+    /// longer to arrive moves the clock on from its own timestamp), arrivals of different cameras
+    /// out of time order, and lines written by hand with spaces and keys in another order.
+    @Test func timesThatALiveRigWritesAreRead() throws {
+        let folder = try Self.handMade(Self.good)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            {"arrived":"left","t":10}
+            {"observed":"left","file":"frame_000000.jpg"}
+            {"advance":10.2}
+            {"arrived":"right","t":10.004}
+            {"advance":10.1}
+            { "file": "frame_000000.jpg", "observed": "right" }
+            {"arrived":"left","t":10.033333,"dropped":1}
+            {"observed":"left","file":"frame_000001.jpg"}
+            {"arrived":"right","t":10.044}
+            {"observed":"right","file":"frame_000001.jpg"}
+            """.write(toFile: folder + "/events.jsonl", atomically: true, encoding: .utf8)
+        let steps = try RigRecording(folder: folder).steps
+        #expect(steps == [.arrived(camera: 0, time: FrameTime(.seconds(10))), .observed(frame: 0), .advance(FrameTime(.microseconds(10_200_000))),
+                          .arrived(camera: 1, time: FrameTime(.microseconds(10_004_000))), .advance(FrameTime(.microseconds(10_100_000))),
+                          .observed(frame: 1), .arrived(camera: 0, time: FrameTime(.microseconds(10_033_333)), dropped: 1), .observed(frame: 2),
+                          .arrived(camera: 1, time: FrameTime(.microseconds(10_044_000))), .observed(frame: 3)])
+    }
+
+    /// A long list of events (here 200,000 after the frames', one microsecond apart, as dense as a
+    /// file can hold them) is read line by line into as many steps, in order, each time exact.
+    @Test func aLongEventListIsReadWhole() throws {
+        let folder = try Self.handMade(Self.good)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let count = 200_000
+        var text = ""
+        for (camera, file, micros) in [("left", "frame_000000.jpg", 10_000_000), ("right", "frame_000000.jpg", 10_004_000),
+                                       ("left", "frame_000001.jpg", 10_033_333), ("right", "frame_000001.jpg", 10_044_000)] {
+            text += EventsLine.arrived(camera: camera, t: Double(micros) / 1e6, dropped: 0).text + EventsLine.observed(camera: camera, file: file).text
+        }
+        for n in 0..<count {
+            let seconds = Double(20_000_000 + n) / 1e6
+            text += n % 2 == 0 ? EventsLine.arrived(camera: "right", t: seconds, dropped: n % 3).text : EventsLine.advance(t: seconds).text
+        }
+        try text.write(toFile: folder + "/events.jsonl", atomically: true, encoding: .utf8)
+        let steps = try RigRecording(folder: folder).steps
+        #expect(steps.count == 8 + count)
+        let extra = steps.dropFirst(8)
+        let wrong = zip(0..<count, extra).first { n, step in
+            let time = FrameTime(.microseconds(Int64(20_000_000 + n)))
+            return step != (n % 2 == 0 ? .arrived(camera: 1, time: time, dropped: n % 3) : .advance(time))
+        }
+        #expect(wrong == nil, "\(String(describing: wrong))")
+    }
+
+    /// An `events.jsonl` that is a FIFO is refused at once rather than waited on.
+    @Test func anEventListThatIsAFIFOIsRefused() throws {
+        let folder = try Self.handMade(Self.good)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo(folder + "/events.jsonl", 0o600) == 0)
+        let error = #expect(throws: RigRecordingError.self) { try RigRecording(folder: folder) }
+        #expect(error?.description == folder + "/events.jsonl cannot be read: not a regular file")
+    }
+
     /// A frame file that is a link leading out of the recording is refused.
     @Test func aFrameLinkedOutsideIsRefused() throws {
         let folder = try Self.handMade(Self.good)

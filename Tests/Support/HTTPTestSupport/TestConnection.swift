@@ -79,6 +79,16 @@ public final class TestConnection: Sendable {
         return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
+    /// Whether the server has closed the connection, without waiting and without reading: true
+    /// once it has hung up, even with bytes it sent still unread (what `serverHasClosed()` cannot
+    /// tell), for clients that must not read.
+    public func serverHasHungUp() -> Bool {
+        let peerClosed: Int16 = 0x2000  // POLLRDHUP (Linux), which Glibc's module does not export
+        var entry = pollfd(fd: fd, events: peerClosed, revents: 0)
+        guard poll(&entry, 1, 0) == 1 else { return false }
+        return entry.revents & (peerClosed | Int16(POLLHUP | POLLERR)) != 0
+    }
+
     /// Sends `bytes` as they are: for requests no well-behaved client makes.
     public func sendRaw(_ bytes: [UInt8]) throws {
         var sent = 0
