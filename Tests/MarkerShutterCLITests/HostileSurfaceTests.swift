@@ -48,6 +48,29 @@ import Testing
         }
     }
 
+    /// `input/`: a rig's recording of one frame a camera (`left`, `right`) whose `events.jsonl`
+    /// has left's second arrival earlier than its first, which no live rig writes.
+    static func rigWithArrivalsGoingBack(_ folder: String) throws {
+        for camera in ["left", "right"] {
+            try FileManager.default.createDirectory(atPath: folder + "/input/" + camera, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: chessboard + "/left01.jpg", toPath: folder + "/input/\(camera)/frame_000000.jpg")
+            try FileHandle.append("{\"camera\":\"\(camera)\",\"file\":\"frame_000000.jpg\",\"t\":10.1}\n", to: folder + "/input/manifest.jsonl")
+        }
+        try "{\"cameras\":[{\"name\":\"left\",\"fps\":30},{\"name\":\"right\",\"fps\":30}]}\n"
+            .write(toFile: folder + "/input/cameras.json", atomically: true, encoding: .utf8)
+        try "{\"arrived\":\"left\",\"t\":10.1}\n{\"arrived\":\"left\",\"t\":10}\n"
+            .write(toFile: folder + "/input/events.jsonl", atomically: true, encoding: .utf8)
+    }
+
+    /// Two calibration.json files for `compare`: `good.json`, and `tiny.json` whose fx is 1e-300.
+    static func cameraThatCannotBeMeasured(_ folder: String) throws {
+        for (name, fx) in [("good", "800.0"), ("tiny", "1e-300")] {
+            try ("{\"camera_matrix\":[\(fx),0,320,0,800,240,0,0,1],\"distortion_coefficients\":[0.1,-0.2,0,0,0.05],"
+                + "\"distortion_model\":\"pinhole\",\"image_height\":480,\"image_width\":640}")
+                .write(toFile: folder + "/\(name).json", atomically: true, encoding: .utf8)
+        }
+    }
+
     static let cases: [Case] = [
         Case(description: "process: rows written inside the input folder", make: frames,
              arguments: ["process", "input", "--pattern", "chessboard:9x6", "--output", "input/rows.jsonl"], status: 1,
@@ -90,6 +113,12 @@ import Testing
              },
              arguments: ["merge", "shards", "--output", "input/merged.jsonl", "--force"], status: 1,
              message: "input/merged.jsonl is inside the input folder"),
+        Case(description: "process: a rig recording whose events go back in time", make: rigWithArrivalsGoingBack,
+             arguments: ["process", "input", "--pattern", "chessboard:9x6", "--output", "rows.jsonl"], status: 1,
+             message: "events.jsonl line 2: left's arrival at t=10 s is earlier than its arrival before it (t=10.1 s)"),
+        Case(description: "compare: a camera whose focal length is no camera's", make: cameraThatCannotBeMeasured,
+             arguments: ["compare", "good.json", "tiny.json"], status: 1,
+             message: "tiny.json: its focal length fx is 1e-300 pixels: a camera's is from 1 to 10000000 pixels"),
     ]
 
     /// Every name under `folder` (links not followed) with its bytes, or what it is.
