@@ -55,7 +55,7 @@ extension SafeOutput {
     /// - Parameters:
     ///   - folder: The folder to write into (it may not exist yet).
     ///   - option: The option that named it, for the message (`"--annotate"`).
-    ///   - inputFolders: The folders the command reads (a file among them is skipped: nothing lies inside it).
+    ///   - inputFolders: The folders the command reads (a file among them, a bag say, counts as its path).
     /// - Throws: ``OutputError/isInput(_:input:)`` when `folder` is one of `inputFolders`,
     ///   ``OutputError/insideInput(_:folder:)`` when it lies inside one.
     public static func checkFolder(_ folder: String, option: String, notAnyOf inputFolders: [String]) throws(OutputError) {
