@@ -9,7 +9,7 @@ import Foundation
 /// (``Camera``): an older file without the newer parts still reads, and a file that is not a
 /// camera is a ``CalibrationFileError`` saying what is wrong (one nested deeper than
 /// ``JSONNesting/maximumDepth`` is refused before the decoder sees it).
-package struct CalibrationFile: Encodable, Sendable {
+package struct CalibrationFile: SortedJSONFile, Sendable {
     /// An intrinsic (or, in ``RigFile``, any value with an interval): `std` is what the 95%
     /// interval `ci95` is 1.96 of (the corners' scatter and the views' spread together),
     /// `noise_std` the scatter's part, `spread_std` the spread's beyond it and `spread_dof` its
@@ -300,19 +300,6 @@ package struct CalibrationFile: Encodable, Sendable {
         try container.encode(cross_validation, forKey: .cross_validation)
         try container.encode(richer_model_check, forKey: .richer_model_check)
         try container.encode(verdict, forKey: .verdict)
-    }
-
-    /// The file's text: keys sorted, two spaces of indent (`JSONEncoder`'s pretty printing), a
-    /// final newline.
-    package var text: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        if let data = try? encoder.encode(self) {
-            return String(decoding: data, as: UTF8.self) + "\n"
-        }
-        // Not reached (every number is finite or null); kept so that the file is never empty
-        // whatever a future field holds.
-        return "{\"error\": \"the report could not be encoded\"}\n"
     }
 
     /// What a reader takes from the file: the camera and its uncertainty map.

@@ -12,7 +12,7 @@ import Foundation
 /// negative, every camera named in the file one of its cameras; anything else is a
 /// ``RigFileError`` naming the field. A file written before `spread_dof` existed reads with 0 (not
 /// measured).
-package struct RigFile: Codable, Sendable {
+package struct RigFile: Codable, SortedJSONFile, Sendable {
     /// A value with its interval (``CalibrationFile/Parameter``, nameless for the extrinsics,
     /// which their keys name).
     package typealias Parameter = CalibrationFile.Parameter
@@ -181,19 +181,6 @@ package struct RigFile: Codable, Sendable {
     /// The most distortion coefficients a lens model has (OpenCV's rational model with its thin
     /// prism and tilt terms).
     package static let maximumCoefficients = 14
-
-    /// The file's text: keys sorted, two spaces of indent (`JSONEncoder`'s pretty printing), a
-    /// final newline.
-    package var text: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        if let data = try? encoder.encode(self) {
-            return String(decoding: data, as: UTF8.self) + "\n"
-        }
-        // Not reached (every number is finite or null); kept so that the file is never empty
-        // whatever a future field holds.
-        return "{\"error\": \"the report could not be encoded\"}\n"
-    }
 
     /// Reads a rig.json's `bytes` as untrusted input (see ``RigFile``).
     ///

@@ -42,12 +42,7 @@ extension ProcessCommand {
         let detector = try detection.makeDetector(identifyingIn: recording)
         var configuration = RigProcessRun.Configuration(recording: recording, rig: rig, detector: detector,
                                                         rule: detection.rule(for: detector.pattern))
-        configuration.options.hold = detection.holdDuration
-        noteCoreLimits()
-        if let jobs { configuration.options.jobs = jobs }
-        configuration.openCVThreads = openCVThreads
-        configuration.output = destination
-        configuration.annotate = annotate
+        configure(&configuration, destination: destination)
         let run = RigProcessRun(configuration)
         run.applyProcessSettings()
         try Self.finish(frames: recording.frames.count) { shouldStop, onFrame in

@@ -158,12 +158,7 @@ struct ProcessCommand: ParsableCommand {
         let destination = try checkOutputs(frameFolder, inputs: inputs)
         let detector = try detection.makeDetector(identifyingIn: frameFolder)
         var configuration = ProcessRun.Configuration(folder: frameFolder, detector: detector, rule: detection.rule(for: detector.pattern))
-        configuration.options.hold = detection.holdDuration
-        noteCoreLimits()
-        if let jobs { configuration.options.jobs = jobs }
-        configuration.openCVThreads = openCVThreads
-        configuration.output = destination
-        configuration.annotate = annotate
+        configure(&configuration, destination: destination)
         configuration.select = select
         let run = ProcessRun(configuration)
         run.applyProcessSettings()
@@ -171,6 +166,18 @@ struct ProcessCommand: ParsableCommand {
             let result = try run.run(shouldStop: shouldStop, onFrame: onFrame)
             return (result.description, result.exit)
         }
+    }
+
+    /// Sets what one camera's run and a rig's take from the options alike: the hold, the jobs
+    /// (noting on standard error any beyond the cores), OpenCV's threads, where the rows go and
+    /// where the frames are drawn.
+    func configure(_ configuration: inout some ProcessRunSettings, destination: SafeOutput.Destination) {
+        configuration.options.hold = detection.holdDuration
+        noteCoreLimits()
+        if let jobs { configuration.options.jobs = jobs }
+        configuration.openCVThreads = openCVThreads
+        configuration.output = destination
+        configuration.annotate = annotate
     }
 
     /// Notes on standard error that `--jobs` or `--opencv-threads` ask for more than the cores.

@@ -113,6 +113,24 @@ extension SafeOutput {
 }
 
 extension SafeOutput.Destination {
+    /// Opens the destination to be written as its contents come: a regular file under its hidden
+    /// temporary name (``SafeOutput/Staged``), a device, FIFO or link in place, or standard output.
+    ///
+    /// - Returns: The name messages give it (the path, or `standard output`), the temporary file
+    ///   for a regular file, and the descriptor to write to.
+    /// - Throws: ``OutputError`` when the file (or its temporary file) cannot be opened.
+    package func open() throws(OutputError) -> (name: String, staged: SafeOutput.Staged?, descriptor: Int32) {
+        switch self {
+        case .standardOutput:
+            return ("standard output", nil, STDOUT_FILENO)
+        case .through(let path):
+            return (path, nil, try SafeOutput.openInPlace(path))
+        case .replacing(let path):
+            let staged = try SafeOutput.Staged(path)
+            return (path, staged, staged.descriptor)
+        }
+    }
+
     /// Writes a whole file's `bytes` where the destination says: renamed into place for a
     /// regular file (an existing one only when `replacing`), in place through a device, FIFO or
     /// link, or to standard output.

@@ -26,15 +26,7 @@ extension SafeOutput {
         ///
         /// - Throws: ``OutputError`` when it cannot be opened.
         package init(_ destination: Destination) throws(OutputError) {
-            switch destination {
-            case .standardOutput:
-                (name, staged, descriptor) = ("standard output", nil, STDOUT_FILENO)
-            case .through(let path):
-                (name, staged, descriptor) = (path, nil, try SafeOutput.openInPlace(path))
-            case .replacing(let path):
-                let staged = try Staged(path)
-                (name, self.staged, descriptor) = (path, staged, staged.descriptor)
-            }
+            (name, staged, descriptor) = try destination.open()
             buffer.reserveCapacity(Self.bufferBytes)
         }
 

@@ -173,6 +173,17 @@ public enum SafeOutput {
         guard access(path, W_OK | X_OK) == 0 else { throw OutputError(path: path, call: "access", errno: errno) }
     }
 
+    /// Makes a folder for a recording as ``prepareFolder(_:)`` does and checks that it holds no
+    /// files yet (hidden ones aside), so that two recordings never mix.
+    ///
+    /// - Throws: ``OutputError`` when the folder cannot be made or written to, or holds files
+    ///   (`ENOTEMPTY`).
+    package static func prepareEmptyFolder(_ path: String) throws(OutputError) {
+        try prepareFolder(path)
+        let existing = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }
+        guard existing.isEmpty else { throw OutputError(path: path, call: "record into a non-empty folder", errno: ENOTEMPTY) }
+    }
+
     private static func makeFolder(_ path: String) throws(OutputError) {
         var status = stat()
         if stat(path, &status) == 0 {

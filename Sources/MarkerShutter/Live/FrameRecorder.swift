@@ -26,6 +26,19 @@ package final class FrameRecorder: Sendable {
         package var skipped = 0
         /// Why recording stopped early, if it did.
         package var failure: OutputError?
+
+        /// Whether a frame may join the `backlog` of frames waiting for the writer (and then
+        /// counts it in): not after a failure, and not when `limit` frames wait already (it is then
+        /// counted as skipped).
+        mutating func admit(into backlog: inout Int, limit: Int) -> Bool {
+            guard failure == nil else { return false }
+            guard backlog < limit else {
+                skipped += 1
+                return false
+            }
+            backlog += 1
+            return true
+        }
     }
 
     private struct State {
@@ -52,9 +65,7 @@ package final class FrameRecorder: Sendable {
     ///   - backlogLimit: How many frames may wait to be written.
     /// - Throws: ``OutputError`` when the folder cannot be made, written, or holds files already.
     package init(folder: String, backlogLimit: Int = 90) throws(OutputError) {
-        try SafeOutput.prepareFolder(folder)
-        let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
-        guard existing.isEmpty else { throw OutputError(path: folder, call: "record into a non-empty folder", errno: ENOTEMPTY) }
+        try SafeOutput.prepareEmptyFolder(folder)
         let path = (folder as NSString).appendingPathComponent(FrameManifest.fileName)
         manifest = try SafeOutput.openInPlace(path, appending: true)
         self.folder = folder
@@ -66,12 +77,7 @@ package final class FrameRecorder: Sendable {
     /// Queues a frame for recording. Never blocks.
     package func record(_ frame: SourceFrame) {
         let queued = state.withLock { s -> (number: Int, controls: [String: Int64]?)? in
-            guard s.summary.failure == nil else { return nil }
-            guard s.backlog < backlogLimit else {
-                s.summary.skipped += 1
-                return nil
-            }
-            s.backlog += 1
+            guard s.summary.admit(into: &s.backlog, limit: backlogLimit) else { return nil }
             if s.origin == nil { s.origin = frame.time }
             defer { s.nextNumber += 1 }
             // Frames are written in the order queued (one serial queue), so a change is written where it happens.

@@ -52,6 +52,29 @@ package struct ProcessRun: Sendable {
         case interrupted
         /// The rows could not all be written; the message says what failed and how many rows were kept.
         case outputFailed(String)
+
+        /// How a run over `frames` frames of `folder` ended, the first that applies in the order
+        /// above, from the output's failure on.
+        ///
+        /// - Parameters:
+        ///   - outputFailure: What failed writing the rows, if anything.
+        ///   - stopped: Whether the run stopped before the end.
+        ///   - errors: How many frames could not be read.
+        ///   - firstError: The first of them (its file, named as the summary names it), if any.
+        ///   - warnings: Whether some annotations or selections could not be written.
+        init(outputFailure: String?, stopped: Bool, folder: String, frames: Int, errors: Int,
+             firstError: (file: String, reason: String)?, warnings: Bool) {
+            if let outputFailure {
+                self = .outputFailed(outputFailure)
+            } else if stopped {
+                self = .interrupted
+            } else if errors > 0, errors == frames, let first = firstError {
+                self = .nothingReadable("no frame of \(folder) could be read "
+                    + "(first: \(FileNameText.escaped(first.file)): \(first.reason))")
+            } else {
+                self = errors == 0 && !warnings ? .complete : .incomplete
+            }
+        }
     }
 
     /// What a run did.
@@ -171,17 +194,9 @@ package struct ProcessRun: Sendable {
         }
         let outputFailure = rows.finish()
         let warnings = annotationFailures.withLock { $0 } + selectionFailures
-        let exit: Exit
-        if let outputFailure {
-            exit = .outputFailed(outputFailure)
-        } else if summary.stoppedAfter != nil {
-            exit = .interrupted
-        } else if !summary.errors.isEmpty, summary.errors.count == summary.frames {
-            exit = .nothingReadable("no frame of \(configuration.folder.path) could be read "
-                + "(first: \(FileNameText.escaped(summary.errors[0].file)): \(summary.errors[0].reason))")
-        } else {
-            exit = summary.errors.isEmpty && warnings.isEmpty ? .complete : .incomplete
-        }
+        let exit = Exit(outputFailure: outputFailure, stopped: summary.stoppedAfter != nil, folder: configuration.folder.path,
+                        frames: summary.frames, errors: summary.errors.count,
+                        firstError: summary.errors.first.map { ($0.file, $0.reason) }, warnings: !warnings.isEmpty)
         return Result(summary: summary, selected: selected, warnings: warnings, exit: exit, configuration: configuration,
                       threads: threads)
     }

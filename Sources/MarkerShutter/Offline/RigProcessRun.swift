@@ -323,18 +323,13 @@ package struct RigProcessRun: Sendable {
         let outputFailure = lines.finish()
         let warnings = summaries.warnings()
         let errors = cameras.reduce(0) { $0 + $1.summary.errors.count }
-        let exit: ProcessRun.Exit
-        if let outputFailure {
-            exit = .outputFailed(outputFailure)
-        } else if stopped {
-            exit = .interrupted
-        } else if errors > 0, errors == recording.frames.count, let first = cameras.first(where: { !$0.summary.errors.isEmpty }) {
-            let error = first.summary.errors[0]
-            exit = .nothingReadable("no frame of \(recording.folder) could be read (first: "
-                + "\(FileNameText.escaped("\(first.name)/\(error.file)")): \(error.reason))")
-        } else {
-            exit = errors == 0 && warnings.isEmpty ? .complete : .incomplete
+        let firstError = cameras.first { !$0.summary.errors.isEmpty }.map { camera in
+            let error = camera.summary.errors[0]
+            return (file: "\(camera.name)/\(error.file)", reason: error.reason)
         }
+        let exit = ProcessRun.Exit(outputFailure: outputFailure, stopped: stopped, folder: recording.folder,
+                                   frames: recording.frames.count, errors: errors, firstError: firstError,
+                                   warnings: !warnings.isEmpty)
         return Result(cameras: cameras, rigChanges: rigChanges, enabledStretches: enabledStretches, enabledTime: enabledTime,
                       rigStopped: rigStopped, elapsed: clock.now - start, jobs: jobs, threads: openCVThreadCount,
                       warnings: warnings, folder: recording.folder, annotate: configuration.annotate, exit: exit, timing: recording.timing)

@@ -26,15 +26,7 @@ struct RowSink {
     ///
     /// - Throws: ``OutputError`` when the file (or its temporary file) cannot be opened.
     init(_ destination: SafeOutput.Destination) throws(OutputError) {
-        switch destination {
-        case .standardOutput:
-            (name, staged, descriptor) = ("standard output", nil, STDOUT_FILENO)
-        case .through(let path):
-            (name, staged, descriptor) = (path, nil, try SafeOutput.openInPlace(path))
-        case .replacing(let path):
-            let staged = try SafeOutput.Staged(path)
-            (name, self.staged, descriptor) = (path, staged, staged.descriptor)
-        }
+        (name, staged, descriptor) = try destination.open()
     }
 
     /// Adds one row (a newline follows it); nothing after a failed write.

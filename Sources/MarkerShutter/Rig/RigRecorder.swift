@@ -53,9 +53,7 @@ final class RigRecorder: Sendable {
     ///   - backlogLimit: How many frames may wait to be written.
     /// - Throws: ``OutputError`` when the folder cannot be made, written, or holds files already.
     init(folder: String, cameras: [RigCamera], backlogLimit: Int = 180) throws(OutputError) {
-        try SafeOutput.prepareFolder(folder)
-        let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
-        guard existing.isEmpty else { throw OutputError(path: folder, call: "record into a non-empty folder", errno: ENOTEMPTY) }
+        try SafeOutput.prepareEmptyFolder(folder)
         for camera in cameras { try SafeOutput.prepareFolder((folder as NSString).appendingPathComponent(camera.name)) }
         let description = CamerasFile(cameras: cameras.map { .init(name: $0.name, frameInterval: $0.frameInterval) })
         try SafeOutput.write(Array(description.text.utf8), to: (folder as NSString).appendingPathComponent(CamerasFile.fileName))
@@ -113,12 +111,7 @@ final class RigRecorder: Sendable {
     /// controls set for it (on its camera's first line, and again where they change). Never blocks.
     func record(camera: Int, pixels: PixelBuffer, time: FrameTime, sequence: UInt64?, controls: [String: Int64] = [:]) {
         let queued = state.withLock { s -> (number: Int, controls: [String: Int64]?)? in
-            guard s.summary.failure == nil else { return nil }
-            guard s.backlog < backlogLimit else {
-                s.summary.skipped += 1
-                return nil
-            }
-            s.backlog += 1
+            guard s.summary.admit(into: &s.backlog, limit: backlogLimit) else { return nil }
             defer {
                 s.nextNumber[camera] += 1
                 s.controls[camera] = controls
