@@ -775,14 +775,7 @@ void msd_detector_free(msd_detector *detector) { delete detector; }
 
 shim_status msd_detector_detect(const msd_detector *detector, const shim_pixels *pixels, msd_detection **detection,
                                shim_error *error) {
-    return msd::guarded(error, [&] {
-        msd::require(detector, "detector");
-        msd::require(detection, "detection");
-        *detection = nullptr;
-        auto result = std::make_unique<msd_detection>();
-        msd::detect(*detector, pixels, nullptr, *result);
-        *detection = result.release();
-    });
+    return msd_detector_detect_with(detector, pixels, nullptr, detection, error);
 }
 
 shim_status msd_detector_detect_with(const msd_detector *detector, const shim_pixels *pixels,

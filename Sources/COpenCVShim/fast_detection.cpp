@@ -64,6 +64,27 @@ void refine_marker_corners(const cv::Mat &gray, int bits_per_side, std::vector<s
     }
 }
 
+// Where each of the board's marker ids stands in its lists.
+std::map<int, size_t> board_indices(const cv::aruco::Board &board) {
+    std::map<int, size_t> index_of;
+    for (size_t index = 0; index < board.ids.size(); ++index) index_of[board.ids[index]] = index;
+    return index_of;
+}
+
+// The homography from the board's plane to the image that the corners of `markers` (all of them
+// the board's; `index_of` from board_indices) give; empty where OpenCV finds none.
+cv::Mat board_to_image(const cv::aruco::Board &board, const std::map<int, size_t> &index_of, const Markers &markers) {
+    std::vector<cv::Point2f> on_board, in_image;
+    for (size_t marker = 0; marker < markers.ids.size(); ++marker) {
+        const auto &object = board.objPoints[index_of.at(markers.ids[marker])];
+        for (size_t corner = 0; corner < 4; ++corner) {
+            on_board.emplace_back(object[corner].x, object[corner].y);
+            in_image.push_back(markers.corners[marker][corner]);
+        }
+    }
+    return cv::findHomography(on_board, in_image, 0);
+}
+
 // Whether `markers` account for the whole board as far as `size` shows it: every board marker not
 // among them would lie at least partly outside the image, going by the homography from the board
 // to the image that the markers found give. With a `searched` rectangle (a search that looked
@@ -80,17 +101,8 @@ bool accounts_for_board(const msd_detector &detector, const Markers &markers, cv
                                 ? cv::Rect(searched.x + edge, searched.y + edge, searched.width - 2 * edge,
                                            searched.height - 2 * edge)
                                 : cv::Rect();
-    std::map<int, size_t> index_of;
-    for (size_t index = 0; index < board.ids.size(); ++index) index_of[board.ids[index]] = index;
-    std::vector<cv::Point2f> on_board, in_image;
-    for (size_t marker = 0; marker < markers.ids.size(); ++marker) {
-        const auto &object = board.objPoints[index_of.at(markers.ids[marker])];
-        for (size_t corner = 0; corner < 4; ++corner) {
-            on_board.emplace_back(object[corner].x, object[corner].y);
-            in_image.push_back(markers.corners[marker][corner]);
-        }
-    }
-    const cv::Mat homography = cv::findHomography(on_board, in_image, 0);
+    const std::map<int, size_t> index_of = board_indices(board);
+    const cv::Mat homography = board_to_image(board, index_of, markers);
     if (homography.empty()) return false;
     std::vector<bool> found(board.ids.size(), false);
     for (int id : markers.ids) found[index_of.at(id)] = true;
@@ -422,17 +434,7 @@ bool detect_near(const msd_detector &detector, const cv::Mat &gray, cv::Rect nea
 bool detect_around_board(const msd_detector &detector, const cv::Mat &gray, const Markers &seen, msd_detection &result) {
     if (!detector.board || seen.ids.size() < 3) return false;
     const cv::aruco::Board &board = *detector.board;
-    std::map<int, size_t> index_of;
-    for (size_t index = 0; index < board.ids.size(); ++index) index_of[board.ids[index]] = index;
-    std::vector<cv::Point2f> on_board, in_image;
-    for (size_t marker = 0; marker < seen.ids.size(); ++marker) {
-        const auto &object = board.objPoints[index_of.at(seen.ids[marker])];
-        for (size_t corner = 0; corner < 4; ++corner) {
-            on_board.emplace_back(object[corner].x, object[corner].y);
-            in_image.push_back(seen.corners[marker][corner]);
-        }
-    }
-    const cv::Mat homography = cv::findHomography(on_board, in_image, 0);
+    const cv::Mat homography = board_to_image(board, board_indices(board), seen);
     if (homography.empty()) return false;
     std::vector<cv::Point2f> outline, projected;
     for (const auto &object : board.objPoints) {

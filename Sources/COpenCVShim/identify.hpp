@@ -6,6 +6,8 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <vector>
 
 namespace msd {
@@ -45,6 +47,17 @@ bool identify_circle_grid(const cv::Mat &gray, msd_layout &layout);
 // corner moves into the rounded black. False, leaving the corners as they were, where an edge
 // cannot be found.
 bool settle_marker_edges(const cv::Mat &gray, std::vector<cv::Point2f> &corners, double reach);
+
+// The gray level at a point between pixel centres (bilinear); -1 outside the image. The offsets
+// within the pixel are worked out in the point's own type (cv::Point2f or cv::Point2d).
+template <typename Point>
+double gray_at(const cv::Mat &gray, Point p) {
+    if (!(p.x >= 0 && p.y >= 0 && p.x <= gray.cols - 1 && p.y <= gray.rows - 1)) return -1;
+    const int x = std::min(int(p.x), gray.cols - 2), y = std::min(int(p.y), gray.rows - 2);
+    const double fx = p.x - x, fy = p.y - y;
+    const auto v = [&](int dx, int dy) { return double(gray.at<uint8_t>(y + dy, x + dx)); };
+    return (v(0, 0) * (1 - fx) + v(1, 0) * fx) * (1 - fy) + (v(0, 1) * (1 - fx) + v(1, 1) * fx) * fy;
+}
 
 // Whether a point lies at least `margin` pixels inside an image of `size`.
 inline bool inside(cv::Point2f point, cv::Size size, float margin) {

@@ -153,15 +153,6 @@ Places link_quads(const std::vector<Quad> &quads) {
     return best;
 }
 
-// The gray level at a point between pixel centres (bilinear); -1 outside the image.
-double gray_at(const cv::Mat &gray, cv::Point2f p) {
-    if (!(p.x >= 0 && p.y >= 0 && p.x <= gray.cols - 1 && p.y <= gray.rows - 1)) return -1;
-    const int x = std::min(int(p.x), gray.cols - 2), y = std::min(int(p.y), gray.rows - 2);
-    const double fx = p.x - x, fy = p.y - y;
-    const auto v = [&](int dx, int dy) { return double(gray.at<uint8_t>(y + dy, x + dx)); };
-    return (v(0, 0) * (1 - fx) + v(1, 0) * fx) * (1 - fy) + (v(0, 1) * (1 - fx) + v(1, 1) * fx) * fy;
-}
-
 // Whether the chessboard whose inner corners OpenCV found (`columns` x `rows`, in its order) ends
 // on every side, in the image: beyond each light square of its outer ring, where a longer board
 // would go on with a dark square, the paper just past the board's edge (from 0.02 to 0.09 of a
@@ -463,17 +454,13 @@ bool identify_circle_grid(const cv::Mat &full, msd_layout &layout) {
     for (const cv::Point &p : places.at) i0 = std::min(i0, p.x), i1 = std::max(i1, p.x), j0 = std::min(j0, p.y), j1 = std::max(j1, p.y);
     const long count = long(places.at.size());
     const cv::Point2d axis_i = first_axis(places);
-    // A full rectangle on the lattice: a symmetric grid.
-    if (long(i1 - i0 + 1) * (j1 - j0 + 1) == count) {
+    // A full rectangle on the lattice is a symmetric grid; anything else may be an asymmetric one.
+    const bool asymmetric = long(i1 - i0 + 1) * (j1 - j0 + 1) != count;
+    int columns = 0, rows = 0;
+    if (!asymmetric) {
         const bool i_across = std::abs(axis_i.x) >= std::abs(axis_i.y);
-        const int columns = i_across ? i1 - i0 + 1 : j1 - j0 + 1, rows = i_across ? j1 - j0 + 1 : i1 - i0 + 1;
-        if (columns < 2 || rows < 2) return false;
-        std::vector<cv::Point2f> points;
-        if (!find_circle_grid(gray, columns, rows, false, keypoints, points)) return false;
-        layout = msd_layout{};
-        layout.kind = MSD_LAYOUT_CIRCLES;
-        layout.columns = columns;
-        layout.rows = rows;
+        columns = i_across ? i1 - i0 + 1 : j1 - j0 + 1;
+        rows = i_across ? j1 - j0 + 1 : i1 - i0 + 1;
     } else {
         // OpenCV's asymmetric grid is this lattice turned an eighth: x = i - j, y = i + j.
         int x0 = INT32_MAX, x1 = INT32_MIN, y0 = INT32_MAX, y1 = INT32_MIN;
@@ -492,15 +479,16 @@ bool identify_circle_grid(const cv::Mat &full, msd_layout &layout) {
         if (!x_rows_fit && !y_rows_fit) return false;
         const bool x_across = std::abs(axis_x.x) >= std::abs(axis_x.y);
         const bool rows_along_x = x_rows_fit && (!y_rows_fit || x_across);
-        const int columns = rows_along_x ? width / 2 : height / 2, rows = rows_along_x ? height : width;
-        if (columns < 2 || rows < 2) return false;
-        std::vector<cv::Point2f> points;
-        if (!find_circle_grid(gray, columns, rows, true, keypoints, points)) return false;
-        layout = msd_layout{};
-        layout.kind = MSD_LAYOUT_ACIRCLES;
-        layout.columns = columns;
-        layout.rows = rows;
+        columns = rows_along_x ? width / 2 : height / 2;
+        rows = rows_along_x ? height : width;
     }
+    if (columns < 2 || rows < 2) return false;
+    std::vector<cv::Point2f> points;
+    if (!find_circle_grid(gray, columns, rows, asymmetric, keypoints, points)) return false;
+    layout = msd_layout{};
+    layout.kind = asymmetric ? MSD_LAYOUT_ACIRCLES : MSD_LAYOUT_CIRCLES;
+    layout.columns = columns;
+    layout.rows = rows;
     layout.code_set = -1;
     layout.first_id = -1;
     layout.features = int(count);

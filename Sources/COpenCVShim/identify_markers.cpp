@@ -162,18 +162,6 @@ std::vector<CodedMarker> read_coded_markers(const cv::Mat &gray) {
     return kept;
 }
 
-namespace {
-
-double level_at(const cv::Mat &gray, cv::Point2d p) {
-    if (!(p.x >= 0 && p.y >= 0 && p.x <= gray.cols - 1 && p.y <= gray.rows - 1)) return -1;
-    const int x = std::min(int(p.x), gray.cols - 2), y = std::min(int(p.y), gray.rows - 2);
-    const double fx = p.x - x, fy = p.y - y;
-    const auto v = [&](int dx, int dy) { return double(gray.at<uint8_t>(y + dy, x + dx)); };
-    return (v(0, 0) * (1 - fx) + v(1, 0) * fx) * (1 - fy) + (v(0, 1) * (1 - fx) + v(1, 1) * fx) * fy;
-}
-
-}  // namespace
-
 bool settle_marker_edges(const cv::Mat &gray, std::vector<cv::Point2f> &corners, double reach) {
     if (corners.size() != 4 || !(reach >= 1)) return false;
     std::array<cv::Vec4f, 4> lines;
@@ -190,7 +178,7 @@ bool settle_marker_edges(const cv::Mat &gray, std::vector<cv::Point2f> &corners,
         for (int i = 0; i < samples; ++i) {
             const cv::Point2d base = a + (b - a) * (0.2 + 0.6 * i / (samples - 1));
             std::vector<double> profile;
-            for (int j = -count; j <= count; ++j) profile.push_back(level_at(gray, base + outward * (j * step)));
+            for (int j = -count; j <= count; ++j) profile.push_back(gray_at(gray, base + outward * (j * step)));
             if (std::any_of(profile.begin(), profile.end(), [](double v) { return v < 0; })) continue;
             const double inside = *std::min_element(profile.begin(), profile.begin() + count + 1);
             const double outside = *std::max_element(profile.begin() + count, profile.end());

@@ -20,10 +20,7 @@ using shim::require;
 using shim::wrap;
 
 // shim::guarded, reporting as the detection shim.
-template <typename Body>
-shim_status guarded(shim_error *error, Body &&body) noexcept {
-    return shim::guarded(SHIM_AREA_DETECTION, error, static_cast<Body &&>(body));
-}
+inline constexpr shim::Guard<SHIM_AREA_DETECTION> guarded{};
 
 // A regular file opened for reading. Anything else (a FIFO, a device, a directory, a socket) is
 // refused from its metadata, before it is opened, so that reading never waits on a writer or

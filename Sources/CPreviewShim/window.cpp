@@ -31,10 +31,7 @@ using shim::fail;
 using shim::require;
 
 // shim::guarded, reporting as the preview shim.
-template <typename Body>
-shim_status guarded(shim_error *error, Body &&body) noexcept {
-    return shim::guarded(SHIM_AREA_PREVIEW, error, static_cast<Body &&>(body));
-}
+constexpr shim::Guard<SHIM_AREA_PREVIEW> guarded{};
 
 // A library loaded at first use, and the functions taken from it; `missing` says why it could not
 // be, with the package to install.

@@ -32,6 +32,34 @@ private func shimFamily(_ family: AprilTagFamily) -> atag_family {
     }
 }
 
+/// Checks that `image` fits 32-bit sizes and is large enough to detect in, then calls `body` with its
+/// pixels described for the shim (read in place, not copied).
+private func withTagPixels(
+    _ image: PixelBuffer, _ body: (UnsafePointer<shim_pixels>) throws(DetectionError) -> Void
+) throws(DetectionError) {
+    guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
+        throw .invalidImage(reason: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
+    }
+    guard image.width >= AprilTagShim.minimumDetectionSide, image.height >= AprilTagShim.minimumDetectionSide else {
+        throw .imageTooSmall(width: image.width, height: image.height, minimum: AprilTagShim.minimumDetectionSide)
+    }
+    try image.withUnsafeBytes { (raw) throws(DetectionError) in
+        var pixels = shim_pixels(
+            data: raw.baseAddress, width: width, height: height, row_stride: image.rowStride,
+            format: image.format.shimFormat)
+        try body(&pixels)
+    }
+}
+
+/// A tag's four corners from the shim's x0, y0 ... x3, y3.
+private func imagePoints(_ coordinates: (Double, Double, Double, Double, Double, Double, Double, Double)) -> [ImagePoint] {
+    var coordinates = coordinates
+    return withUnsafeBytes(of: &coordinates) { raw in
+        let values = raw.bindMemory(to: Double.self)
+        return (0..<4).map { ImagePoint(x: values[2 * $0], y: values[2 * $0 + 1]) }
+    }
+}
+
 /// One tag as libapriltag found it (corners in OpenCV's order and pixel convention).
 struct FoundTag {
     let id: Int
@@ -112,28 +140,15 @@ final class AprilTagHandle: @unchecked Sendable {
 
     /// Detects tags in `image`, read in place (atag_detector_detect), on the calling thread.
     func detect(_ image: PixelBuffer) throws(DetectionError) -> (tags: [FoundTag], sharpness: Double?) {
-        guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
-            throw .invalidImage(reason: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
-        }
-        guard image.width >= AprilTagShim.minimumDetectionSide, image.height >= AprilTagShim.minimumDetectionSide else {
-            throw .imageTooSmall(width: image.width, height: image.height, minimum: AprilTagShim.minimumDetectionSide)
-        }
         var found: UnsafeMutablePointer<atag_tags>?
-        try image.withUnsafeBytes { (raw) throws(DetectionError) in
-            var pixels = shim_pixels(
-                data: raw.baseAddress, width: width, height: height, row_stride: image.rowStride,
-                format: image.format.shimFormat)
-            try check { atag_detector_detect(detector, &pixels, &found, $0) }
+        try withTagPixels(image) { (pixels) throws(DetectionError) in
+            try check { atag_detector_detect(detector, pixels, &found, $0) }
         }
         guard let found else { throw .internalError(reason: "atag_detector_detect returned no tags") }
         defer { atag_tags_free(found) }
         let tags = UnsafeBufferPointer(start: found.pointee.tags, count: found.pointee.count).map { tag in
-            var coordinates = tag.corners
             var refined = tag.corner_refined
-            let corners = withUnsafeBytes(of: &coordinates) { raw in
-                let values = raw.bindMemory(to: Double.self)
-                return (0..<4).map { ImagePoint(x: values[2 * $0], y: values[2 * $0 + 1]) }
-            }
+            let corners = imagePoints(tag.corners)
             let cornerRefined = withUnsafeBytes(of: &refined) { raw in raw.bindMemory(to: Int32.self).map { $0 != 0 } }
             return FoundTag(id: Int(tag.id), corners: corners, cornerRefined: cornerRefined)
         }
@@ -168,29 +183,16 @@ final class TagIdentifierHandle: @unchecked Sendable {
 
     /// Tags of every family in `image`, read in place (atag_identifier_detect).
     func detect(_ image: PixelBuffer) throws(DetectionError) -> [IdentifiedTag] {
-        guard let width = Int32(exactly: image.width), let height = Int32(exactly: image.height) else {
-            throw .invalidImage(reason: "\(image.width)x\(image.height) pixels is beyond 32-bit sizes")
-        }
-        guard image.width >= AprilTagShim.minimumDetectionSide, image.height >= AprilTagShim.minimumDetectionSide else {
-            throw .imageTooSmall(width: image.width, height: image.height, minimum: AprilTagShim.minimumDetectionSide)
-        }
         var found: UnsafeMutablePointer<atag_identified_tags>?
-        try image.withUnsafeBytes { (raw) throws(DetectionError) in
-            var pixels = shim_pixels(
-                data: raw.baseAddress, width: width, height: height, row_stride: image.rowStride,
-                format: image.format.shimFormat)
-            try check { atag_identifier_detect(identifier, &pixels, &found, $0) }
+        try withTagPixels(image) { (pixels) throws(DetectionError) in
+            try check { atag_identifier_detect(identifier, pixels, &found, $0) }
         }
         guard let found else { throw .internalError(reason: "atag_identifier_detect returned no tags") }
         defer { atag_identified_tags_free(found) }
         return UnsafeBufferPointer(start: found.pointee.tags, count: found.pointee.count).compactMap { tag in
             guard let family = AprilTagFamily.allCases.first(where: { shimFamily($0) == tag.family }) else { return nil }
-            var coordinates = tag.corners
-            let corners = withUnsafeBytes(of: &coordinates) { raw in
-                let values = raw.bindMemory(to: Double.self)
-                return (0..<4).map { ImagePoint(x: values[2 * $0], y: values[2 * $0 + 1]) }
-            }
-            return IdentifiedTag(family: family, borderCells: Int(tag.border_cells), id: Int(tag.id), corners: corners)
+            return IdentifiedTag(
+                family: family, borderCells: Int(tag.border_cells), id: Int(tag.id), corners: imagePoints(tag.corners))
         }
     }
 }

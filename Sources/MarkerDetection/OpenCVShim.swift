@@ -292,13 +292,17 @@ final class DetectorHandle: @unchecked Sendable {
         }
         let dictionary = try pattern.dictionary.map { (dictionary) throws(DetectionError) in try DictionaryHandle(dictionary) }
         var description = msd_pattern()
+        // The kind of a board, with its columns and rows.
+        func describe(_ kind: msd_pattern_kind, columns: Int, rows: Int) throws(DetectionError) {
+            description.kind = kind
+            description.columns = try int32(columns, "columns")
+            description.rows = try int32(rows, "rows")
+        }
         switch pattern {
         case .aruco:
             description.kind = MSD_PATTERN_ARUCO
         case .gridBoard(let board):
-            description.kind = MSD_PATTERN_ARUCO_GRID
-            description.columns = try int32(board.columns, "columns")
-            description.rows = try int32(board.rows, "rows")
+            try describe(MSD_PATTERN_ARUCO_GRID, columns: board.columns, rows: board.rows)
             description.marker_length = board.markerLength
             description.marker_separation = board.markerSeparation
             guard let first = Int32(exactly: board.firstMarker) else {
@@ -306,20 +310,14 @@ final class DetectorHandle: @unchecked Sendable {
             }
             description.first_marker = first
         case .charuco(let board):
-            description.kind = MSD_PATTERN_CHARUCO
-            description.columns = try int32(board.columns, "columns")
-            description.rows = try int32(board.rows, "rows")
+            try describe(MSD_PATTERN_CHARUCO, columns: board.columns, rows: board.rows)
             description.square_length = board.squareLength
             description.marker_length = board.markerLength
             description.legacy_layout = board.legacyLayout ? 1 : 0
         case .chessboard(let board):
-            description.kind = MSD_PATTERN_CHESSBOARD
-            description.columns = try int32(board.columns, "columns")
-            description.rows = try int32(board.rows, "rows")
+            try describe(MSD_PATTERN_CHESSBOARD, columns: board.columns, rows: board.rows)
         case .circleGrid(let grid):
-            description.kind = grid.asymmetric ? MSD_PATTERN_ACIRCLES : MSD_PATTERN_CIRCLES
-            description.columns = try int32(grid.columns, "columns")
-            description.rows = try int32(grid.rows, "rows")
+            try describe(grid.asymmetric ? MSD_PATTERN_ACIRCLES : MSD_PATTERN_CIRCLES, columns: grid.columns, rows: grid.rows)
             description.square_length = grid.spacing
         case .aprilTag, .aprilGrid:
             throw .invalidPattern(reason: "\(pattern) is detected with libapriltag, not OpenCV")

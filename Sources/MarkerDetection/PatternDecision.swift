@@ -169,12 +169,12 @@ struct PatternDecision {
         guard let (key, tally) = rankedLoose.first else {
             return Outcome(pattern: nil, frames: 0, doubt: nil, candidates: [])
         }
+        let candidates = rankedLoose.prefix(4).map { PatternIdentification.Candidate(text: text(of: $0.key, $0.value), frames: $0.value.frames.count) }
         if case .tags(_, 2) = key.codeSet {
             return Outcome(
                 pattern: nil, frames: tally.frames.count, doubt: "AprilGrid tags were seen, but in no one grid",
-                candidates: rankedLoose.prefix(4).map { .init(text: text(of: $0.key, $0.value), frames: $0.value.frames.count) })
+                candidates: candidates)
         }
-        let candidates = rankedLoose.prefix(4).map { PatternIdentification.Candidate(text: text(of: $0.key, $0.value), frames: $0.value.frames.count) }
         // A marker or two now and then may be misread from anything: loose markers count when at
         // least half the frames show them, two a frame or more.
         if 2 * tally.frames.count < evidence.count || tally.features < 2 * tally.frames.count {

@@ -69,6 +69,16 @@ shim_status guarded(shim_area area, shim_error *error, Body &&body) noexcept {
     }
 }
 
+// `guarded` for one shim, its area given once: `inline constexpr shim::Guard<SHIM_AREA_X> guarded{};`
+// in the shim's namespace, then `guarded(error, [&] { ... })` in each function.
+template <shim_area Area>
+struct Guard {
+    template <typename Body>
+    shim_status operator()(shim_error *error, Body &&body) const noexcept {
+        return guarded(Area, error, static_cast<Body &&>(body));
+    }
+};
+
 // Fails with SHIM_STATUS_INVALID_ARGUMENT when `pointer` is NULL.
 inline void require(const void *pointer, const char *name) {
     if (pointer == nullptr) fail(SHIM_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
