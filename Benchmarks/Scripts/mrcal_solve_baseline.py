@@ -4,8 +4,9 @@ mrcal-calibrate-cameras makes it, run with Debian's /usr/bin/python3 (python3-mr
 
   mrcal_solve_baseline.py CORNERS.json FOCAL [REPEATS]
 
-Reads views as calibration-benchmark writes them (each view with "ids": corner id = row x 9 +
-column of a 9x6 chessboard, one unit per square) and, REPEATS times (default 3), calibrates them
+Reads views as calibration-benchmark writes them (each view with "ids": corner id = row x columns
++ column of a chessboard of "columns" x "rows" inner corners, 9 x 6 when not given; one unit per
+square) and, REPEATS times (default 3), calibrates them
 the way mrcal-calibrate-cameras 2.2 does without a seed (its solve_initial): mrcal.seed_stereographic
 from the focal-length estimate FOCAL (mrcal-calibrate-cameras's required --focal), a solve of the
 poses alone and one of the poses and the LENSMODEL_STEREOGRAPHIC core, then the seed expanded to
@@ -61,11 +62,12 @@ def main(path, focal, repeats):
     data = json.load(open(path))
     W, H = data["image_size"]
     N = len(data["views"])
-    observations = np.zeros((N, 6, 9, 3))
+    columns, rows = data.get("columns", 9), data.get("rows", 6)
+    observations = np.zeros((N, rows, columns, 3))
     observations[..., 2] = -1.0
     for i, view in enumerate(data["views"]):
         for ident, (x, y) in zip(view["ids"], view["image"]):
-            r, c = divmod(int(ident), 9)
+            r, c = divmod(int(ident), columns)
             observations[i, r, c] = (x, y, 1.0)
     rng = np.random.default_rng(1)
     cpu, wall = [], []

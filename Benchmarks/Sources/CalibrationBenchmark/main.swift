@@ -10,6 +10,10 @@
 //            map and cross-validation, beside cv2.calibrateCamera and mrcal 2.2 (Scripts/mrcal_baseline.py).
 //   once VIEWS [MODEL]  one solve of VIEWS such views (pinhole unless MODEL says), for instruction
 //            counts: valgrind --tool=callgrind .build/release/calibration-benchmark once 100
+//   real FOLDER PATTERN FOCAL  a real folder of chessboard pictures (PATTERN chessboard:CxR): the
+//            whole solve's CPU time here (calibrate, the views' spread included) against mrcal 2.2's
+//            whole calibration (Scripts/mrcal_solve_baseline.py, seeded from FOCAL px) and Python's
+//            cv2.calibrateCamera on the same corners, median of 5; and each one's camera
 //   photos   the shared chessboard photos (../shared/images/chessboard): the camera found here and
 //            by cv2.calibrateCamera from the same corners, side by side.
 //   rig      rigs of 2 and 4 cameras (1280x720, 3 squares apart side by side, turned 4 degrees
@@ -121,10 +125,10 @@ func processSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
-/// Views as mrcal's side reads them: the ids go with the points (corner id = row x 9 + column).
-func writeViewsWithIDs(_ views: [CalibrationView], imageSize: ImageSize, to path: String) throws {
+/// Views as mrcal's side reads them: the ids go with the points (corner id = row x columns + column).
+func writeViewsWithIDs(_ views: [CalibrationView], imageSize: ImageSize, to path: String, columns: Int = 9, rows: Int = 6) throws {
     let file: [String: Any] = [
-        "image_size": [imageSize.width, imageSize.height],
+        "image_size": [imageSize.width, imageSize.height], "columns": columns, "rows": rows,
         "views": views.map { view in
             ["ids": view.points.map(\.id), "object": view.points.map { [$0.object.x, $0.object.y, $0.object.z] },
              "image": view.points.map { [$0.image.x, $0.image.y] }]
@@ -390,15 +394,53 @@ func solveOnce(_ count: Int, model: CameraModel) throws {
     print(String(format: "%d views, %@: fx %.6f, RMS %.6f px", count, model.rawValue as NSString, result.camera.fx, result.run.rms))
 }
 
+/// A real folder's whole solve here, by mrcal 2.2 and by cv2.calibrateCamera, on the same corners.
+func real(folder: String, pattern text: String, focal: Double) throws {
+    let pattern = try Pattern(parsing: text)
+    guard case .chessboard(let board) = pattern else {
+        throw NSError(domain: "calibration-benchmark", code: 2, userInfo: [NSLocalizedDescriptionKey: "real needs a chessboard:CxR pattern"])
+    }
+    let pictures = try PictureSet(folder: folder, pattern: pattern)
+    let views = pictures.views
+    let size = views[0].imageSize
+    print("\(folder): \(views.count) views, \(views.map(\.points.count).reduce(0, +)) corners, \(size.width)x\(size.height)")
+    print("load average at start: \(loadAverage())")
+    let path = NSTemporaryDirectory() + "real-benchmark-\(getpid()).json"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try writeViewsWithIDs(views, imageSize: size, to: path, columns: board.columns, rows: board.rows)
+    var times: [Double] = [], mrcalTimes: [Double] = []
+    var result: CalibrationResult?
+    var mrcal: [String: Any] = [:]
+    for _ in 0..<5 {
+        let start = processSeconds()
+        result = try CameraCalibration.calibrate(views, model: .pinhole)
+        times.append(processSeconds() - start)
+        mrcal = try runJSON([benchmarks.appendingPathComponent("Scripts/mrcal_solve_baseline.py").path, path, "\(focal)", "1"])
+        mrcalTimes += (mrcal["cpu_s"] as? [Double]) ?? []
+    }
+    let baseline = try python(views, model: .pinhole, repeats: 5)
+    let ours = result!.camera
+    print(String(format: "here (calibrate):      %7.0f ms CPU  fx %.2f fy %.2f cx %.2f cy %.2f  RMS %.3f px  (%@)", median(times) * 1e3,
+                 ours.fx, ours.fy, ours.cx, ours.cy, result!.run.rms, (result!.finalRun == nil ? "one solve" : "two solves") as NSString))
+    print(String(format: "mrcal 2.2 whole:       %7.0f ms CPU  fx %.2f fy %.2f cx %.2f cy %.2f  RMS %.3f px  (%@ outliers)",
+                 median(mrcalTimes) * 1e3, mrcal["fx"] as? Double ?? .nan, mrcal["fy"] as? Double ?? .nan,
+                 mrcal["cx"] as? Double ?? .nan, mrcal["cy"] as? Double ?? .nan, mrcal["rms"] as? Double ?? .nan,
+                 "\(mrcal["outliers"] ?? "-")" as NSString))
+    print(String(format: "cv2.calibrateCamera:   %7.0f ms CPU  fx %.2f fy %.2f cx %.2f cy %.2f  RMS %.3f px", median(baseline.calibrate_cpu_s) * 1e3,
+                 baseline.fx, baseline.fy, baseline.cx, baseline.cy, baseline.rms))
+    print("load average at end: \(loadAverage())")
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first ?? "solve" {
 case "solve": try solve()
 case "once" where arguments.count > 1:
     try solveOnce(Int(arguments[1]) ?? 100, model: arguments.count > 2 ? CameraModel(rawValue: arguments[2]) ?? .pinhole : .pinhole)
+case "real" where arguments.count > 3: try real(folder: arguments[1], pattern: arguments[2], focal: Double(arguments[3]) ?? 1000)
 case "photos": try photos()
 case "rig": try rig()
 case "uncertainty": try uncertainty()
 default:
-    FileHandle.standardError.write(Data("usage: calibration-benchmark [solve|photos|rig|uncertainty|once VIEWS [MODEL]]\n".utf8))
+    FileHandle.standardError.write(Data("usage: calibration-benchmark [solve|photos|rig|uncertainty|once VIEWS [MODEL]|real FOLDER PATTERN FOCAL]\n".utf8))
     exit(2)
 }
