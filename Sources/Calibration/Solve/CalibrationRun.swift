@@ -156,6 +156,18 @@ public struct CalibrationRun: Sendable, Hashable {
         return nil
     }
 
+    /// fx or fy with a standard deviation over half its value, as `fx = 173.66 with a standard
+    /// deviation of 16158.39`; `nil` when both are determined. Views that do not determine the
+    /// focal length (one view seen again and again, every view alike) give such a solve: a start
+    /// from them is finite, and the refinement's covariance is what says it means nothing.
+    public var undeterminedFocalLength: String? {
+        for name in ["fx", "fy"] {
+            guard let parameter = parameter(name), parameter.standardDeviation > abs(parameter.value) / 2 else { continue }
+            return String(format: "%@ = %.2f with a standard deviation of %.2f", name, parameter.value, parameter.standardDeviation)
+        }
+        return nil
+    }
+
     /// The median of the views' RMS errors.
     public var medianViewRMS: Double {
         let sorted = views.map(\.rms).sorted()

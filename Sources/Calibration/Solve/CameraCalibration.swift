@@ -162,9 +162,20 @@ public enum CameraCalibration {
         _ views: [CalibrationView], model: CameraModel, imageSize: ImageSize, refinement: CalibrationRefinement?,
         poseCovariance: Bool = true
     ) throws(CalibrationError) -> CalibrationRun {
-        let closedForm = refinement.map { startsFromClosedForm(model, refinement: $0) } ?? false
-        let start = try CalibrationShim.calibrate(
-            views, model: model, imageSize: imageSize, closedForm: closedForm, deviations: refinement == nil)
+        // Views that give the closed form no start (a view with no homography: its points piled up
+        // or on one line) start from OpenCV's solve, which says what it makes of them.
+        var closedForm = refinement.map { startsFromClosedForm(model, refinement: $0) } ?? false
+        var closedFormStart: ShimSolution?
+        if closedForm {
+            closedFormStart = try? CalibrationShim.calibrate(views, model: model, imageSize: imageSize, closedForm: true, deviations: false)
+            closedForm = closedFormStart != nil
+        }
+        let start: ShimSolution
+        if let closedFormStart {
+            start = closedFormStart
+        } else {
+            start = try CalibrationShim.calibrate(views, model: model, imageSize: imageSize, deviations: refinement == nil)
+        }
         guard let refinement else { return try checked(CalibrationRun(start, views: views)) }
         if let value = CalibrationRun(start, views: views).firstNonFiniteValue { throw .nonFiniteSolve(value) }
         let band = model == .rational && refinement.guardWeight > 0 && !refinement.holdsDistortion(of: model)
@@ -174,6 +185,7 @@ public enum CameraCalibration {
             fullCovariance: poseCovariance, guard: band)
         var run = try checked(
             CalibrationRun(start: start, closedForm: closedForm, refined: refined, settings: refinement, views: views))
+        if let value = run.undeterminedFocalLength { throw .nonFiniteSolve(value) }
         run.radialGuard = band
         return run
     }
