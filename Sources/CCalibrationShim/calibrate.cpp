@@ -1,6 +1,7 @@
 // Camera calibration: cv::calibrateCamera with standard deviations (Python's calibrateCameraExtended)
 // for pinhole models, cv::fisheye::calibrate for the
-// fisheye model, with the fisheye model's uncertainties from its own projection Jacobian.
+// fisheye model, with the fisheye model's uncertainties from its own projection Jacobian; and the
+// closed-form start of the pinhole models (Zhang's method) that the refinement can start from instead.
 #include "calibration.hpp"
 
 #include <opencv2/calib3d.hpp>
@@ -144,6 +145,10 @@ void solve(const mcal_problem &problem, mcal_solution &solution) {
         const int flags = problem.model == MCAL_MODEL_RATIONAL          ? cv::CALIB_RATIONAL_MODEL
                           : problem.model == MCAL_MODEL_PINHOLE_RADTAN ? cv::CALIB_FIX_K3
                                                                         : 0;
+        if (problem.without_deviations) {
+            cv::calibrateCamera(views.object, views.image, size, K, D, rvecs, tvecs, flags);
+            break;
+        }
         cv::Mat std_intrinsics, std_extrinsics, per_view;
         cv::calibrateCamera(views.object, views.image, size, K, D, rvecs, tvecs, std_intrinsics,
                                     std_extrinsics, per_view, flags);
@@ -187,12 +192,119 @@ void solve(const mcal_problem &problem, mcal_solution &solution) {
     }
     cv::Mat Dused(1, solution.camera.distortion_count, CV_64F, solution.camera.distortion);
     project_all(views, K, Dused, problem.model, rotations, translations, solution);
-    if (problem.model == MCAL_MODEL_FISHEYE) fisheye_uncertainty(views, K, Dused, rotations, translations, solution);
+    if (problem.model == MCAL_MODEL_FISHEYE && !problem.without_deviations) {
+        fisheye_uncertainty(views, K, Dused, rotations, translations, solution);
+    }
+}
+
+// The closed-form start (Zhang's method, with the principal point held at the image's centre as
+// OpenCV's own initial guess holds it): each view's homography from the board's plane to the image
+// gives two linear equations in 1/fx^2 and 1/fy^2 (the board's two axes are perpendicular and of
+// equal length); their least-squares solution gives fx and fy, and each view's pose then follows
+// from its points (OpenCV's IPPE, the planar pose from the homography). No distortion.
+void initialize(const mcal_problem &problem, mcal_solution &solution) {
+    if (problem.model == MCAL_MODEL_FISHEYE) {
+        mcal::fail(SHIM_STATUS_INVALID_ARGUMENT, "the closed-form start is for the pinhole models; a fisheye solve starts from cv::fisheye::calibrate");
+    }
+    if (problem.model != MCAL_MODEL_PINHOLE && problem.model != MCAL_MODEL_PINHOLE_RADTAN &&
+        problem.model != MCAL_MODEL_RATIONAL) {
+        mcal::fail(SHIM_STATUS_INVALID_ARGUMENT, "unknown model %d", int(problem.model));
+    }
+    const Views views = views_of(problem);
+    const double cx = (problem.image_width - 1) / 2.0, cy = (problem.image_height - 1) / 2.0;
+    std::vector<cv::Matx33d> homographies;
+    std::vector<std::vector<cv::Point3d>> objects;
+    std::vector<std::vector<cv::Point2d>> images;
+    size_t offset = 0;
+    for (size_t view = 0; view < problem.view_count; ++view) {
+        std::vector<cv::Point2d> plane;
+        std::vector<cv::Point3d> object;
+        std::vector<cv::Point2d> image;
+        for (int32_t point = 0; point < problem.point_counts[view]; ++point, ++offset) {
+            const double *o = problem.object_points + 3 * offset;
+            const double *i = problem.image_points + 2 * offset;
+            if (o[2] != 0) {
+                mcal::fail(SHIM_STATUS_INVALID_ARGUMENT, "view %zu: the target's points must lie in its plane z = 0, not z = %g",
+                           view, o[2]);
+            }
+            plane.emplace_back(o[0], o[1]);
+            object.emplace_back(o[0], o[1], 0.0);
+            image.emplace_back(i[0], i[1]);
+        }
+        const cv::Mat found = cv::findHomography(plane, image, 0);
+        if (found.empty()) mcal::fail(SHIM_STATUS_LIBRARY_ERROR, "view %zu: no homography from the target to the image", view);
+        // Centred on the image: rows 0 and 1 less cx and cy times row 2, then scaled to unit norm.
+        cv::Matx33d h(found);
+        for (int column = 0; column < 3; ++column) {
+            h(0, column) -= cx * h(2, column);
+            h(1, column) -= cy * h(2, column);
+        }
+        h *= 1 / cv::norm(h);
+        homographies.push_back(h);
+        objects.push_back(std::move(object));
+        images.push_back(std::move(image));
+    }
+    // a = 1/fx^2, b = 1/fy^2: columns h1, h2 of each homography are K [r1 r2] up to scale, so
+    // h1' B h2 = 0 and h1' B h1 = h2' B h2 with B = diag(a, b, 1).
+    cv::Mat A(int(2 * homographies.size()), 2, CV_64F), rhs(int(2 * homographies.size()), 1, CV_64F);
+    for (size_t view = 0; view < homographies.size(); ++view) {
+        const cv::Matx33d &h = homographies[view];
+        const int row = int(2 * view);
+        A.at<double>(row, 0) = h(0, 0) * h(0, 1);
+        A.at<double>(row, 1) = h(1, 0) * h(1, 1);
+        rhs.at<double>(row) = -h(2, 0) * h(2, 1);
+        A.at<double>(row + 1, 0) = h(0, 0) * h(0, 0) - h(0, 1) * h(0, 1);
+        A.at<double>(row + 1, 1) = h(1, 0) * h(1, 0) - h(1, 1) * h(1, 1);
+        rhs.at<double>(row + 1) = -(h(2, 0) * h(2, 0) - h(2, 1) * h(2, 1));
+    }
+    double fx = 0, fy = 0;
+    cv::Mat ab;
+    if (cv::solve(A, rhs, ab, cv::DECOMP_SVD) && ab.at<double>(0) > 0 && ab.at<double>(1) > 0) {
+        fx = 1 / std::sqrt(ab.at<double>(0));
+        fy = 1 / std::sqrt(ab.at<double>(1));
+    }
+    // Views that do not fix both (all of them nearly square on, or turned about one axis alone):
+    // one focal length for both axes, and failing that one a normal lens might have.
+    const double largest = std::max(problem.image_width, problem.image_height);
+    const auto plausible = [&](double f) { return std::isfinite(f) && f > 0.05 * largest && f < 50 * largest; };
+    if (!plausible(fx) || !plausible(fy)) {
+        cv::Mat sum(A.rows, 1, CV_64F), a;
+        for (int row = 0; row < A.rows; ++row) sum.at<double>(row) = A.at<double>(row, 0) + A.at<double>(row, 1);
+        const bool one = cv::solve(sum, rhs, a, cv::DECOMP_SVD) && a.at<double>(0) > 0;
+        fx = fy = one ? 1 / std::sqrt(a.at<double>(0)) : largest;
+        if (!plausible(fx)) fx = fy = largest;
+    }
+    const cv::Matx33d K(fx, 0, cx, 0, fy, cy, 0, 0, 1);
+    std::vector<cv::Mat> rotations, translations;
+    for (size_t view = 0; view < objects.size(); ++view) {
+        cv::Mat rvec, tvec;
+        if (!cv::solvePnP(objects[view], images[view], K, cv::noArray(), rvec, tvec, false, cv::SOLVEPNP_IPPE)) {
+            mcal::fail(SHIM_STATUS_LIBRARY_ERROR, "view %zu: no pose for the closed-form start", view);
+        }
+        rotations.push_back(rvec.reshape(1, 3));
+        translations.push_back(tvec.reshape(1, 3));
+    }
+    solution.camera.model = problem.model;
+    for (int index = 0; index < 9; ++index) solution.camera.camera_matrix[index] = K(index / 3, index % 3);
+    solution.camera.distortion_count = problem.model == MCAL_MODEL_RATIONAL ? 8 : 5;
+    std::fill(std::begin(solution.camera.distortion), std::end(solution.camera.distortion), 0.0);
+    const cv::Mat D = cv::Mat::zeros(1, solution.camera.distortion_count, CV_64F);
+    project_all(views, cv::Mat(K), D, problem.model, rotations, translations, solution);
 }
 
 }  // namespace
 
 extern "C" {
+
+shim_status mcal_initialize(const mcal_problem *problem, mcal_solution **solution, shim_error *error) {
+    return mcal::guarded(error, [&] {
+        mcal::require(problem, "problem");
+        mcal::require(solution, "solution");
+        auto result = std::make_unique<mcal_solution>();
+        initialize(*problem, *result);
+        *solution = result.release();
+    });
+}
 
 shim_status mcal_calibrate(const mcal_problem *problem, mcal_solution **solution, shim_error *error) {
     return mcal::guarded(error, [&] {

@@ -16,7 +16,9 @@ struct CalibrateCommand: ParsableCommand {
             with --pattern auto) the target is identified from the folder's first pictures, and what was \
             found is said (calibrate stops when the pictures leave doubt). The target must be a \
             board (charuco, chessboard, gridboard, aprilgrid, circles or acircles): loose markers (aruco:, apriltag:) have \
-            no known layout and are refused. Partial views of ChArUco boards and AprilGrids count. Solves the camera (OpenCV's calibrateCamera, or fisheye::calibrate), \
+            no known layout and are refused. Partial views of ChArUco boards and AprilGrids count. Solves the camera \
+            (Ceres Solver from a closed-form start; from OpenCV's calibrateCamera for the rational model, \
+            fisheye::calibrate for the fisheye one), \
             drops views whose RMS error is over 3 times the median of all views and solves again, and \
             writes into --out:
 

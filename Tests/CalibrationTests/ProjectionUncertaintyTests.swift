@@ -20,6 +20,80 @@ import Testing
             poses: SyntheticViews.randomPoses(20, seed: 5))
     }
 
+    /// A pixel's covariance carried through the whole gradient (intrinsics and every pose's six
+    /// numbers, numerically differentiated) over the whole covariance: what the map computes
+    /// through its reduced form, written out the long way.
+    static func directCovariance(_ run: CalibrationRun, at pixel: ImagePoint, distance: Double) throws -> (Double, Double, Double) {
+        let camera = run.camera
+        let model = camera.model
+        let intrinsics = [camera.fx, camera.fy, camera.cx, camera.cy] + camera.distortion
+        let full = try #require(run.fullCovariance)
+        let direction = try #require(LensProjection.unproject(SIMD2(pixel.x, pixel.y), model: model, intrinsics: intrinsics))
+        let p = direction * distance
+        func project(_ point: SIMD3<Double>, _ k: [Double]) -> SIMD2<Double> { LensProjection.project(point, model: model, intrinsics: k) }
+        let views = run.poseRotations.count, k = intrinsics.count, n = k + 6 * views
+        var gx = [Double](repeating: 0, count: n), gy = gx
+        for index in 0..<k {
+            var plus = intrinsics, minus = intrinsics
+            let step = max(abs(intrinsics[index]), 1) * 1e-6
+            plus[index] += step
+            minus[index] -= step
+            let d = (project(p, plus) - project(p, minus)) / (2 * step)
+            (gx[index], gy[index]) = (d.x, d.y)
+        }
+        // Each view: p into the board's frame with the solved pose, back with the perturbed one.
+        for view in 0..<views {
+            let r = run.poseRotations[view], t = run.poseTranslations[view]
+            let rotation = SIMD3(r[0], r[1], r[2]), translation = SIMD3(t[0], t[1], t[2])
+            func moved(_ rotationStep: SIMD3<Double>, _ translationStep: SIMD3<Double>) -> SIMD2<Double> {
+                let rows = LensProjection.matrix(rotation)
+                let d = p - translation
+                var inBoard = SIMD3<Double>(0, 0, 0)
+                for i in 0..<3 { inBoard += d[i] * rows[i] }
+                return project(LensProjection.rotate(inBoard, by: rotation + rotationStep) + translation + translationStep, intrinsics)
+            }
+            for axis in 0..<3 {
+                var step = SIMD3<Double>(0, 0, 0)
+                step[axis] = 1e-6
+                let zero = SIMD3<Double>(0, 0, 0)
+                let dr = (moved(step, zero) - moved(-step, zero)) / 2e-6 / Double(views)
+                let dt = (moved(zero, step) - moved(zero, -step)) / 2e-6 / Double(views)
+                (gx[k + 6 * view + axis], gy[k + 6 * view + axis]) = (dr.x, dr.y)
+                (gx[k + 6 * view + 3 + axis], gy[k + 6 * view + 3 + axis]) = (dt.x, dt.y)
+            }
+        }
+        var xx = 0.0, xy = 0.0, yy = 0.0
+        for row in 0..<n {
+            for column in 0..<n {
+                xx += gx[row] * full[row][column] * gx[column]
+                xy += gy[row] * full[row][column] * gx[column]
+                yy += gy[row] * full[row][column] * gy[column]
+            }
+        }
+        return (xx, xy, yy)
+    }
+
+    /// The map's reduced form (12 pose coefficients, whatever the number of views) gives what
+    /// the whole gradient over the whole covariance gives, for each lens model, at the centre,
+    /// the quartile points and the image's corners.
+    @Test(arguments: [CameraModel.pinhole, .rational, .fisheye])
+    func theReducedFormEqualsTheWholeGradient(model: CameraModel) throws {
+        let run = try CameraCalibration.calibrate(Self.syntheticViews(), model: model).run
+        let uncertainty = try #require(ProjectionUncertainty(run: run))
+        let size = run.camera.imageSize
+        let w = Double(size.width - 1), h = Double(size.height - 1)
+        let corners = [ImagePoint(x: 0, y: 0), ImagePoint(x: w, y: 0), ImagePoint(x: 0, y: h), ImagePoint(x: w, y: h)]
+        for pixel in Self.quartilePoints(size) + corners {
+            guard let reduced = uncertainty.covariance(at: pixel) else { continue }
+            let (xx, xy, yy) = try Self.directCovariance(run, at: pixel, distance: uncertainty.distance)
+            let scale = max(xx, yy)
+            #expect(scale > 0)
+            for (a, b) in [(reduced.xx, xx), (reduced.xy, xy), (reduced.yy, yy)] {
+                #expect(abs(a - b) <= 1e-5 * scale, "\(model) at \(pixel): \(a) against \(b) (\(abs(a - b) / scale) of the larger variance)")
+            }
+        }
+    }
+
     @Test(arguments: [CameraModel.pinhole, .pinholeRadtan, .rational, .fisheye])
     func theSwiftLensModelsProjectAsOpenCVDoes(model: CameraModel) throws {
         let distortion: [Double] = switch model {

@@ -1,10 +1,19 @@
 // swift run -c release calibration-benchmark [solve|photos|rig|uncertainty] (from Benchmarks/)
 //
 //   solve    20, 50 and 100 views of a 9x6 chessboard at 1280x720 (corners projected through a
-//            known camera with 0.3 px of noise): the solve's time here and with Python's
-//            cv2.calibrateCamera / calibrateCameraExtended on the same corners.
+//            known camera with 0.3 px of noise): the whole solve's CPU time here (calibrate: the
+//            closed-form start, Ceres Solver's refinement with the outlier rules, the covariance),
+//            against mrcal 2.2's whole calibration as mrcal-calibrate-cameras makes it
+//            (Scripts/mrcal_solve_baseline.py) and Python's cv2.calibrateCamera on the same corners,
+//            and each one's distance from the true camera; the rational model beside it.
 //   uncertainty  20, 50 and 100 such views: the solve with and without the projection-uncertainty
 //            map and cross-validation, beside cv2.calibrateCamera and mrcal 2.2 (Scripts/mrcal_baseline.py).
+//   once VIEWS [MODEL]  one solve of VIEWS such views (pinhole unless MODEL says), for instruction
+//            counts: valgrind --tool=callgrind .build/release/calibration-benchmark once 100
+//   real FOLDER PATTERN FOCAL  a real folder of chessboard pictures (PATTERN chessboard:CxR): the
+//            whole solve's CPU time here (calibrate, the views' spread included) against mrcal 2.2's
+//            whole calibration (Scripts/mrcal_solve_baseline.py, seeded from FOCAL px) and Python's
+//            cv2.calibrateCamera on the same corners, median of 5; and each one's camera
 //   photos   the shared chessboard photos (../shared/images/chessboard): the camera found here and
 //            by cv2.calibrateCamera from the same corners, side by side.
 //   rig      rigs of 2 and 4 cameras (1280x720, 3 squares apart side by side, turned 4 degrees
@@ -27,6 +36,7 @@ struct Baseline: Decodable {
     let fx: Double, fy: Double, cx: Double, cy: Double, rms: Double
     let calibrate_s: [Double]
     let extended_s: [Double]
+    let calibrate_cpu_s: [Double]
 }
 
 func python(_ views: [CalibrationView], model: CameraModel, repeats: Int) throws -> Baseline {
@@ -108,38 +118,88 @@ func syntheticViews(_ count: Int, camera: Camera, seed: UInt64) throws -> [Calib
     return views
 }
 
+/// The process's CPU time so far, in seconds (every thread's: OpenCV's and Ceres Solver's too).
+func processSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// Views as mrcal's side reads them: the ids go with the points (corner id = row x columns + column).
+func writeViewsWithIDs(_ views: [CalibrationView], imageSize: ImageSize, to path: String, columns: Int = 9, rows: Int = 6) throws {
+    let file: [String: Any] = [
+        "image_size": [imageSize.width, imageSize.height], "columns": columns, "rows": rows,
+        "views": views.map { view in
+            ["ids": view.points.map(\.id), "object": view.points.map { [$0.object.x, $0.object.y, $0.object.z] },
+             "image": view.points.map { [$0.image.x, $0.image.y] }]
+        },
+    ]
+    try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+}
+
+func runJSON(_ arguments: [String]) throws -> [String: Any] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+}
+
 func solve() throws {
     let camera = Camera(
         model: .pinhole, imageSize: ImageSize(width: 1280, height: 720), fx: 910, fy: 905, cx: 641.5, cy: 362,
         distortion: [-0.12, 0.05, 0.0005, -0.0003, 0])
     let repeats = 3
-    print("solve time, 9x6 chessboard views at 1280x720, 0.3 px noise; median of \(repeats) runs")
-    print("(CameraCalibration.calibrate: OpenCV's solve alone (refinement: nil) and refined by Ceres Solver (the")
-    print(" default); solves: 2 when the outlier rule dropped views and solved again)")
-    print("views  corners  model     OpenCV only  OpenCV+Ceres  solves  cv2.calibrateCamera  cv2...Extended  fx here / cv2")
+    print("whole solve, 9x6 chessboard views at 1280x720, 0.3 px noise; CPU seconds of each side's process while it")
+    print("solves, median of \(repeats) runs, the sides taking turns; error: largest of |fx|, |fy|, |cx|, |cy| from the truth, px")
+    print("load average at start: \(loadAverage())")
+    print("views  model     here (solves)      error  | mrcal 2.2 whole      error  outliers | cv2.calibrateCamera  error")
     for model in [CameraModel.pinhole, .rational] {
         for count in [20, 50, 100] {
             let views = try syntheticViews(count, camera: camera, seed: UInt64(count))
-            var plainTimes: [Double] = [], times: [Double] = []
+            let path = NSTemporaryDirectory() + "solve-benchmark-\(getpid()).json"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try writeViewsWithIDs(views, imageSize: camera.imageSize, to: path)
+            var times: [Double] = [], mrcalTimes: [Double] = []
             var result: CalibrationResult?
+            var mrcal: [String: Any] = [:]
             for _ in 0..<repeats {
-                var start = ContinuousClock.now
-                _ = try CameraCalibration.calibrate(views, model: model, refinement: nil)
-                plainTimes.append(seconds(ContinuousClock.now - start))
-                start = ContinuousClock.now
+                let start = processSeconds()
                 result = try CameraCalibration.calibrate(views, model: model)
-                times.append(seconds(ContinuousClock.now - start))
+                times.append(processSeconds() - start)
+                if model == .pinhole {
+                    mrcal = try runJSON([benchmarks.appendingPathComponent("Scripts/mrcal_solve_baseline.py").path, path, "1000", "1"])
+                    mrcalTimes += (mrcal["cpu_s"] as? [Double]) ?? []
+                }
             }
             let baseline = try python(views, model: model, repeats: repeats)
-            let corners = views.map(\.points.count).reduce(0, +)
+            func error(_ fx: Double, _ fy: Double, _ cx: Double, _ cy: Double) -> Double {
+                max(abs(fx - camera.fx), abs(fy - camera.fy), abs(cx - camera.cx), abs(cy - camera.cy))
+            }
+            let ours = result!.camera
+            let mrcalError = error(mrcal["fx"] as? Double ?? .nan, mrcal["fy"] as? Double ?? .nan,
+                                   mrcal["cx"] as? Double ?? .nan, mrcal["cy"] as? Double ?? .nan)
             print(String(
-                format: "%5d  %7d  %-8@  %8.1f ms  %9.1f ms  %6d  %16.1f ms  %11.1f ms  %.6f", count, corners,
-                model.rawValue as NSString, median(plainTimes) * 1e3, median(times) * 1e3,
-                result?.finalRun == nil ? 1 : 2, median(baseline.calibrate_s) * 1e3, median(baseline.extended_s) * 1e3,
-                (result?.camera.fx ?? 0) / baseline.fx))
+                format: "%5d  %-8@  %8.0f ms (%d)  %8.3f  | %10.0f ms  %9.3f  %8@ | %14.0f ms  %8.3f", count,
+                model.rawValue as NSString, median(times) * 1e3, result?.finalRun == nil ? 1 : 2,
+                error(ours.fx, ours.fy, ours.cx, ours.cy),
+                mrcalTimes.isEmpty ? Double.nan : median(mrcalTimes) * 1e3, model == .pinhole ? mrcalError : .nan,
+                (mrcal["outliers"].map { "\($0)" } ?? "-") as NSString,
+                median(baseline.calibrate_cpu_s) * 1e3, error(baseline.fx, baseline.fy, baseline.cx, baseline.cy)))
             fflush(nil)
         }
     }
+    print("load average at end: \(loadAverage())")
+}
+
+func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
 func photos() throws {
@@ -285,57 +345,102 @@ func uncertainty() throws {
         model: .pinhole, imageSize: ImageSize(width: 1280, height: 720), fx: 910, fy: 905, cx: 641.5, cy: 362,
         distortion: [-0.12, 0.05, 0.0005, -0.0003, 0])
     print("solve time with and without the views' spread, the projection-uncertainty map and cross-validation, 9x6")
-    print("chessboard at 1280x720, 0.3 px noise, pinhole; one run each (without: calibrate with no pose covariance and")
+    print("chessboard at 1280x720, 0.3 px noise, pinhole; CPU time of the process, median of 5 runs (without: calibrate with no pose covariance and")
     print("no spread; with: calibrate with the views' spread (10 groups left out in turn), the map over a 32x18 grid,")
     print("then cross-validation's three random splits with their maps and the held-out fits)")
     print("views  without   spread + map  + cross-val  ratio  verdict     | cv2.calibrateCamera  mrcal optimize  mrcal map")
     for count in [20, 50, 100] {
         let views = try syntheticViews(count, camera: camera, seed: UInt64(count))
-        var start = ContinuousClock.now
-        let plain = try CameraCalibration.calibrate(views, model: .pinhole, poseCovariance: false, spreadGroups: nil)
-        _ = CalibrationReport(result: plain, pattern: "chessboard:9x6")
-        let without = seconds(ContinuousClock.now - start)
-        start = ContinuousClock.now
-        var report = CalibrationReport(result: try CameraCalibration.calibrate(views, model: .pinhole), pattern: "chessboard:9x6")
-        let mapOnly = seconds(ContinuousClock.now - start)
-        report.crossValidate(true)
-        let with = seconds(ContinuousClock.now - start)
+        var withouts: [Double] = [], mapOnlys: [Double] = [], withs: [Double] = []
+        var report: CalibrationReport?
+        for _ in 0..<5 {
+            var start = processSeconds()
+            let plain = try CameraCalibration.calibrate(views, model: .pinhole, poseCovariance: false, spreadGroups: nil)
+            _ = CalibrationReport(result: plain, pattern: "chessboard:9x6")
+            withouts.append(processSeconds() - start)
+            start = processSeconds()
+            var full = CalibrationReport(result: try CameraCalibration.calibrate(views, model: .pinhole), pattern: "chessboard:9x6")
+            mapOnlys.append(processSeconds() - start)
+            full.crossValidate(true)
+            withs.append(processSeconds() - start)
+            report = full
+        }
+        let without = median(withouts), mapOnly = median(mapOnlys), with = median(withs)
         // mrcal needs each corner's place on the board: the ids go with the views.
         let path = NSTemporaryDirectory() + "uncertainty-benchmark-\(getpid()).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let file: [String: Any] = [
-            "image_size": [camera.imageSize.width, camera.imageSize.height],
-            "views": views.map { view in
-                ["ids": view.points.map(\.id), "object": view.points.map { [$0.object.x, $0.object.y, $0.object.z] },
-                 "image": view.points.map { [$0.image.x, $0.image.y] }]
-            },
-        ]
-        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [benchmarks.appendingPathComponent("Scripts/mrcal_baseline.py").path, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let mrcal = (try? JSONSerialization.jsonObject(with: data)) as? [String: Double] ?? [:]
+        try writeViewsWithIDs(views, imageSize: camera.imageSize, to: path)
+        let mrcal = try runJSON([benchmarks.appendingPathComponent("Scripts/mrcal_baseline.py").path, path]) as? [String: Double] ?? [:]
         print(String(
             format: "%5d  %8.0f ms  %8.0f ms  %12.0f ms  %5.2f  %-10@  | %16.0f ms  %11.0f ms  %6.0f ms   (centre: %.3f px here, %.3f px mrcal)",
             count, without * 1e3, mapOnly * 1e3, with * 1e3, with / without,
-            (report.crossValidation?.verdict.key ?? "-") as NSString, (mrcal["cv2_s"] ?? .nan) * 1e3,
+            (report?.crossValidation?.verdict.key ?? "-") as NSString, (mrcal["cv2_s"] ?? .nan) * 1e3,
             (mrcal["optimize_s"] ?? .nan) * 1e3, (mrcal["uncertainty_s"] ?? .nan) * 1e3,
-            report.uncertainty?.centre ?? .nan, mrcal["centre_px"] ?? .nan))
+            report?.uncertainty?.centre ?? .nan, mrcal["centre_px"] ?? .nan))
         fflush(nil)
     }
 }
 
-switch CommandLine.arguments.dropFirst().first ?? "solve" {
+/// One solve of `count` views and nothing else, for instruction counts (valgrind --tool=callgrind).
+/// Fisheye views are of a fisheye lens (Kannala-Brandt, 110 degrees across), the others of the
+/// solve benchmark's pinhole camera.
+func solveOnce(_ count: Int, model: CameraModel) throws {
+    let camera = model == .fisheye
+        ? Camera(model: .fisheye, imageSize: ImageSize(width: 1280, height: 720), fx: 450, fy: 450, cx: 640.5, cy: 359,
+                 distortion: [0.02, -0.01, 0.003, -0.0008])
+        : Camera(model: .pinhole, imageSize: ImageSize(width: 1280, height: 720), fx: 910, fy: 905, cx: 641.5, cy: 362,
+                 distortion: [-0.12, 0.05, 0.0005, -0.0003, 0])
+    let result = try CameraCalibration.calibrate(try syntheticViews(count, camera: camera, seed: UInt64(count)), model: model)
+    print(String(format: "%d views, %@: fx %.6f, RMS %.6f px", count, model.rawValue as NSString, result.camera.fx, result.run.rms))
+}
+
+/// A real folder's whole solve here, by mrcal 2.2 and by cv2.calibrateCamera, on the same corners.
+func real(folder: String, pattern text: String, focal: Double) throws {
+    let pattern = try Pattern(parsing: text)
+    guard case .chessboard(let board) = pattern else {
+        throw NSError(domain: "calibration-benchmark", code: 2, userInfo: [NSLocalizedDescriptionKey: "real needs a chessboard:CxR pattern"])
+    }
+    let pictures = try PictureSet(folder: folder, pattern: pattern)
+    let views = pictures.views
+    let size = views[0].imageSize
+    print("\(folder): \(views.count) views, \(views.map(\.points.count).reduce(0, +)) corners, \(size.width)x\(size.height)")
+    print("load average at start: \(loadAverage())")
+    let path = NSTemporaryDirectory() + "real-benchmark-\(getpid()).json"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try writeViewsWithIDs(views, imageSize: size, to: path, columns: board.columns, rows: board.rows)
+    var times: [Double] = [], mrcalTimes: [Double] = []
+    var result: CalibrationResult?
+    var mrcal: [String: Any] = [:]
+    for _ in 0..<5 {
+        let start = processSeconds()
+        result = try CameraCalibration.calibrate(views, model: .pinhole)
+        times.append(processSeconds() - start)
+        mrcal = try runJSON([benchmarks.appendingPathComponent("Scripts/mrcal_solve_baseline.py").path, path, "\(focal)", "1"])
+        mrcalTimes += (mrcal["cpu_s"] as? [Double]) ?? []
+    }
+    let baseline = try python(views, model: .pinhole, repeats: 5)
+    let ours = result!.camera
+    print(String(format: "here (calibrate):      %7.0f ms CPU  fx %.2f fy %.2f cx %.2f cy %.2f  RMS %.3f px  (%@)", median(times) * 1e3,
+                 ours.fx, ours.fy, ours.cx, ours.cy, result!.run.rms, (result!.finalRun == nil ? "one solve" : "two solves") as NSString))
+    print(String(format: "mrcal 2.2 whole:       %7.0f ms CPU  fx %.2f fy %.2f cx %.2f cy %.2f  RMS %.3f px  (%@ outliers)",
+                 median(mrcalTimes) * 1e3, mrcal["fx"] as? Double ?? .nan, mrcal["fy"] as? Double ?? .nan,
+                 mrcal["cx"] as? Double ?? .nan, mrcal["cy"] as? Double ?? .nan, mrcal["rms"] as? Double ?? .nan,
+                 "\(mrcal["outliers"] ?? "-")" as NSString))
+    print(String(format: "cv2.calibrateCamera:   %7.0f ms CPU  fx %.2f fy %.2f cx %.2f cy %.2f  RMS %.3f px", median(baseline.calibrate_cpu_s) * 1e3,
+                 baseline.fx, baseline.fy, baseline.cx, baseline.cy, baseline.rms))
+    print("load average at end: \(loadAverage())")
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first ?? "solve" {
 case "solve": try solve()
+case "once" where arguments.count > 1:
+    try solveOnce(Int(arguments[1]) ?? 100, model: arguments.count > 2 ? CameraModel(rawValue: arguments[2]) ?? .pinhole : .pinhole)
+case "real" where arguments.count > 3: try real(folder: arguments[1], pattern: arguments[2], focal: Double(arguments[3]) ?? 1000)
 case "photos": try photos()
 case "rig": try rig()
 case "uncertainty": try uncertainty()
 default:
-    FileHandle.standardError.write(Data("usage: calibration-benchmark [solve|photos|rig|uncertainty]\n".utf8))
+    FileHandle.standardError.write(Data("usage: calibration-benchmark [solve|photos|rig|uncertainty|once VIEWS [MODEL]|real FOLDER PATTERN FOCAL]\n".utf8))
     exit(2)
 }

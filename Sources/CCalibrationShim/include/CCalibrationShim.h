@@ -48,7 +48,11 @@ typedef struct mcal_camera {
 /* MARK: - Calibration */
 
 /* Views of a planar target: view i has point_counts[i] points; object points are 3 doubles each
- * (z = 0), image points 2 doubles each, all views one after another. */
+ * (z = 0), image points 2 doubles each, all views one after another. Nonzero `without_deviations`
+ * says the solve is only a start (for a refinement that computes its own covariance): no standard
+ * deviations are computed, and `intrinsic_std` is all 0 (OpenCV's come from inverting J^T J over
+ * every view's pose, and the fisheye model's the same: 4 of the 13 billion instructions of a
+ * 100-view fisheye solve). */
 typedef struct mcal_problem {
     mcal_model model;
     int32_t image_width;
@@ -57,6 +61,7 @@ typedef struct mcal_problem {
     const int32_t *point_counts;
     const double *object_points;
     const double *image_points;
+    int32_t without_deviations;
 } mcal_problem;
 
 typedef struct mcal_solution mcal_solution;
@@ -64,6 +69,17 @@ typedef struct mcal_solution mcal_solution;
 /* Solves for the camera and every view's pose. Pinhole models start from OpenCV's own initial
  * guess; the fisheye model uses CALIB_RECOMPUTE_EXTRINSIC | CALIB_FIX_SKEW. */
 shim_status mcal_calibrate(const mcal_problem *problem, mcal_solution **solution, shim_error *error);
+
+/* The closed-form start of a pinhole model's solve, for a refinement to start from (Zhang's
+ * method): each view's homography from the target's plane (every object point at z = 0) to the
+ * image; fx and fy from the linear equations those give (the target's axes perpendicular and of
+ * equal length), with the principal point at the image's centre, (width - 1) / 2 and
+ * (height - 1) / 2, as OpenCV's own initial guess; each view's pose from its points through that
+ * camera (cv::solvePnP, SOLVEPNP_IPPE); every distortion coefficient 0. Views that do not fix
+ * both focal lengths give one for both axes, and failing that max(width, height). Read as a
+ * solution (mcal_solution_view_get), whose `intrinsic_std` are all 0. Refuses the fisheye model,
+ * whose projection no homography follows far from the centre. */
+shim_status mcal_initialize(const mcal_problem *problem, mcal_solution **solution, shim_error *error);
 
 /* What a solve found; the arrays stay valid until mcal_solution_free.
  * - `rms`: the root mean square reprojection error over all points (OpenCV's return value).

@@ -21,8 +21,9 @@ public enum CalibrationError: Error, Equatable, CustomStringConvertible {
     case outOfMemory
     /// The calibration shim failed in a way it does not expect (a bug); the message says where.
     case internalError(String)
-    /// The solve ended, but with a value that is no number (NaN), infinite, or a negative variance:
-    /// the views do not determine the camera. Names the first such value (`fx = nan`).
+    /// The solve ended, but with a value that is no number (NaN), infinite, or a negative variance,
+    /// or with a focal length whose standard deviation is over half of it: the views do not
+    /// determine the camera. Names the first such value (`fx = nan`).
     case nonFiniteSolve(String)
     /// One camera of a rig could not be calibrated on its own; the error says why.
     indirect case inCamera(String, CalibrationError)

@@ -93,7 +93,7 @@ extension CalibrationFile.Run {
         corners_dropped = run.droppedCornerCount
         corner_drop_threshold = FiniteNumber(run.refinement == nil ? .nan : run.dropThreshold)
         degrees_of_freedom = run.degreesOfFreedom
-        solver = run.refinement == nil ? "opencv" : "opencv+ceres"
+        solver = run.refinement == nil ? "opencv" : run.startedFromClosedForm ? "closed-form+ceres" : "opencv+ceres"
         opencv_start.rms = FiniteNumber(run.openCVRMS)
         opencv_start.camera_matrix = FiniteNumber.list(run.openCVCamera.cameraMatrix)
         opencv_start.distortion_coefficients = FiniteNumber.list(run.openCVCamera.distortion)

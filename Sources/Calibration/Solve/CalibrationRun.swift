@@ -88,11 +88,15 @@ public struct CalibrationRun: Sendable, Hashable {
     /// The covariance of fx, fy, cx, cy and the distortion coefficients, row by row, in the order of
     /// ``parameters``. Without the refinement (OpenCV's solve alone) only its diagonal is known.
     public var covariance: [[Double]]
-    /// What OpenCV's solve found, where the refinement started (the camera itself when there was
-    /// no refinement).
+    /// Where the refinement started: the closed-form start (Zhang's method, no distortion) when
+    /// ``startedFromClosedForm``, otherwise what OpenCV's solve found; the camera itself when
+    /// there was no refinement.
     public var openCVCamera: Camera
-    /// OpenCV's RMS reprojection error over every corner.
+    /// The RMS reprojection error over every corner of ``openCVCamera`` with its poses.
     public var openCVRMS: Double
+    /// Whether the refinement started from the closed-form start rather than OpenCV's solve
+    /// (``CameraCalibration/startsFromClosedForm(_:refinement:)``).
+    public var startedFromClosedForm = false
     /// The refinement's settings, or `nil` when the camera is OpenCV's solve alone.
     public var refinement: CalibrationRefinement?
     /// The corner drop threshold the refinement ended with, in pixels (0 without it).
@@ -152,6 +156,18 @@ public struct CalibrationRun: Sendable, Hashable {
         return nil
     }
 
+    /// fx or fy with a standard deviation over half its value, as `fx = 173.66 with a standard
+    /// deviation of 16158.39`; `nil` when both are determined. Views that do not determine the
+    /// focal length (one view seen again and again, every view alike) give such a solve: a start
+    /// from them is finite, and the refinement's covariance is what says it means nothing.
+    public var undeterminedFocalLength: String? {
+        for name in ["fx", "fy"] {
+            guard let parameter = parameter(name), parameter.standardDeviation > abs(parameter.value) / 2 else { continue }
+            return String(format: "%@ = %.2f with a standard deviation of %.2f", name, parameter.value, parameter.standardDeviation)
+        }
+        return nil
+    }
+
     /// The median of the views' RMS errors.
     public var medianViewRMS: Double {
         let sorted = views.map(\.rms).sorted()
@@ -185,8 +201,12 @@ public struct CalibrationRun: Sendable, Hashable {
         }
     }
 
-    /// OpenCV's solve `start`, refined by Ceres Solver into `refined` with `settings`.
-    init(start: ShimSolution, refined: CeresRefinement, settings: CalibrationRefinement, views: [CalibrationView]) {
+    /// The solve's `start` (closed-form when `closedForm`, otherwise OpenCV's), refined by Ceres
+    /// Solver into `refined` with `settings`.
+    init(
+        start: ShimSolution, closedForm: Bool = false, refined: CeresRefinement, settings: CalibrationRefinement,
+        views: [CalibrationView]
+    ) {
         let model = start.camera.model
         let k = refined.intrinsics
         camera = Camera(model: model, imageSize: start.camera.imageSize, fx: k[0], fy: k[1], cx: k[2], cy: k[3], distortion: Array(k.dropFirst(4)))
@@ -200,6 +220,7 @@ public struct CalibrationRun: Sendable, Hashable {
         covariance = refined.covariance
         openCVCamera = start.camera
         openCVRMS = start.rms
+        startedFromClosedForm = closedForm
         refinement = settings
         dropThreshold = refined.dropThreshold
         degreesOfFreedom = refined.degreesOfFreedom

@@ -59,8 +59,14 @@ enum CalibrationShim {
         withUnsafeBytes(of: tuple) { raw in (0..<count).map { raw.load(fromByteOffset: $0 * 8, as: Double.self) } }
     }
 
-    /// Solves `views` for `model` (mcal_calibrate).
-    static func calibrate(_ views: [CalibrationView], model: CameraModel, imageSize: ImageSize) throws(CalibrationError) -> ShimSolution {
+    /// Solves `views` for `model` (mcal_calibrate), or with `closedForm` gives the closed-form
+    /// start of a pinhole model's solve (mcal_initialize: Zhang's method, no distortion, standard
+    /// deviations 0). With `deviations` false (a solve that only starts a refinement), OpenCV's
+    /// standard deviations are not computed either (all 0).
+    static func calibrate(
+        _ views: [CalibrationView], model: CameraModel, imageSize: ImageSize, closedForm: Bool = false,
+        deviations: Bool = true
+    ) throws(CalibrationError) -> ShimSolution {
         let counts = views.map { Int32($0.points.count) }
         let objects = views.flatMap { $0.points.flatMap { [$0.object.x, $0.object.y, $0.object.z] } }
         let images = views.flatMap { $0.points.flatMap { [$0.image.x, $0.image.y] } }
@@ -73,8 +79,8 @@ enum CalibrationShim {
                             model: cModel(model), image_width: Int32(clamping: imageSize.width),
                             image_height: Int32(clamping: imageSize.height), view_count: views.count,
                             point_counts: counts.baseAddress, object_points: objects.baseAddress,
-                            image_points: images.baseAddress)
-                        return mcal_calibrate(&problem, &handle, error)
+                            image_points: images.baseAddress, without_deviations: deviations ? 0 : 1)
+                        return closedForm ? mcal_initialize(&problem, &handle, error) : mcal_calibrate(&problem, &handle, error)
                     }
                 }
             }

@@ -11,37 +11,50 @@ enum PoseFit {
         let images = view.points.map { SIMD2($0.image.x, $0.image.y) }
         func errors(_ pose: [Double]) -> [Double] {
             let r = SIMD3(pose[0], pose[1], pose[2]), t = SIMD3(pose[3], pose[4], pose[5])
-            return objects.indices.flatMap { index -> [Double] in
+            var errors: [Double] = []
+            errors.reserveCapacity(2 * objects.count)
+            for index in objects.indices {
                 let q = LensProjection.project(LensProjection.rotate(objects[index], by: r) + t, model: camera.model, intrinsics: k)
-                return [q.x - images[index].x, q.y - images[index].y]
+                errors.append(q.x - images[index].x)
+                errors.append(q.y - images[index].y)
             }
+            return errors
         }
         var pose = rotation + translation
         var current = errors(pose)
         var lambda = 1e-3
+        // The normal equations at `pose`; a step that is refused leaves the pose, and so them, as
+        // they were: only the damping changes.
+        var normal: [[Double]] = [], gradient: [Double] = []
+        var moved = true
         for _ in 0..<30 {
-            var jacobian: [[Double]] = []
-            for index in 0..<6 {
-                let step = max(abs(pose[index]), 1) * 1e-7
-                var plus = pose, minus = pose
-                plus[index] += step
-                minus[index] -= step
-                jacobian.append(zip(errors(plus), errors(minus)).map { ($0 - $1) / (2 * step) })
+            if moved {
+                var jacobian: [[Double]] = []
+                for index in 0..<6 {
+                    let step = max(abs(pose[index]), 1) * 1e-7
+                    var plus = pose, minus = pose
+                    plus[index] += step
+                    minus[index] -= step
+                    jacobian.append(zip(errors(plus), errors(minus)).map { ($0 - $1) / (2 * step) })
+                }
+                normal = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 6)
+                gradient = [Double](repeating: 0, count: 6)
+                for i in 0..<6 {
+                    for j in 0..<6 { normal[i][j] = dot(jacobian[i], jacobian[j]) }
+                    gradient[i] = dot(jacobian[i], current)
+                }
+                moved = false
             }
-            var normal = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 6)
-            var gradient = [Double](repeating: 0, count: 6)
-            for i in 0..<6 {
-                for j in 0..<6 { normal[i][j] = dot(jacobian[i], jacobian[j]) }
-                gradient[i] = dot(jacobian[i], current)
-            }
-            for i in 0..<6 { normal[i][i] *= 1 + lambda }
-            guard let step = solve(normal, gradient.map { -$0 }) else { break }
+            var damped = normal
+            for i in 0..<6 { damped[i][i] *= 1 + lambda }
+            guard let step = solve(damped, gradient.map { -$0 }) else { break }
             let candidate = zip(pose, step).map { $0 + $1 }
             let next = errors(candidate)
             let before = current.reduce(0) { $0 + $1 * $1 }, after = next.reduce(0) { $0 + $1 * $1 }
             if after < before {
                 pose = candidate
                 current = next
+                moved = true
                 lambda = max(lambda / 10, 1e-9)
                 if before - after < 1e-12 * before { break }
             } else {

@@ -23,10 +23,9 @@ public struct ProjectionUncertainty: Sendable {
     public let imageSize: ImageSize
     /// The range from the camera at which a pixel's point is placed, in the target's units.
     public let distance: Double
-    private let rotations: [SIMD3<Double>]
-    private let translations: [SIMD3<Double>]
-    /// Row by row, (intrinsics + 6 x views) squared.
-    private let covariance: [Double]
+    /// The covariance carried onto a pixel's gradient coefficients, row by row, (intrinsics + 12)
+    /// squared (``reducedCovariance(covariance:intrinsicCount:rotations:translations:)``).
+    private let reduced: [Double]
     /// Where the solved camera's mapping folds (``LensProjection/foldRadius(model:intrinsics:)``).
     private let fold: Double
 
@@ -64,9 +63,9 @@ public struct ProjectionUncertainty: Sendable {
         self.intrinsics = intrinsics
         self.imageSize = imageSize
         self.distance = distance
-        self.rotations = rotations.map { SIMD3($0[0], $0[1], $0[2]) }
-        self.translations = translations.map { SIMD3($0[0], $0[1], $0[2]) }
-        self.covariance = covariance.flatMap { $0 }
+        reduced = Self.reducedCovariance(
+            covariance: covariance.flatMap { $0 }, intrinsicCount: intrinsics.count,
+            rotations: rotations.map { SIMD3($0[0], $0[1], $0[2]) }, translations: translations.map { SIMD3($0[0], $0[1], $0[2]) })
         fold = LensProjection.foldRadius(model: model, intrinsics: intrinsics)
     }
 
@@ -78,10 +77,17 @@ public struct ProjectionUncertainty: Sendable {
 
     /// The 2x2 covariance of `pixel`'s projection as (xx, xy, yy), in square pixels; `nil` where the
     /// model cannot be inverted.
+    ///
+    /// The projection's gradient over the intrinsics and every pose is a combination of vectors
+    /// that do not depend on the pixel: the intrinsics' own, and for the poses 12, whose
+    /// coefficients are dq/dp of the point times each of its coordinates and 1
+    /// (``reducedCovariance(covariance:intrinsicCount:rotations:translations:)``). So the
+    /// gradient's quadratic form over the covariance is the coefficients' over ``reduced``,
+    /// (intrinsics + 12) squared, whatever the number of views.
     public func covariance(at pixel: ImagePoint) -> (xx: Double, xy: Double, yy: Double)? {
         guard let p = point(at: SIMD2(pixel.x, pixel.y)) else { return nil }
-        let k = intrinsics.count, views = rotations.count, n = k + 6 * views
-        var gx = [Double](repeating: 0, count: n), gy = [Double](repeating: 0, count: n)
+        let k = intrinsics.count, m = k + 12
+        var cx = [Double](repeating: 0, count: m), cy = [Double](repeating: 0, count: m)
         // The intrinsics: central differences.
         for index in 0..<k {
             let step = max(abs(intrinsics[index]), 1) * 1e-6
@@ -90,63 +96,123 @@ public struct ProjectionUncertainty: Sendable {
             minus[index] -= step
             let d = (LensProjection.project(p, model: model, intrinsics: plus)
                 - LensProjection.project(p, model: model, intrinsics: minus)) / (2 * step)
-            gx[index] = d.x
-            gy[index] = d.y
+            cx[index] = d.x
+            cy[index] = d.y
         }
-        // dq/dp in the camera's frame.
-        var dqdp: [SIMD2<Double>] = []
+        // dq/dp in the camera's frame, times the point's coordinates and 1.
         let stepP = max(distance, 1) * 1e-7
+        let coordinates = [p.x, p.y, p.z, 1]
         for axis in 0..<3 {
             var plus = p, minus = p
             plus[axis] += stepP
             minus[axis] -= stepP
-            dqdp.append((LensProjection.project(plus, model: model, intrinsics: intrinsics)
-                - LensProjection.project(minus, model: model, intrinsics: intrinsics)) / (2 * stepP))
-        }
-        // Each board: p in its frame, then back with its perturbed pose, averaged over the boards.
-        let share = 1 / Double(views)
-        for view in 0..<views {
-            let r = rotations[view]
-            let rows = LensProjection.matrix(r)
-            let d = p - translations[view]
-            // R^T (p - t)
-            let inBoard = SIMD3(
-                rows[0].x * d.x + rows[1].x * d.y + rows[2].x * d.z,
-                rows[0].y * d.x + rows[1].y * d.y + rows[2].y * d.z,
-                rows[0].z * d.x + rows[1].z * d.y + rows[2].z * d.z)
-            let base = k + 6 * view
-            for axis in 0..<3 {
-                var plus = r, minus = r
-                plus[axis] += 1e-6
-                minus[axis] -= 1e-6
-                let dp = (LensProjection.rotate(inBoard, by: plus) - LensProjection.rotate(inBoard, by: minus)) / 2e-6
-                let dq = dqdp[0] * dp.x + dqdp[1] * dp.y + dqdp[2] * dp.z
-                gx[base + axis] = dq.x * share
-                gy[base + axis] = dq.y * share
-                gx[base + 3 + axis] = dqdp[axis].x * share
-                gy[base + 3 + axis] = dqdp[axis].y * share
+            let dq = (LensProjection.project(plus, model: model, intrinsics: intrinsics)
+                - LensProjection.project(minus, model: model, intrinsics: intrinsics)) / (2 * stepP)
+            for (index, coordinate) in coordinates.enumerated() {
+                cx[k + 4 * axis + index] = dq.x * coordinate
+                cy[k + 4 * axis + index] = dq.y * coordinate
             }
         }
         var xx = 0.0, xy = 0.0, yy = 0.0
-        covariance.withUnsafeBufferPointer { c in
-            gx.withUnsafeBufferPointer { gx in
-                gy.withUnsafeBufferPointer { gy in
-                    for row in 0..<n {
-                        var sx = 0.0, sy = 0.0
-                        let offset = row * n
-                        for column in 0..<n {
-                            let value = c[offset + column]
-                            sx += value * gx[column]
-                            sy += value * gy[column]
-                        }
-                        xx += gx[row] * sx
-                        xy += gy[row] * sx
-                        yy += gy[row] * sy
-                    }
+        reduced.withUnsafeBufferPointer { q in
+            for row in 0..<m {
+                var sx = 0.0, sy = 0.0
+                let offset = row * m
+                for column in 0..<m {
+                    sx += q[offset + column] * cx[column]
+                    sy += q[offset + column] * cy[column]
                 }
+                xx += cx[row] * sx
+                xy += cy[row] * sx
+                yy += cy[row] * sy
             }
         }
         return (xx, xy, yy)
+    }
+
+    /// The covariance of the intrinsics and every pose (row by row, n = intrinsics + 6 x views)
+    /// carried onto the coefficients of ``covariance(at:)``: W^T C W, where W's columns are the
+    /// intrinsics' unit vectors and the 12 vectors of ``PoseBasis``.
+    ///
+    /// For view v, the point p in the camera's frame is carried into the board's frame, R_v^T
+    /// (p - t_v), and back with the pose perturbed, each board weighing 1 / views. The rotation
+    /// R(r) x is linear in x, so its derivative over r is too: with N_b = d(R(r) e_b)/dr (central
+    /// differences, as before), d(R(r_v) x)/dr = sum over b of x_b N_b, which is affine in p. Row a
+    /// of that (a coordinate of the point) over the pose's rotation, and the unit row over its
+    /// translation, are the pose part of basis vector (a, c): times p_c for c < 3, times 1 for c = 3.
+    static func reducedCovariance(
+        covariance: [Double], intrinsicCount k: Int, rotations: [SIMD3<Double>], translations: [SIMD3<Double>]
+    ) -> [Double] {
+        let views = rotations.count, n = k + 6 * views, m = k + 12
+        guard covariance.count == n * n else { return [Double](repeating: .nan, count: m * m) }
+        let share = 1 / Double(max(views, 1))
+        // basis[j] for j = 4 a + c: the pose part of the vector of coefficient (a, c), n long.
+        var basis = [[Double]](repeating: [Double](repeating: 0, count: n), count: 12)
+        let units = [SIMD3<Double>(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)]
+        for view in 0..<views {
+            let r = rotations[view]
+            let rows = LensProjection.matrix(r)
+            // derivatives[b][axis] = d(R(r) e_b)/dr_axis.
+            let derivatives = units.map { unit in
+                (0..<3).map { axis -> SIMD3<Double> in
+                    var plus = r, minus = r
+                    plus[axis] += 1e-6
+                    minus[axis] -= 1e-6
+                    return (LensProjection.rotate(unit, by: plus) - LensProjection.rotate(unit, by: minus)) / 2e-6
+                }
+            }
+            // The board-frame point is R^T p - R^T t: coordinate b is sum over c of rows[c][b] p_c,
+            // less (R^T t)_b.
+            let t = translations[view]
+            let back = SIMD3(
+                rows[0].x * t.x + rows[1].x * t.y + rows[2].x * t.z,
+                rows[0].y * t.x + rows[1].y * t.y + rows[2].y * t.z,
+                rows[0].z * t.x + rows[1].z * t.y + rows[2].z * t.z)
+            let base = k + 6 * view
+            for axis in 0..<3 {
+                for c in 0..<4 {
+                    // d(R x)/dr_axis for the part of x that coefficient c carries.
+                    var column = SIMD3<Double>(0, 0, 0)
+                    for b in 0..<3 {
+                        let weight = c < 3 ? rows[c][b] : -back[b]
+                        column += weight * derivatives[b][axis]
+                    }
+                    for a in 0..<3 { basis[4 * a + c][base + axis] = column[a] * share }
+                }
+                basis[4 * axis + 3][base + 3 + axis] = share
+            }
+        }
+        // C times each basis vector, then W^T C W.
+        let products = basis.map { vector -> [Double] in
+            var product = [Double](repeating: 0, count: n)
+            covariance.withUnsafeBufferPointer { c in
+                vector.withUnsafeBufferPointer { v in
+                    for row in 0..<n {
+                        var sum = 0.0
+                        let offset = row * n
+                        for column in k..<n { sum += c[offset + column] * v[column] }
+                        product[row] = sum
+                    }
+                }
+            }
+            return product
+        }
+        var reduced = [Double](repeating: 0, count: m * m)
+        for i in 0..<k {
+            for j in 0..<k { reduced[i * m + j] = covariance[i * n + j] }
+            for j in 0..<12 {
+                reduced[i * m + k + j] = products[j][i]
+                reduced[(k + j) * m + i] = products[j][i]
+            }
+        }
+        for i in 0..<12 {
+            for j in 0..<12 {
+                var sum = 0.0
+                for row in k..<n { sum += basis[i][row] * products[j][row] }
+                reduced[(k + i) * m + k + j] = sum
+            }
+        }
+        return reduced
     }
 
     /// The worst-direction standard deviation of `pixel`'s projection, in pixels (mrcal's
