@@ -13,10 +13,7 @@ using shim::fail;
 using shim::require;
 
 // shim::guarded, reporting as the calibration shim.
-template <typename Body>
-shim_status guarded(shim_error *error, Body &&body) noexcept {
-    return shim::guarded(SHIM_AREA_CALIBRATION, error, static_cast<Body &&>(body));
-}
+inline constexpr shim::Guard<SHIM_AREA_CALIBRATION> guarded{};
 
 // The caller's pixels (GRAY8 or BGR24) as a cv::Mat over the same memory.
 inline cv::Mat wrap(const shim_pixels *pixels) { return shim::wrap_gray_or_bgr(pixels); }
