@@ -292,28 +292,28 @@ void initialize(const mcal_problem &problem, mcal_solution &solution) {
     project_all(views, cv::Mat(K), D, problem.model, rotations, translations, solution);
 }
 
+// A new solution of `problem` by `make`, handed to the caller through `solution`.
+shim_status solution_by(void (*make)(const mcal_problem &, mcal_solution &), const mcal_problem *problem,
+                        mcal_solution **solution, shim_error *error) {
+    return mcal::guarded(error, [&] {
+        mcal::require(problem, "problem");
+        mcal::require(solution, "solution");
+        auto result = std::make_unique<mcal_solution>();
+        make(*problem, *result);
+        *solution = result.release();
+    });
+}
+
 }  // namespace
 
 extern "C" {
 
 shim_status mcal_initialize(const mcal_problem *problem, mcal_solution **solution, shim_error *error) {
-    return mcal::guarded(error, [&] {
-        mcal::require(problem, "problem");
-        mcal::require(solution, "solution");
-        auto result = std::make_unique<mcal_solution>();
-        initialize(*problem, *result);
-        *solution = result.release();
-    });
+    return solution_by(initialize, problem, solution, error);
 }
 
 shim_status mcal_calibrate(const mcal_problem *problem, mcal_solution **solution, shim_error *error) {
-    return mcal::guarded(error, [&] {
-        mcal::require(problem, "problem");
-        mcal::require(solution, "solution");
-        auto result = std::make_unique<mcal_solution>();
-        solve(*problem, *result);
-        *solution = result.release();
-    });
+    return solution_by(solve, problem, solution, error);
 }
 
 shim_status mcal_solution_view_get(const mcal_solution *solution, mcal_solution_view *view, shim_error *error) {
