@@ -107,7 +107,7 @@ struct OtherToolsFilesTests {
                     "corners":[\(corners.joined(separator: ","))],"sharpness":100}
                     """
                 try text.write(toFile: "\(folder)/\(stem).json", atomically: true, encoding: .utf8)
-                FileManager.default.createFile(atPath: "\(folder)/\(stem).png", contents: Data())
+                #expect(FileManager.default.createFile(atPath: "\(folder)/\(stem).png", contents: Data()))
             }
             return (name, folder)
         }

@@ -154,7 +154,7 @@ import Testing
 extension FileHandle {
     /// Appends `text` to the file at `path`, made if missing.
     static func append(_ text: String, to path: String) throws {
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { #expect(FileManager.default.createFile(atPath: path, contents: nil)) }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         try handle.seekToEnd()

@@ -1,5 +1,5 @@
 import Foundation
-public import MarkerDetection
+import MarkerDetection
 
 extension ViewSpread {
     /// The views' spread of the projection over the image, beyond the corners' scatter: for each

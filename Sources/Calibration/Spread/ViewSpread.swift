@@ -1,5 +1,5 @@
 import Foundation
-public import MarkerDetection
+import MarkerDetection
 
 /// How far a calibration moves when some of its views are left out: a grouped jackknife over the
 /// views, which measures on the set itself what the corners' scatter alone does not.

@@ -1,4 +1,4 @@
-public import MarkerShutter
+package import MarkerShutter
 
 extension BagIndex {
     /// The time between a topic's frames: the median of the differences of its stamps (1/30 s for a
