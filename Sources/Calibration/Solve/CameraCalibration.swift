@@ -4,10 +4,10 @@ import MarkerDetection
 /// Solves a camera from views of a planar target, drops views that fit far worse than the rest, and
 /// solves again.
 ///
-/// Each solve is Ceres Solver's refinement (``CalibrationRefinement``) from a closed-form start
-/// (Zhang's method; OpenCV's solve for the fisheye model and a rational model whose distortion is
-/// held, ``startsFromClosedForm(_:refinement:)``): robust per corner, with corners that fit far
-/// worse than the rest dropped and reported per view, and the intrinsics' covariance with the
+/// Each solve is Ceres Solver's refinement (``CalibrationRefinement``) from a start: the closed
+/// form of Zhang's method for the pinhole models, OpenCV's solve for the rational and fisheye ones
+/// (``startsFromClosedForm(_:refinement:)``). It is robust per corner, with corners that fit far
+/// worse than the rest dropped and reported per view, and gives the intrinsics' covariance with the
 /// right degrees of freedom.
 ///
 /// The outlier rule: after the first solve, a view whose RMS reprojection error is over
@@ -228,19 +228,18 @@ public enum CameraCalibration {
     }
 
     /// Whether the refinement of a `model` solve starts from the closed-form start (Zhang's method
-    /// over the views' homographies, no distortion) rather than from OpenCV's solve. It does for
-    /// the pinhole models (5 coefficients, and radtan's 4) when their distortion is refined:
-    /// OpenCV's solve (a dense Levenberg-Marquardt over every view's pose) takes 3.4 s of CPU for
-    /// 100 views, where the whole solve from the closed-form start, Ceres Solver eliminating the
-    /// poses, takes 0.36 s and ends at the same minimum. The rational model keeps OpenCV's solve: its radial
-    /// guard's band is measured through the start's distortion, and a wide lens's band is only
-    /// right from a start that has one; held coefficients are OpenCV's. The fisheye model keeps
-    /// cv::fisheye::calibrate: no homography follows its projection far from the image's centre,
-    /// and its own solve alternates the intrinsics with each view's pose, a cost that grows with
-    /// the views alone (8.5 of the 9.5 billion instructions of a 100-view fisheye solve, about a
-    /// second).
-    /// A start computes no standard deviations of its own (the refinement's covariance replaces
-    /// them).
+    /// over the views' homographies, no distortion) rather than from OpenCV's solve: for the pinhole
+    /// models (5 coefficients, and radtan's 4). OpenCV's solve, a dense Levenberg-Marquardt over
+    /// every view's pose, takes 3.4 s of CPU for 100 views; the whole solve from the closed-form
+    /// start, Ceres Solver eliminating the poses, takes 0.36 s and ends at the same minimum.
+    ///
+    /// The rational model keeps OpenCV's solve: its radial guard's band is measured through the
+    /// start's distortion, which a wide lens needs, and held coefficients are OpenCV's. The fisheye
+    /// model keeps cv::fisheye::calibrate: no homography follows its projection far from the
+    /// image's centre, and its own solve alternates the intrinsics with each view's pose, a cost
+    /// that grows with the views alone (8.5 of the 9.5 billion instructions of a 100-view fisheye
+    /// solve, about a second). A start computes no standard deviations of its own (the
+    /// refinement's covariance replaces them).
     static func startsFromClosedForm(_ model: CameraModel, refinement: CalibrationRefinement) -> Bool {
         (model == .pinhole || model == .pinholeRadtan) && !refinement.holdsDistortion(of: model)
     }
