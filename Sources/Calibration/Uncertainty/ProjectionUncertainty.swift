@@ -132,12 +132,12 @@ public struct ProjectionUncertainty: Sendable {
 
     /// The covariance of the intrinsics and every pose (row by row, n = intrinsics + 6 x views)
     /// carried onto the coefficients of ``covariance(at:)``: W^T C W, where W's columns are the
-    /// intrinsics' unit vectors and the 12 vectors of ``PoseBasis``.
+    /// intrinsics' unit vectors and 12 vectors over the poses, one per coefficient (a, c).
     ///
     /// For view v, the point p in the camera's frame is carried into the board's frame, R_v^T
     /// (p - t_v), and back with the pose perturbed, each board weighing 1 / views. The rotation
-    /// R(r) x is linear in x, so its derivative over r is too: with N_b = d(R(r) e_b)/dr (central
-    /// differences, as before), d(R(r_v) x)/dr = sum over b of x_b N_b, which is affine in p. Row a
+    /// R(r) x is linear in x, so its derivative over r is too: with N_b = d(R(r) e_b)/dr (by central
+    /// differences), d(R(r_v) x)/dr = sum over b of x_b N_b, which is affine in p. Row a
     /// of that (a coordinate of the point) over the pose's rotation, and the unit row over its
     /// translation, are the pose part of basis vector (a, c): times p_c for c < 3, times 1 for c = 3.
     static func reducedCovariance(
