@@ -26,7 +26,7 @@ import Testing
 
     static func calibration(map: PixelBuffer?) -> ViewCalibration {
         ViewCalibration(
-            views: 8, rms: 0.214, kind: "not-good",
+            views: 8, pictures: 9, rms: 0.214, kind: "not-good",
             verdict: "not good: the corners cover 31% of the image (50% wanted)",
             reasons: ["the corners cover 31% of the image (50% wanted)"],
             parameters: [ViewCalibration.Parameter(name: "fx", value: 601.25, interval95: 2.5),
@@ -50,6 +50,7 @@ import Testing
             let state = try await request("/state", port: port).json()
             let calibration = try #require(state["calibration"] as? [String: Any])
             #expect(calibration["views"] as? Int == 8)
+            #expect(calibration["pictures"] as? Int == 9, "one picture set aside")
             #expect(calibration["rms"] as? Double == 0.214)
             #expect(calibration["verdict"] as? String == "not good: the corners cover 31% of the image (50% wanted)")
             #expect(calibration["kind"] as? String == "not-good")

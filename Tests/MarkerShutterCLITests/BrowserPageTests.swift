@@ -181,17 +181,17 @@ import Testing
             try await browser.open(url)
             // The replay past its last picture (frame 118 stays until the page stops it), and the
             // newest solve holding every picture taken (each look decides by what it reads).
-            let deadline = ContinuousClock.now + .seconds(300)
-            while true {
+            let solvedAll = try await poll(for: .seconds(300), every: .milliseconds(200)) { () async throws -> Bool? in
+                let running = run.process.isRunning
                 state = try #require(try JSONSerialization.jsonObject(with: Data(try await Self.get("/state", from: url).body)) as? [String: Any])
                 let calibration = state["calibration"] as? [String: Any]
                 if (state["frame"] as? Int ?? 0) >= 118, let calibration,
-                   calibration["views"] as? Int == (state["pictures"] as? [String: Any])?["taken"] as? Int { break }
-                guard ContinuousClock.now < deadline, run.process.isRunning else {
-                    Issue.record("no solve of every picture: \(state)")
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(200))
+                   calibration["pictures"] as? Int == (state["pictures"] as? [String: Any])?["taken"] as? Int { return true }
+                return running ? nil : false
+            }
+            guard solvedAll == true else {
+                Issue.record("no solve of every picture: \(state)")
+                return
             }
             let newest = try #require(state["calibration"] as? [String: Any])
             let mapPath = try #require(newest["map"] as? String)

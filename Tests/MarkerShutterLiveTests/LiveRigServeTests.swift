@@ -51,16 +51,15 @@ extension LiveTests {
 
         /// Polls the rig's state until `check` accepts it, for up to two minutes.
         static func poll(_ what: String, port: Int, _ check: ([String: Any]) -> Bool) async throws -> [String: Any] {
-            let deadline = ContinuousClock.now + .seconds(120)
             var last: [String: Any] = [:]
-            while ContinuousClock.now < deadline {
-                if let rig = try await rig(port: port) {
-                    last = rig
-                    if check(rig) { return rig }
-                }
-                try await Task.sleep(for: .milliseconds(100))  // between looks only; each look decides by what it reads
+            // 100 ms between looks only; each look decides by what it reads.
+            let found = try await HTTPTestSupport.poll(for: .seconds(120), every: .milliseconds(100)) { () async throws -> [String: Any]? in
+                guard let rig = try await rig(port: port) else { return nil }
+                last = rig
+                return check(rig) ? rig : nil
             }
-            throw TestConnection.Failure(description: "no \(what) within two minutes; last: \(last)")
+            guard let found else { throw TestConnection.Failure(description: "no \(what) within two minutes; last: \(last)") }
+            return found
         }
 
         /// `POST /capture` as the page sends it: the status and the answer's text.
@@ -87,12 +86,12 @@ extension LiveTests {
             #expect(picture.width == 1493 && picture.height == 480, "640x480 beside 1280x720 scaled to 480 rows: \(picture.width)x\(picture.height)")
 
             // The rig may turn disabled for a moment on a busy machine: ask until a set is taken.
-            let deadline = ContinuousClock.now + .seconds(120)
-            var answer = try await Self.capture(port: port)
-            while answer.0 != 200, ContinuousClock.now < deadline {
-                #expect(answer.0 == 409 && answer.1.contains(#""accepted":false"#), "\(answer)")
-                try await Task.sleep(for: .milliseconds(100))
+            var answer = (0, "")
+            _ = try await HTTPTestSupport.poll(for: .seconds(120), every: .milliseconds(100)) { () async throws -> Bool? in
                 answer = try await Self.capture(port: port)
+                if answer.0 == 200 { return true }
+                #expect(answer.0 == 409 && answer.1.contains(#""accepted":false"#), "\(answer)")
+                return nil
             }
             #expect(answer.0 == 200 && answer.1 == #"{"accepted":true,"command":"capture"}"# + "\n", "\(answer)")
             let saved = try await Self.poll("the set in the page's list", port: port) {

@@ -27,6 +27,8 @@ public struct ViewCalibration: Sendable {
 
     /// The views in the solve.
     public var views: Int
+    /// The pictures given to the solve (some may have been set aside); `nil` when not known.
+    public var pictures: Int?
     /// The RMS reprojection error, in pixels.
     public var rms: Double
     /// The verdict: `good`, `not-good` or `not-enough-to-judge` (``CalibrationVerdict/Kind``).
@@ -43,9 +45,10 @@ public struct ViewCalibration: Sendable {
     public var map: PixelBuffer?
 
     /// A calibration of plain values.
-    public init(views: Int, rms: Double, kind: String, verdict: String, reasons: [String], parameters: [Parameter],
-                advice: [String], map: PixelBuffer?) {
+    public init(views: Int, pictures: Int? = nil, rms: Double, kind: String, verdict: String, reasons: [String],
+                parameters: [Parameter], advice: [String], map: PixelBuffer?) {
         self.views = views
+        self.pictures = pictures
         self.rms = rms
         self.kind = kind
         self.verdict = verdict
@@ -58,7 +61,7 @@ public struct ViewCalibration: Sendable {
     /// The calibration of a background solve, with its verdict as the solve gave it.
     public init(_ update: LiveCalibration.Update) {
         self.init(
-            views: update.views, rms: update.rms, kind: update.verdict.kind.rawValue, verdict: update.verdict.description,
+            views: update.views, pictures: update.pictures, rms: update.rms, kind: update.verdict.kind.rawValue, verdict: update.verdict.description,
             reasons: update.verdict.reasons,
             parameters: update.parameters.map {
                 Parameter(name: $0.name, value: $0.value, interval95: $0.interval95)

@@ -127,6 +127,8 @@ struct StateDocument: Encodable {
         /// How many solves there have been.
         let solves: Int
         let views: Int?
+        /// The pictures given to the solve (`views` may be fewer: some set aside).
+        let pictures: Int?
         let rms: Double?
         let verdict: String?
         let kind: String?
@@ -145,6 +147,7 @@ struct StateDocument: Encodable {
             let calibration = snapshot.calibration
             solves = snapshot.calibrationSolves
             views = calibration?.views
+            pictures = calibration?.pictures
             rms = calibration.flatMap { $0.rms.isFinite ? $0.rms : nil }
             verdict = calibration?.verdict
             kind = calibration?.kind

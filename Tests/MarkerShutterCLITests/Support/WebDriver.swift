@@ -111,16 +111,16 @@ final class WebDriver: @unchecked Sendable {
         return png
     }
 
-    /// Evaluates `script` every 50 ms until it returns true; fails after `timeout` (a limit for a
-    /// page that never gets there, not a pace: every step waits for what it needs).
+    /// Evaluates `script` every 50 ms until it returns true; fails once an evaluation begun after
+    /// `timeout` did not (a limit for a page that never gets there, not a pace: every step waits
+    /// for what it needs).
     func waitUntil(_ what: String, timeout: Duration = .seconds(120), _ script: String) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let value = try await evaluate(script)
-            if Self.isTrue(value) { return }
-            if ContinuousClock.now > deadline { throw Failure(description: "timed out waiting until \(what) (last: \(value ?? "null"))") }
-            try await Task.sleep(for: .milliseconds(50))
+        var last: Any?
+        let held = try await poll(for: timeout, every: .milliseconds(50)) { () async throws -> Bool? in
+            last = try await evaluate(script)
+            return Self.isTrue(last) ? true : nil
         }
+        if held == nil { throw Failure(description: "timed out waiting until \(what) (last: \(last ?? "null"))") }
     }
 
     /// A script's `true`, however JSON decoding on this platform hands it over (Bool or NSNumber).
