@@ -363,9 +363,12 @@ void quiet_logging() {
     std::call_once(once, [] { FLAGS_minloglevel = std::max(FLAGS_minloglevel, int(google::GLOG_ERROR)); });
 }
 
-void solve(State &state, ceres::Problem &problem) {
+// Solves `problem`; with `beside_minimum`, Levenberg-Marquardt's first trust-region radius is 1e8
+// (steps damped by 1e-8 of the diagonal: Gauss-Newton's) in place of Ceres's 1e4.
+void solve(State &state, ceres::Problem &problem, bool beside_minimum) {
     quiet_logging();
     ceres::Solver::Options options;
+    if (beside_minimum) options.initial_trust_region_radius = 1e8;
     options.linear_solver_type = ceres::DENSE_SCHUR;
     // Eliminate the target poses first: the reduced system is the cameras' alone.
     auto ordering = std::make_shared<ceres::ParameterBlockOrdering>();
@@ -522,7 +525,7 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
     // The robust solve over every corner.
     int solves = 0;
     std::unique_ptr<ceres::Problem> problem = build(state, kept, settings.loss_scale);
-    solve(state, *problem);
+    solve(state, *problem, settings.starts_beside_minimum != 0);
     ++solves;
     std::vector<double> thresholds(camera_count, 0);
     for (int round = 0; round < settings.rounds; ++round) {
@@ -558,7 +561,7 @@ void refine_rig(const mcer_rig_problem &input, const mcer_settings &settings, mc
         if ((round > 0 || settings.loss_scale == 0) && next == kept) break;
         kept = next;
         problem = build(state, kept, 0);
-        solve(state, *problem);
+        solve(state, *problem, true);
         ++solves;
     }
     evaluate();

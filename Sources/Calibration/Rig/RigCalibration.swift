@@ -195,10 +195,7 @@ public enum RigCalibration {
         groups: Int,
         refinement: CalibrationRefinement, refinesIntrinsics: Bool, holds: [Bool], guards: [RadialGuard?]
     ) throws(CalibrationError) -> RigSpread.Measurement {
-        var plain = refinement
-        plain.lossScale = 0
-        plain.dropSigmas = .infinity
-        plain.rounds = 1
+        let plain = refinement.resolving
         let keptCorners = zip(observations, final.kept).map { observation, flags -> CeresObservation in
             var view = observation.view
             view.points = zip(view.points, flags).filter(\.1).map(\.0)

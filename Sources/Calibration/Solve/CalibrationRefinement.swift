@@ -43,6 +43,21 @@ public struct CalibrationRefinement: Sendable, Hashable {
     public var rationalWeights: [Double]?
     /// The weight of the rational model's radial guard (``RadialGuard``): 0 adds none.
     public var guardWeight: Double = 0
+    /// Whether the solve starts beside its minimum, so that its first steps are left undamped
+    /// (the shim's `first_trust_radius`): a solve already made, solved again without some views.
+    var startsBesideMinimum = false
+
+    /// These settings for solving a solve's kept corners again without some of its views, from
+    /// its own camera and poses: plain least squares (no loss, no corner dropped, one round),
+    /// starting beside the minimum. The views' spread and cross-validation's halves solve so.
+    var resolving: CalibrationRefinement {
+        var settings = self
+        settings.lossScale = 0
+        settings.dropSigmas = .infinity
+        settings.rounds = 1
+        settings.startsBesideMinimum = true
+        return settings
+    }
 
     /// Makes settings.
     public init(

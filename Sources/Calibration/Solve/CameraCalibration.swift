@@ -204,10 +204,7 @@ public enum CameraCalibration {
     static func resolve(
         _ run: CalibrationRun, views indices: [Int], fullCovariance: Bool = false, covariance: Bool = true
     ) throws(CalibrationError) -> CalibrationRun {
-        var settings = run.refinement ?? .standard
-        settings.lossScale = 0
-        settings.dropSigmas = .infinity
-        settings.rounds = 1
+        let settings = (run.refinement ?? .standard).resolving
         let views = indices.map { index -> CalibrationView in
             let solved = run.views[index]
             guard !solved.droppedCorners.isEmpty else { return solved.view }

@@ -73,7 +73,7 @@ enum CeresShim {
             hold_distortion: settings.holdsDistortion(of: camera.model) ? 1 : 0,
             skip_covariance: computesCovariance || fullCovariance ? 0 : 1, rational_weights: nil,
             guard_weight: settings.guardWeight, guard_inner: radialGuard?.inner ?? 0, guard_outer: radialGuard?.outer ?? 0,
-            guard_scale: radialGuard?.scale ?? 0)
+            guard_scale: radialGuard?.scale ?? 0, starts_beside_minimum: settings.startsBesideMinimum ? 1 : 0)
         var error = shim_error()
         var scalars = mcer_solution()
         let weights = settings.rationalWeights ?? []
@@ -228,7 +228,7 @@ extension CeresShim {
             loss_scale: settings.lossScale, drop_sigmas: settings.dropSigmas, drop_floor: settings.dropFloor,
             regularization: settings.regularization, rounds: Int32(settings.rounds), hold_distortion: 0,
             skip_covariance: computesCovariance ? 0 : 1, rational_weights: nil, guard_weight: settings.guardWeight,
-            guard_inner: 0, guard_outer: 0, guard_scale: 0)
+            guard_inner: 0, guard_outer: 0, guard_scale: 0, starts_beside_minimum: settings.startsBesideMinimum ? 1 : 0)
         var error = shim_error()
         var scalars = mcer_rig_solution()
         let weights = settings.rationalWeights ?? []
