@@ -113,27 +113,25 @@ struct LivePreview: LiveSessionView {
         case .rigCalibrated(let update):
             let lines = update.report.summary
             calibration.value.withLock { $0.rigLines = lines; $0.failure = nil }
+            // A solve may end after the rig's last frame (a camera stalled, a replay paused):
+            // the rig is drawn again with it rather than at the next frame.
+            if let view = rig.view.withLock({ $0 }) { showRig(view) }
             return
         case .calibrationFailed(let error):
             calibration.value.withLock { $0.failure = "\(error)" }
+            if let view = rig.view.withLock({ $0 }) { showRig(view) }
             return
         default: break
         }
         let shown = calibration.value.withLock { $0 }
-        let picture = rig.view.withLock { stored -> ([SideBySide.Panel], Annotation.Badge, Bool)? in
+        let picture = rig.view.withLock { stored -> (RigView, Bool)? in
             guard var view = stored else { return nil }
             let changed = view.apply(event)
             stored = view
-            return (view.panels, view.badge, changed)
+            return (view, changed)
         }
-        if let (panels, badge, changed) = picture {
-            if changed {
-                window.show(making: {
-                    let picture = try SideBySide.compose(panels, rig: badge)
-                    let lines = shown.lines(width: picture.width, map: false)
-                    return lines.isEmpty ? picture : try CalibrationPanel.compose(picture, lines: lines, map: nil)
-                })
-            }
+        if let (view, changed) = picture {
+            if changed { showRig(view) }
             return
         }
         guard case .frame(let report, _, _) = event else { return }
@@ -147,6 +145,18 @@ struct LivePreview: LiveSessionView {
             let drawn = try Annotation.draw(detection, on: pixels, badge: badge)
             let map = shown.camera?.map
             return try CalibrationPanel.compose(drawn, lines: shown.lines(width: drawn.width, map: map != nil), map: map)
+        })
+    }
+
+    /// Shows the rig's cameras side by side under its badge, with the newest calibration's panel
+    /// under them, drawn on the window's thread.
+    private func showRig(_ view: RigView) {
+        let (panels, badge) = (view.panels, view.badge)
+        let shown = calibration.value.withLock { $0 }
+        window.show(making: {
+            let picture = try SideBySide.compose(panels, rig: badge)
+            let lines = shown.lines(width: picture.width, map: false)
+            return lines.isEmpty ? picture : try CalibrationPanel.compose(picture, lines: lines, map: nil)
         })
     }
 

@@ -1,11 +1,14 @@
+import BrowserView
 import Foundation
 import HTTPTestSupport
+import MarkerDetection
+import Pixels
 import Testing
 
 /// `live --replay` of a rig's recording with `--serve` (the page in a real headless Chromium) and
 /// with `--preview` (the window under Xvfb): the cameras side by side with their badges, the rig's
 /// state above them, a set taken from the page's button or the window's Space, and the run ended
-/// from there; with `--calibrate`, the rig's solves in the page's panel.
+/// from there; with `--calibrate`, the rig's solves in the page's panel and in the window's.
 /// Every step waits for what it needs; the time limits only turn a page or a window
 /// that never gets there into a failure.
 @Suite(.timeLimit(.minutes(10))) struct LiveRigViewCommandTests {
@@ -363,5 +366,87 @@ import Testing
         #expect(result.standardOutput.hasPrefix("picks/set_0001.json ("), "\(result.standardOutput)")
         #expect(result.standardError.contains("stopped: quit"), "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch + "/picks").sorted() == ["left", "right", "set_0001.json"])
+    }
+
+    /// The window under Xvfb with `--calibrate` (a 1600x1200 screen, so that the two 640x480
+    /// cameras under the rig's band, 1280x520, and the panel under them are shown at their own
+    /// size): once the replay is at its last frame before the hour and the rig solved from every
+    /// set, Space takes one more set, and the panel shows that solve, which ended after the rig's
+    /// last frame: the joint solve's summary from `rig:` on, eight lines, drawn as those lines are
+    /// drawn (CalibrationPanel); the terminal prints the same lines at the end. `/state`
+    /// (`--serve`, no page) says when each solve is in.
+    @Test(.enabled(if: VirtualDisplay.missing == nil, "\(VirtualDisplay.missing ?? "")"))
+    func theWindowShowsTheRigsCalibrationAsItGoes() async throws {
+        let (replay, lastBeforeGap) = try Self.stereoRig()
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: replay)
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
+        let display = try VirtualDisplay(width: 1600, height: 1200)
+        defer { display.stop() }
+        let started = try MarkerShutterBinary.start(
+            ["live", "--pattern", "chessboard:9x6", "--replay", replay, "--auto", "--calibrate", "--calibration-out", "calibration",
+             "--preview", "--serve", "127.0.0.1:0", "--out", "sets"],
+            in: scratch, scratch: scratch, environment: display.environment)
+        defer { if started.process.isRunning { kill(started.process.processIdentifier, SIGKILL) } }
+        guard let url = try await started.browserViewAddress() else { return }
+        let window = try LivePreviewCommandTests.window(on: display, of: started)
+        guard let automatic = try await Self.solveOfEverySet(started, url: url, lastFrame: lastBeforeGap) else { return }
+        let taken = try #require(((automatic["rig"] as? [String: Any])?["sets"] as? [String: Any])?["taken"] as? Int)
+        // No frame comes for an hour: the set taken now is solved while the window gets none.
+        try display.run("xdotool", ["windowfocus", "--sync", window])
+        try display.run("xdotool", ["key", "space"])
+        guard let state = try await Self.solveOfEverySet(started, url: url, lastFrame: lastBeforeGap, sets: (taken + 1)...(taken + 1)) else {
+            return
+        }
+        let summary = try #require((state["calibration"] as? [String: Any])?["summary"] as? [String])
+        let lines = Array(summary.drop { !$0.hasPrefix("rig:") }.prefix(8))
+        #expect(lines.count == 8 && lines[0].hasPrefix("rig: 2 cameras, \(taken + 1) sets used, "), "\(summary)")
+        // The rig's picture (1280x520) with the panel of those lines under it.
+        let black = try PixelBuffer(copying: [UInt8](repeating: 0, count: 1280 * 520 * 3), width: 1280, height: 520, format: .bgr24)
+        let expected = try CalibrationPanel.compose(black, lines: lines.map { CalibrationPanel.Line($0) }, map: nil)
+        #expect((expected.width, expected.height) == (1280, 520 + 8 * 18 + 10))
+
+        var screenshot: PixelBuffer?
+        var differing = -1
+        let shown = try await poll(for: .seconds(120), every: .milliseconds(200)) { () async throws -> Bool? in
+            let geometry = String(decoding: try display.run("xdotool", ["getwindowgeometry", "--shell", window]), as: UTF8.self)
+            let value = { (key: String) in
+                geometry.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) }
+            }
+            guard let x = value("X"), let y = value("Y"), value("WIDTH") == expected.width, value("HEIGHT") == expected.height else {
+                return nil
+            }
+            let image = try display.screenshot()
+            screenshot = image
+            guard x >= 0, y >= 0, x + expected.width <= image.width, y + expected.height <= image.height else {
+                throw VirtualDisplayError(reason: "the window at \(x),\(y) is not wholly on the \(image.width)x\(image.height) screen")
+            }
+            differing = 0
+            for row in 520..<expected.height {
+                let drawn = image.row(y + row), wanted = expected.row(row)
+                for column in 0..<expected.width * 3 where drawn[3 * x + column] != wanted[column] { differing += 1 }
+            }
+            return differing == 0 ? true : nil
+        }
+        if let screenshot {
+            let artifacts = MarkerShutterBinary.packageRoot + "/.build/test-artifacts"
+            try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+            try Data(ImageFile.encode(screenshot, as: .png)).write(to: URL(fileURLWithPath: artifacts + "/live-preview-rig-calibration.png"))
+        }
+        #expect(shown == true, "the window's panel never showed the solve's lines (\(differing) bytes differ in the last look)")
+
+        try display.run("xdotool", ["key", "q"])
+        let result = try started.wait()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("stopped: quit"), "\(result.standardError)")
+        let requested = result.standardOutput.split(separator: "\n").first { $0.hasPrefix(String(format: "sets/set_%04d.json (", taken + 1)) }
+        #expect(requested?.hasSuffix(", request)") == true, "the set Space took: \(result.standardOutput)")
+        // The terminal's summary at the end is the one the window showed from.
+        let printed = result.standardError.components(separatedBy: "\n")
+        let start = try #require(printed.firstIndex(of: summary[0]), "\(result.standardError)")
+        #expect(Array(printed[start..<min(printed.count, start + summary.count)]) == summary, "\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: scratch + "/calibration/rig.yaml"))
     }
 }
