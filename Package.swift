@@ -229,7 +229,7 @@ let pipelineTargets: [Target] = [
     // Runs the built marker-shutter; depending on the executable makes `swift test` build it.
     .testTarget(
         name: "MarkerShutterCLITests",
-        dependencies: ["MarkerShutterCLI", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels", "HTTPTestSupport"],
+        dependencies: ["MarkerShutterCLI", "MarkerDetection", "MarkerDetectionTestSupport", "Pixels", "HTTPTestSupport", "BrowserView"],
         swiftSettings: strictSwift
     ),
     // `marker-shutter live` end to end against the emulated camera, on frames the tests draw.

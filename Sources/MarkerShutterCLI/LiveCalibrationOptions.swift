@@ -10,7 +10,7 @@ struct LiveCalibrationOptions: ParsableArguments {
     var calibrate = false
 
     @Option(name: .customLong("calibration-out"),
-            help: ArgumentHelp("Where --calibrate writes its files (default: calibration/ inside --out; needed with --camera, whose sets fill --out).", valueName: "dir"))
+            help: ArgumentHelp("Where --calibrate writes its files (default: calibration/ inside --out; needed for a rig, live or replayed, whose sets fill --out).", valueName: "dir"))
     var calibrationOut: String?
 
     @Flag(help: "Replace the calibration files in an existing --calibration-out.")

@@ -23,14 +23,18 @@ extension LiveCommand {
                                      hold: detection.holdDuration)
     }
 
-    /// What a rig's replay cannot do, as a usage error.
+    /// What a rig's replay cannot do, as a usage error. `--calibrate` solves the replayed sets as a
+    /// live rig's, into `--calibration-out`, which it needs for the same reason.
     func validateRigReplay() throws {
         let unavailable: [(Bool, String)] = [
-            (record != nil, "--record"), (calibration.calibrate, "--calibrate"),
-            (!rig.cameraOptions.isEmpty, "--camera-option"),
+            (record != nil, "--record"), (!rig.cameraOptions.isEmpty, "--camera-option"),
             (!(try cameraControls.settings.isEmpty), "--exposure, --focus, --control and --lock"),
         ]
         if let (_, names) = unavailable.first(where: { $0.0 }) { throw ValidationError("\(names): not available with --replay of a rig's recording") }
+        if calibration.calibrate, calibration.calibrationOut == nil {
+            throw ValidationError("--calibrate with --replay of a rig's recording needs --calibration-out DIR: a rig's sets fill --out, "
+                + "so its files go elsewhere")
+        }
     }
 
     /// With `--replay` of a ROS bag, the topics `--topic` chose, listed (a rig's replay options are
@@ -87,8 +91,16 @@ extension LiveCommand {
             } else {
                 do { recording = try RigRecording(folder: folder) } catch { throw RuntimeError("cannot replay \(folder): \(error)") }
             }
-            do { try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [folder]) } catch { throw RuntimeError("\(error)") }
+            do {
+                try SafeOutput.checkFolder(out, option: "--out", notAnyOf: [folder])
+                if let calibrationOut = calibration.calibrationOut, calibration.calibrate {
+                    try SafeOutput.checkFolder(calibrationOut, option: "--calibration-out", notAnyOf: [folder])
+                }
+            } catch {
+                throw RuntimeError("\(error)")
+            }
             configuration.rig = try rig.rules.rigConfiguration(cameras: recording.cameras, hold: detection.holdDuration)
+            configuration.rigCalibration = rigCalibration(cameras: recording.cameras.map(\.name))
             return CameraSetup(recording: recording, recordingIsBag: bag != nil)
         }
         configuration.record = record
@@ -130,7 +142,7 @@ extension LiveCommand {
         return lines
     }
 
-    /// What `--calibrate` asks of a live rig (whose cameras are `cameras`, the reference first), or nil without it.
+    /// What `--calibrate` asks of a rig, live or replayed (whose cameras are `cameras`, the reference first), or nil without it.
     private func rigCalibration(cameras: [String]) -> RigLiveCalibration.Configuration? {
         guard calibration.calibrate, let folder = calibration.calibrationOut else { return nil }
         var configuration = RigLiveCalibration.Configuration(cameras: cameras, pictures: out, folder: folder)

@@ -20,8 +20,9 @@ enum LiveHelp {
         limits also take --good-rms and --good-focal-interval. At the \
         end, the last solve's files (calibration.yaml, camera_info.yaml, calibration.json, coverage.png, \
         residuals.png, as `calibrate` writes them) go into --calibration-out, their paths to standard \
-        output. Only this session's pictures are solved. With --camera (a rig), the sets are solved as \
-        `calibrate` solves a rig, and --calibration-out is needed: the sets fill --out.
+        output. Only this session's pictures are solved. For a rig (--camera, or --replay of a rig's \
+        recording), the sets are solved as `calibrate` solves a rig, and --calibration-out is needed: \
+        the sets fill --out.
 
         Space or Enter takes a picture: the held valid frame is saved to --out as a PNG with a JSON \
         sidecar of its detection and timestamp. While the shutter is disabled the request is refused, \

@@ -47,6 +47,13 @@ struct LivePreview: LiveSessionView {
     }
 
     private let calibration = CalibrationBox()
+
+    /// One camera's newest frame, drawn again when a solve ends.
+    private final class FrameBox: Sendable {
+        let frame = Mutex<PreviewWindow.Frame?>(nil)
+    }
+
+    private let newest = FrameBox()
     /// The most lines of a rig's summary the panel shows.
     static let rigLineLimit = 8
 
@@ -101,52 +108,78 @@ struct LivePreview: LiveSessionView {
         rig.view.withLock { $0 = RigView(cameras: cameras, folder: folder) }
     }
 
-    /// Shows a frame event's frame, annotated; other events change nothing in the window. For a
-    /// rig, the cameras' newest frames side by side, drawn on the window's thread only when the
-    /// window gets to them.
+    /// Shows a frame event's frame, annotated; a background solve, or its failure, draws the newest
+    /// picture again with its panel; other events change nothing in the window. For a rig, the
+    /// cameras' newest frames side by side, drawn on the window's thread only when the window gets
+    /// to them.
     func show(_ event: LiveSession.Event) {
         switch event {
         case .calibrated(let update):
             let shown = ViewCalibration(update)
             calibration.value.withLock { $0.camera = shown; $0.failure = nil }
+            showAgain()
             return
         case .rigCalibrated(let update):
             let lines = update.report.summary
             calibration.value.withLock { $0.rigLines = lines; $0.failure = nil }
+            showAgain()
             return
         case .calibrationFailed(let error):
             calibration.value.withLock { $0.failure = "\(error)" }
+            showAgain()
             return
         default: break
         }
-        let shown = calibration.value.withLock { $0 }
-        let picture = rig.view.withLock { stored -> ([SideBySide.Panel], Annotation.Badge, Bool)? in
+        let picture = rig.view.withLock { stored -> (RigView, Bool)? in
             guard var view = stored else { return nil }
             let changed = view.apply(event)
             stored = view
-            return (view.panels, view.badge, changed)
+            return (view, changed)
         }
-        if let (panels, badge, changed) = picture {
-            if changed {
-                window.show(making: {
-                    let picture = try SideBySide.compose(panels, rig: badge)
-                    let lines = shown.lines(width: picture.width, map: false)
-                    return lines.isEmpty ? picture : try CalibrationPanel.compose(picture, lines: lines, map: nil)
-                })
-            }
+        if let (view, changed) = picture {
+            if changed { showRig(view) }
             return
         }
         guard case .frame(let report, _, _) = event else { return }
-        let badge = Annotation.Badge(shutter: report.step.state.phase, at: report.observation.time)
+        let frame = PreviewWindow.Frame(pixels: report.pixels, detection: report.observation.detection,
+                                        badge: Annotation.Badge(shutter: report.step.state.phase, at: report.observation.time))
+        newest.frame.withLock { $0 = frame }
+        showCamera(frame)
+    }
+
+    /// Draws the newest picture again with the newest calibration: a solve may end after the last
+    /// frame (a camera stalled, a replay paused), and is shown then rather than at the next frame.
+    private func showAgain() {
+        if let view = rig.view.withLock({ $0 }) {
+            showRig(view)
+        } else if let frame = newest.frame.withLock({ $0 }) {
+            showCamera(frame)
+        }
+    }
+
+    /// Shows one camera's frame, annotated, with the newest calibration's panel under it once there is one.
+    private func showCamera(_ frame: PreviewWindow.Frame) {
+        let shown = calibration.value.withLock { $0 }
         guard shown.camera != nil || shown.failure != nil else {
-            window.show(PreviewWindow.Frame(pixels: report.pixels, detection: report.observation.detection, badge: badge))
+            window.show(frame)
             return
         }
-        let (pixels, detection) = (report.pixels, report.observation.detection)
         window.show(making: {
-            let drawn = try Annotation.draw(detection, on: pixels, badge: badge)
+            let drawn = try Annotation.draw(frame.detection, on: frame.pixels, badge: frame.badge)
             let map = shown.camera?.map
             return try CalibrationPanel.compose(drawn, lines: shown.lines(width: drawn.width, map: map != nil), map: map)
+        })
+    }
+
+    /// Shows the rig's cameras side by side under its badge, with the newest calibration's panel
+    /// under them, drawn on the window's thread.
+    private func showRig(_ view: RigView) {
+        let (panels, badge) = (view.panels, view.badge)
+        let shown = calibration.value.withLock { $0 }
+        window.show(making: {
+            let picture = try SideBySide.compose(panels, rig: badge)
+            let lines = shown.lines(width: picture.width, map: false)
+            return lines.isEmpty ? picture : try CalibrationPanel.compose(picture, lines: lines, map: nil)
         })
     }
 

@@ -1,4 +1,6 @@
+import BrowserView
 import Foundation
+import HTTPTestSupport
 import MarkerDetection
 import Pixels
 import Testing
@@ -133,6 +135,97 @@ import Testing
         let result = try started.wait()
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains("; verdict: not "), "\(result.standardError)")
+    }
+
+    /// A solve that ends once the frames have stopped is shown then, not at a next frame that may
+    /// never come: the sample's last frame comes an hour after the one before (the shutter enabled
+    /// meanwhile); once the newest solve holds every picture `--auto` took, Space takes one more,
+    /// and the panel's first line becomes that solve's headline (views and RMS as `/state` tells
+    /// them: `--serve`, no page), drawn as the panel draws it.
+    @Test(.enabled(if: VirtualDisplay.missing == nil, "\(VirtualDisplay.missing ?? "")"),
+          .timeLimit(.minutes(10)))
+    func theWindowShowsASolveThatEndsAfterTheLastFrame() async throws {
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let replay = try BrowserPageTests.slowedSample(factor: 1)
+        defer { try? FileManager.default.removeItem(atPath: replay) }
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let started = try MarkerShutterBinary.start(
+            ["live", "--replay", replay, "--auto", "--calibrate", "--preview", "--serve", "127.0.0.1:0", "--out", "picks"],
+            in: scratch, scratch: scratch, environment: display.environment)
+        defer { if started.process.isRunning { kill(started.process.processIdentifier, SIGKILL) } }
+        guard let url = try await started.browserViewAddress() else { return }
+        let window = try Self.window(on: display, of: started)
+        guard let automatic = try await Self.solveOfEveryPicture(started, url: url) else { return }
+        let taken = try #require((automatic["pictures"] as? [String: Any])?["taken"] as? Int)
+        try display.run("xdotool", ["windowfocus", "--sync", window])
+        try display.run("xdotool", ["key", "space"])
+        guard let state = try await Self.solveOfEveryPicture(started, url: url, pictures: (taken + 1)...(taken + 1)) else { return }
+        let calibration = try #require(state["calibration"] as? [String: Any])
+        let headline = ViewCalibration(views: try #require(calibration["views"] as? Int), rms: try #require(calibration["rms"] as? Double),
+                                       kind: "", verdict: "", reasons: [], parameters: [], advice: [], map: nil).headline
+        let black = try PixelBuffer(copying: [UInt8](repeating: 0, count: 640 * 480 * 3), width: 640, height: 480, format: .bgr24)
+        let expected = try CalibrationPanel.compose(black, lines: [CalibrationPanel.Line(headline)], map: nil)
+        // The headline's band (its descenders included, the next line's tops not), left of the map.
+        let band = (rows: 480..<502, columns: 0..<400)
+
+        var screenshot: PixelBuffer?
+        var differing = -1
+        let shown = try await HTTPTestSupport.poll(for: .seconds(120), every: .milliseconds(200)) { () async throws -> Bool? in
+            let geometry = String(decoding: try display.run("xdotool", ["getwindowgeometry", "--shell", window]), as: UTF8.self)
+            let value = { (key: String) in
+                geometry.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) }
+            }
+            guard let x = value("X"), let y = value("Y"), value("WIDTH") == 640, let height = value("HEIGHT"), height > band.rows.upperBound
+            else { return nil }
+            let image = try display.screenshot()
+            screenshot = image
+            guard x >= 0, y >= 0, x + 640 <= image.width, y + height <= image.height else {
+                throw VirtualDisplayError(reason: "the window at \(x),\(y) is not wholly on the \(image.width)x\(image.height) screen")
+            }
+            differing = 0
+            for row in band.rows {
+                let drawn = image.row(y + row), wanted = expected.row(row)
+                for column in band.columns.lowerBound * 3..<band.columns.upperBound * 3 where drawn[3 * x + column] != wanted[column] {
+                    differing += 1
+                }
+            }
+            return differing == 0 ? true : nil
+        }
+        if let screenshot {
+            try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
+            try Data(ImageFile.encode(screenshot, as: .png)).write(to: URL(fileURLWithPath: Self.artifacts + "/live-preview-late-solve.png"))
+        }
+        #expect(shown == true, "the panel never showed \(headline) (\(differing) bytes differ in the last look)")
+        try display.run("xdotool", ["key", "q"])
+        let result = try started.wait()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").contains { $0.hasPrefix(headline + ", fx ") },
+                "the terminal's line for that solve: \(result.standardError)")
+    }
+
+    /// `/state` once the replay of the slowed sample is at frame 118 (the last before its hour), the
+    /// pictures taken are as many as `pictures` allows and the newest solve holds every one of them;
+    /// asked every 200 ms (each look decides by what it reads). `nil`, with the issue recorded, when
+    /// the program ends first or no look begun within five minutes finds it.
+    static func solveOfEveryPicture(_ run: MarkerShutterBinary.Started, url: String,
+                                    pictures: ClosedRange<Int> = 1...Int.max) async throws -> [String: Any]? {
+        var state: [String: Any] = [:]
+        let solved = try await HTTPTestSupport.poll(for: .seconds(300), every: .milliseconds(200)) { () async throws -> Bool? in
+            let running = run.process.isRunning
+            state = try #require(try JSONSerialization.jsonObject(with: Data(try await BrowserPageTests.get("/state", from: url).body))
+                                 as? [String: Any])
+            let taken = (state["pictures"] as? [String: Any])?["taken"] as? Int
+            if (state["frame"] as? Int ?? 0) >= 118, let taken, pictures.contains(taken),
+               (state["calibration"] as? [String: Any])?["pictures"] as? Int == taken { return true }
+            return running ? nil : false
+        }
+        guard solved == true else {
+            Issue.record("no solve of every picture: \(state)")
+            return nil
+        }
+        return state
     }
 
     /// Closing the window, as a window manager's close button would, ends the session like `q`.

@@ -79,11 +79,32 @@ import Testing
     @Test(arguments: [
         (["--record", "rec"], "--record: not available with --replay of a rig's recording"),
         (["--camera-option", "left:fps=25"], "--camera-option: not available with --replay of a rig's recording"),
+        (["--pattern", "chessboard:9x6", "--calibrate"],
+         "--calibrate with --replay of a rig's recording needs --calibration-out DIR: a rig's sets fill --out, so its files go elsewhere"),
     ])
     func rigReplayUsageErrors(arguments: [String], message: String) throws {
         let folder = try Self.recording("")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try MarkerShutterBinary.expectUsageError(["live", "--replay", folder, "--out", "picks"] + arguments, message: message)
+    }
+
+    /// `--calibrate` of a rig's replay never writes into the recording: a `--calibration-out`
+    /// inside it is refused with status 1 before anything is written.
+    @Test func aRigReplaysCalibrationInsideTheRecordingIsRefused() throws {
+        let folder = try Self.recording("{\"camera\":\"left\",\"file\":\"frame_000000.jpg\",\"t\":10}\n"
+            + "{\"camera\":\"right\",\"file\":\"frame_000000.jpg\",\"t\":10}\n")
+        let scratch = try MarkerShutterBinary.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
+        let before = FileManager.default.subpaths(atPath: folder)?.sorted()
+        let result = try MarkerShutterBinary.run(["live", "--replay", folder, "--pattern", "chessboard:9x6", "--calibrate",
+                                                  "--calibration-out", folder + "/left/calibration", "--out", "sets"], in: scratch)
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("--calibration-out \(folder)/left/calibration"), "\(result.standardError)")
+        #expect(FileManager.default.subpaths(atPath: folder)?.sorted() == before)
+        #expect(CalibrateCommandTests.contents(scratch).isEmpty)
     }
 
     /// `--preview` with a rig, live or replayed, without a display: status 1 before any camera,

@@ -21,13 +21,13 @@ final class VirtualDisplay {
     /// `:N`, as DISPLAY takes it.
     let name: String
 
-    /// Starts Xvfb with one 1280x1024 24-bit screen and returns once it accepts connections (it
+    /// Starts Xvfb with one `width` x `height` 24-bit screen and returns once it accepts connections (it
     /// writes its display number when ready, `-displayfd`). `-noreset`: by default the server
     /// resets when its last client leaves, which refuses connections for a moment, and the program's
     /// own display check is such a client. It is spawned with no signal blocked
     /// (the test runner blocks some, and a child inherits them), so that SIGTERM ends it and it
     /// removes its own socket and lock file.
-    init() throws {
+    init(width: Int = 1280, height: Int = 1024) throws {
         var ready: [Int32] = [0, 0]
         guard pipe(&ready) == 0 else { throw VirtualDisplayError(reason: "pipe: errno \(errno)") }
         var actions = posix_spawn_file_actions_t()
@@ -46,7 +46,7 @@ final class VirtualDisplay {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let arguments = [Self.tools["Xvfb"]!, "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-noreset"]
+        let arguments = [Self.tools["Xvfb"]!, "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
