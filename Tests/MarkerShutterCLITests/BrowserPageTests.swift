@@ -120,10 +120,7 @@ import Testing
             let disabled = seen.firstIndex { (81...101).contains($0.0) && $0.1 == "disabled" }
             #expect(held != nil && disabled != nil && held! < disabled!, "\(seen)")
 
-            let png = try await browser.screenshot()
-            let artifacts = MarkerShutterBinary.packageRoot + "/.build/test-artifacts"
-            try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
-            try png.write(to: URL(fileURLWithPath: artifacts + "/browser-view.png"))
+            try MarkerShutterBinary.keepArtifact(try await browser.screenshot(), as: "browser-view.png")
 
             try await browser.click(id: "stop")
         } catch {
@@ -220,10 +217,7 @@ import Testing
             #expect(shown["map"] as? [Int] == [decoded.width, decoded.height])
             served = decoded
 
-            let png = try await browser.screenshot()
-            let artifacts = MarkerShutterBinary.packageRoot + "/.build/test-artifacts"
-            try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
-            try png.write(to: URL(fileURLWithPath: artifacts + "/browser-calibration.png"))
+            try MarkerShutterBinary.keepArtifact(try await browser.screenshot(), as: "browser-calibration.png")
             try await browser.click(id: "stop")
         } catch {
             await browser.quit()

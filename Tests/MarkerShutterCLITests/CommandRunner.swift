@@ -26,6 +26,14 @@ enum MarkerShutterBinary {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 
+    /// Keeps `data` as `.build/test-artifacts/NAME` (a page's or a window's picture, for a person to
+    /// look at after the run).
+    static func keepArtifact(_ data: Data, as name: String) throws {
+        let artifacts = packageRoot + "/.build/test-artifacts"
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: artifacts + "/" + name))
+    }
+
     /// The shared photos (`../shared/images`).
     static let sharedImages = (packageRoot as NSString).appendingPathComponent("../shared/images")
 

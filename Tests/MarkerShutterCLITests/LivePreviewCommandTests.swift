@@ -9,8 +9,6 @@ import Testing
 /// Xvfb a window showing the board and the shutter's badge, whose keys take a picture and quit.
 @Suite struct LivePreviewCommandTests {
     static let session = MarkerShutterBinary.packageRoot + "/Samples/charuco-session"
-    /// Where the window's screenshot is kept for people to look at.
-    static let artifacts = MarkerShutterBinary.packageRoot + "/.build/test-artifacts"
 
     @Test func withoutDisplaySetItSaysSoAndOpensNothing() throws {
         let scratch = try MarkerShutterBinary.temporaryFolder()
@@ -56,8 +54,7 @@ import Testing
                 let detection = try MarkerDetector(pattern: Pattern(parsing: "charuco:5x7:DICT_6X6_250")).detect(screenshot)
                 return detection.markers.count >= 10 ? (screenshot, detection) : nil
             }
-            try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
-            try Data(ImageFile.encode(screenshot, as: .png)).write(to: URL(fileURLWithPath: Self.artifacts + "/live-preview-window.png"))
+            try MarkerShutterBinary.keepArtifact(Data(ImageFile.encode(screenshot, as: .png)), as: "live-preview-window.png")
 
             let geometry = String(decoding: try display.run("xdotool", ["getwindowgeometry", "--shell", window]), as: UTF8.self)
             let value = { (key: String) in
@@ -119,8 +116,7 @@ import Testing
             let bands = Self.pixels(of: screenshot, in: (x + 420, y + 484, 216, height - 488)) { b, g, r in b == 150 && g >= 150 && r >= 150 }
             return bands >= 500 ? (screenshot, x, y, height) : nil
         }
-        try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
-        try Data(ImageFile.encode(screenshot, as: .png)).write(to: URL(fileURLWithPath: Self.artifacts + "/live-preview-calibration.png"))
+        try MarkerShutterBinary.keepArtifact(Data(ImageFile.encode(screenshot, as: .png)), as: "live-preview-calibration.png")
         // Text on the panel's left: the headline in light gray, and the verdict in its colour
         // (the sample's six mid-frame pictures are not good: red; or not enough to judge: amber).
         let left = (x, y + 480, 400, height - 480)
@@ -194,8 +190,7 @@ import Testing
             return differing == 0 ? true : nil
         }
         if let screenshot {
-            try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
-            try Data(ImageFile.encode(screenshot, as: .png)).write(to: URL(fileURLWithPath: Self.artifacts + "/live-preview-late-solve.png"))
+            try MarkerShutterBinary.keepArtifact(Data(ImageFile.encode(screenshot, as: .png)), as: "live-preview-late-solve.png")
         }
         #expect(shown == true, "the panel never showed \(headline) (\(differing) bytes differ in the last look)")
         try display.run("xdotool", ["key", "q"])

@@ -159,10 +159,7 @@ import Testing
                     "no one camera's verdict, figures or map for a rig: \(page)")
             #expect(shown.contains("camera left, on its own:") && shown.contains("camera right, on its own:"), "\(shown)")
 
-            let png = try await browser.screenshot()
-            let artifacts = MarkerShutterBinary.packageRoot + "/.build/test-artifacts"
-            try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
-            try png.write(to: URL(fileURLWithPath: artifacts + "/browser-rig-calibration.png"))
+            try MarkerShutterBinary.keepArtifact(try await browser.screenshot(), as: "browser-rig-calibration.png")
             try await browser.click(id: "stop")
         } catch {
             await browser.quit()
@@ -293,10 +290,7 @@ import Testing
                     == "set_0001.json (left/set_0001.png, right/set_0001.png; 4.0 ms apart, request)")
             #expect(try await browser.evaluate(#"return document.getElementById("pictures").textContent;"#) as? String == "1 set")
 
-            let png = try await browser.screenshot()
-            let artifacts = MarkerShutterBinary.packageRoot + "/.build/test-artifacts"
-            try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
-            try png.write(to: URL(fileURLWithPath: artifacts + "/browser-view-rig.png"))
+            try MarkerShutterBinary.keepArtifact(try await browser.screenshot(), as: "browser-view-rig.png")
 
             try await browser.click(id: "stop")
         } catch {
@@ -431,9 +425,7 @@ import Testing
             return differing == 0 ? true : nil
         }
         if let screenshot {
-            let artifacts = MarkerShutterBinary.packageRoot + "/.build/test-artifacts"
-            try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
-            try Data(ImageFile.encode(screenshot, as: .png)).write(to: URL(fileURLWithPath: artifacts + "/live-preview-rig-calibration.png"))
+            try MarkerShutterBinary.keepArtifact(Data(ImageFile.encode(screenshot, as: .png)), as: "live-preview-rig-calibration.png")
         }
         #expect(shown == true, "the window's panel never showed the solve's lines (\(differing) bytes differ in the last look)")
 
