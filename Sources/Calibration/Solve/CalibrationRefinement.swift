@@ -44,7 +44,7 @@ public struct CalibrationRefinement: Sendable, Hashable {
     /// The weight of the rational model's radial guard (``RadialGuard``): 0 adds none.
     public var guardWeight: Double = 0
     /// Whether the solve starts beside its minimum, so that its first steps are left undamped
-    /// (the shim's `first_trust_radius`): a solve already made, solved again without some views.
+    /// (the shim's `starts_beside_minimum`): a solve already made, solved again without some views.
     var startsBesideMinimum = false
 
     /// These settings for solving a solve's kept corners again without some of its views, from
